@@ -1,0 +1,55 @@
+"""Hypothesis strategies shared by the tests."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+Board = list[list[str]]
+
+# Pools of symbols to draw cells from: the share of "M" sets the mine density.
+# "E" comes first so that Hypothesis shrinks a failing board towards all E.
+_POOLS = [
+    "E",
+    "E" * 19 + "M",
+    "E" * 6 + "M",
+    "EEEEEEEMMM",
+    "EEMM",
+    "EMMMM",
+]
+
+
+@st.composite
+def boards(
+    draw: st.DrawFn,
+    *,
+    max_rows: int = 12,
+    max_cols: int = 12,
+    revealed: bool = True,
+) -> Board:
+    """A rectangular board of M and E, with revealed symbols sprinkled in.
+
+    The revealed symbols need not agree with the mines: update_board does not
+    check consistency, and the rule is defined on any such board.
+    """
+    rows = draw(st.integers(1, max_rows))
+    cols = draw(st.integers(1, max_cols))
+    pool = draw(st.sampled_from(_POOLS))
+    if revealed and draw(st.booleans()):
+        pool += "B12345678"
+    cell = st.sampled_from(pool)
+    return [draw(st.lists(cell, min_size=cols, max_size=cols)) for _ in range(rows)]
+
+
+@st.composite
+def boards_and_clicks(
+    draw: st.DrawFn, *, max_rows: int = 12, max_cols: int = 12, revealed: bool = True
+) -> tuple[Board, tuple[int, int]]:
+    """A board and a click on one of its hidden squares (M or E)."""
+    board = draw(boards(max_rows=max_rows, max_cols=max_cols, revealed=revealed))
+    hidden = [
+        (r, c) for r, row in enumerate(board) for c, symbol in enumerate(row) if symbol in "ME"
+    ]
+    if not hidden:
+        board[0][0] = "E"
+        hidden = [(0, 0)]
+    return board, draw(st.sampled_from(hidden))
