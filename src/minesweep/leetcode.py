@@ -153,7 +153,7 @@ def _check_every_cell(board: LeetCodeBoard, cols: int) -> None:
 def _click_position(click: object, rows: int, cols: int) -> tuple[int, int]:
     """The ``(row, col)`` of ``click``, checked against a ``rows`` x ``cols`` board."""
     # The common case first and cheaply: a click is part of every call.
-    if type(click) in (list, tuple) and len(click) == 2:
+    if isinstance(click, (list, tuple)) and len(click) == 2:
         row, col = click
         if type(row) is int and type(col) is int and 0 <= row < rows and 0 <= col < cols:
             return row, col
