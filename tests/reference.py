@@ -52,3 +52,50 @@ def reference_update(board: Board, click: tuple[int, int]) -> Board:
         count = adjacent_mines(board, r, c)
         result[r][c] = str(count) if count else "B"
     return result
+
+
+# --- The same rule on a minefield with flags, for the array engine -------------
+
+HIDDEN, QUESTIONED, FLAGGED, REVEALED, EXPLODED = range(5)
+
+
+def reference_reveal(
+    mines: list[list[bool]], state: list[list[int]], click: tuple[int, int]
+) -> list[list[int]]:
+    """The state after revealing ``click`` (hidden or question-marked), as a new grid.
+
+    A flagged square is never revealed and never spreads. Only squares this
+    click reveals spread, exactly as in the LeetCode rule.
+    """
+    rows, cols = len(mines), len(mines[0])
+
+    def around(r: int, c: int) -> list[tuple[int, int]]:
+        return [
+            (rr, cc)
+            for rr in range(rows)
+            for cc in range(cols)
+            if (rr, cc) != (r, c) and abs(rr - r) <= 1 and abs(cc - c) <= 1
+        ]
+
+    def count(r: int, c: int) -> int:
+        return sum(mines[rr][cc] for rr, cc in around(r, c))
+
+    result = [line[:] for line in state]
+    row, col = click
+    if mines[row][col]:
+        result[row][col] = EXPLODED
+        return result
+    revealed = {(row, col)}
+    changed = True
+    while changed:
+        changed = False
+        for r in range(rows):
+            for c in range(cols):
+                if state[r][c] not in (HIDDEN, QUESTIONED) or (r, c) in revealed:
+                    continue
+                if any(p in revealed and count(*p) == 0 for p in around(r, c)):
+                    revealed.add((r, c))
+                    changed = True
+    for r, c in revealed:
+        result[r][c] = REVEALED
+    return result

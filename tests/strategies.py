@@ -53,3 +53,42 @@ def boards_and_clicks(
         board[0][0] = "E"
         hidden = [(0, 0)]
     return board, draw(st.sampled_from(hidden))
+
+
+@st.composite
+def positions(
+    draw: st.DrawFn, *, max_rows: int = 12, max_cols: int = 12
+) -> tuple[list[list[bool]], list[list[int]], tuple[int, int]]:
+    """A mine layout, a state over it (flags and question marks included) and a
+    click on a hidden or question-marked square.
+
+    States are drawn freely, not only as play would leave them: the reveal rule
+    is defined on any of them. Revealed squares hold no mine.
+    """
+    rows = draw(st.integers(1, max_rows))
+    cols = draw(st.integers(1, max_cols))
+    density = draw(st.sampled_from([0.0, 0.05, 0.12, 0.2, 0.4]))
+    marks = draw(st.sampled_from([(0.0, 0.0, 0.0), (0.1, 0.0, 0.0), (0.05, 0.05, 0.1)]))
+    unit = st.floats(0, 1, allow_nan=False, allow_infinity=False)
+    rolls = draw(st.lists(unit, min_size=rows * cols * 2, max_size=rows * cols * 2))
+    mines = [[rolls[r * cols + c] < density for c in range(cols)] for r in range(rows)]
+    flag_rate, question_rate, reveal_rate = marks
+    state = []
+    for r in range(rows):
+        line = []
+        for c in range(cols):
+            roll = rolls[rows * cols + r * cols + c]
+            if roll < flag_rate:
+                line.append(2)  # FLAGGED
+            elif roll < flag_rate + question_rate:
+                line.append(1)  # QUESTIONED
+            elif roll < flag_rate + question_rate + reveal_rate and not mines[r][c]:
+                line.append(3)  # REVEALED
+            else:
+                line.append(0)  # HIDDEN
+        state.append(line)
+    openable = [(r, c) for r in range(rows) for c in range(cols) if state[r][c] in (0, 1)]
+    if not openable:
+        state[0][0] = 0
+        openable = [(0, 0)]
+    return mines, state, draw(st.sampled_from(openable))

@@ -27,12 +27,13 @@ BBBBB
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Sequence
 from typing import Final
 
 from .errors import GameOverError, InvalidBoardError, InvalidClickError
 
-__all__ = ["LeetCodeBoard", "update_board"]
+__all__ = ["LeetCodeBoard", "check_leetcode_board", "update_board"]
 
 #: A LeetCode board: a list of rows, each a list of one-character strings.
 LeetCodeBoard = list[list[str]]
@@ -45,6 +46,8 @@ EXPLODED: Final = "X"
 REVEALED: Final = ("B", "1", "2", "3", "4", "5", "6", "7", "8")
 #: Every symbol a board may hold while the game is still on.
 PLAYABLE_SYMBOLS: Final = frozenset("MEB12345678")
+#: Every symbol of the notation, the exploded mine included.
+BOARD_SYMBOLS: Final = PLAYABLE_SYMBOLS | {EXPLODED}
 
 
 def update_board(
@@ -115,6 +118,17 @@ def _board_dimensions(board: object) -> tuple[int, int]:
     return len(board), len(first)
 
 
+def check_leetcode_board(board: object, *, allow_exploded: bool = False) -> tuple[int, int]:
+    """Check every cell of a LeetCode board and return its ``(rows, cols)``.
+
+    Raises InvalidBoardError for a malformed board, and GameOverError for an
+    ``X`` unless ``allow_exploded`` is true.
+    """
+    rows, cols = _board_dimensions(board)
+    _check_every_cell(board, cols, allow_exploded=allow_exploded)  # type: ignore[arg-type]
+    return rows, cols
+
+
 def _check_row(board: LeetCodeBoard, row: int, cols: int) -> None:
     """Raise unless ``board[row]`` is a list of ``cols`` cells."""
     line: object = board[row]
@@ -126,16 +140,17 @@ def _check_row(board: LeetCodeBoard, row: int, cols: int) -> None:
         )
 
 
-def _check_every_cell(board: LeetCodeBoard, cols: int) -> None:
+def _check_every_cell(board: LeetCodeBoard, cols: int, *, allow_exploded: bool = False) -> None:
     """Raise unless every row has ``cols`` cells and every cell is a playable symbol.
 
     The fast path lets C do the work: ``frozenset.issuperset`` on each row,
     about 7 ns a cell, which no pure-Python scan comes near. Only when that
     finds something wrong does a slow scan run to say exactly what and where.
     """
+    symbols = BOARD_SYMBOLS if allow_exploded else PLAYABLE_SYMBOLS
     try:
         if all(type(line) is list and len(line) == cols for line in board) and all(
-            map(PLAYABLE_SYMBOLS.issuperset, board)
+            map(symbols.issuperset, board)
         ):
             return
     except TypeError:  # an unhashable cell such as a list; the scan below names it
@@ -143,7 +158,7 @@ def _check_every_cell(board: LeetCodeBoard, cols: int) -> None:
     for row, line in enumerate(board):
         _check_row(board, row, cols)
         for col, symbol in enumerate(line):
-            if symbol in PLAYABLE_SYMBOLS if isinstance(symbol, str) else False:
+            if symbol in symbols if isinstance(symbol, str) else False:
                 continue
             if symbol == EXPLODED:
                 raise GameOverError(f"the game is over: the mine at ({row}, {col}) has exploded")
@@ -215,12 +230,22 @@ def _reveal_region(
     if journal is not None:
         journal.append((row, col))
     stack = [(row, col)]
+    budget = _array_budget(rows, cols, journal is None)
+    expanded = 0
     # The loop below is the hot path of every click, so it is written for
     # CPython: locals instead of helper calls, and slices with list.count to
     # count mines in C. A slice clamps its upper end to the row, but a start
     # of -1 would wrap around to the last column, hence the care at the left.
     try:
         while stack:
+            if expanded == budget:
+                # The opening is big: finish it on arrays, if the board
+                # converts (it always does once fully checked).
+                from .board import continue_leetcode_flood
+
+                if continue_leetcode_flood(board, stack, rows, cols):
+                    return
+            expanded += 1
             r, c = stack.pop()
             # Revealing a neighbour of (r, c) means counting the mines around
             # it, which reads rows r - 2 to r + 2.
@@ -251,6 +276,34 @@ def _reveal_region(
             for r, c in journal:
                 board[r][c] = EMPTY
         raise
+
+
+# When update_board hands a growing opening over to the array engine: once
+# the Python flood has expanded as many blank squares as converting the board
+# is worth (see docs/design.md for the measurements). Converting costs about
+# 20-40 ns a square and expanding a blank in Python about 1.5 µs, so an
+# unchecked click switches after expanding 1/64 of the board's size: the
+# work done is then at most about twice the cheaper of the two ways, and a
+# click stays O(opened). A checked click has already read every square, so it
+# switches after 1/1024. Before the compiled kernels are loaded in the
+# process, loading them (about half a second) has to be earned first.
+_ARRAY_MIN_CELLS: Final = 512
+_ARRAY_MIN_EXPANDED: Final = 64
+_ARRAY_CELLS_PER_EXPANDED: Final = 1024
+_ARRAY_CELLS_PER_EXPANDED_UNCHECKED: Final = 64
+_ARRAY_COLD_EXPANDED: Final = 100_000
+
+
+def _array_budget(rows: int, cols: int, checked: bool) -> int:
+    """How many blank squares to expand in Python before switching to arrays; -1: never."""
+    cells = rows * cols
+    if cells < _ARRAY_MIN_CELLS:
+        return -1
+    share = _ARRAY_CELLS_PER_EXPANDED if checked else _ARRAY_CELLS_PER_EXPANDED_UNCHECKED
+    budget = max(_ARRAY_MIN_EXPANDED, cells // share)
+    if "minesweep._kernels" not in sys.modules:
+        budget = max(budget, _ARRAY_COLD_EXPANDED)
+    return budget
 
 
 def _widen_checked_band(
