@@ -165,7 +165,7 @@ def versus_ms_toollib(repeats: int) -> None:
 def versus_ms_toollib_on(name: str, mines: np.ndarray, small: bool, repeats: int) -> None:
     field = Minefield(mines)
     click = zero_square(field, small)
-    numbers = np.where(mines, -1, field.numbers).astype(int).tolist()
+    numbers = np.where(mines, -1, field.numbers.astype(int)).tolist()
     hidden = [[10] * mines.shape[1] for _ in range(mines.shape[0])]
     mask_lists = mines.tolist()
     # ms_toollib takes its board as nested lists of numbers and computes the

@@ -2,8 +2,10 @@
 
 It starts from one rule, the board update after a click of LeetCode 529
 (:func:`update_board`), and builds the game around it: :class:`Minefield`
-(where the mines are) and :class:`Board` (what the player has revealed), on
-numpy arrays and compiled kernels.
+(where the mines are), :class:`Board` (what the player has revealed), on
+numpy arrays and compiled kernels; :class:`Game` (generation, flags, chords,
+win and loss, undo, history), the statistics of :mod:`minesweep.stats` and
+the file formats of :mod:`minesweep.formats`.
 
 ``import minesweep`` stays cheap: the array engine, and numpy and numba with
 it, load the first time one of its names is used.
@@ -26,21 +28,39 @@ from .leetcode import LeetCodeBoard, update_board
 if TYPE_CHECKING:
     from .board import Board, CellState, Reveal
     from .field import Minefield
+    from .game import Action, ActionKind, Effect, Game, GameStatus, Glyph, Outcome
+    from .generate import PRESETS, FirstClickRule, Preset, generate_field
+    from .stats import BoardStats, GameStats, board_stats, game_stats
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PRESETS",
+    "Action",
+    "ActionKind",
     "Board",
+    "BoardStats",
     "CellState",
+    "Effect",
+    "FirstClickRule",
+    "Game",
     "GameOverError",
+    "GameStats",
+    "GameStatus",
+    "Glyph",
     "InvalidBoardError",
     "InvalidClickError",
     "LeetCodeBoard",
     "Minefield",
     "MinesweepError",
+    "Outcome",
     "ParseError",
+    "Preset",
     "Reveal",
     "__version__",
+    "board_stats",
+    "game_stats",
+    "generate_field",
     "update_board",
 ]
 
@@ -50,6 +70,21 @@ _LAZY = {
     "CellState": "board",
     "Reveal": "board",
     "Minefield": "field",
+    "Action": "game",
+    "ActionKind": "game",
+    "Effect": "game",
+    "Game": "game",
+    "GameStatus": "game",
+    "Glyph": "game",
+    "Outcome": "game",
+    "PRESETS": "generate",
+    "FirstClickRule": "generate",
+    "Preset": "generate",
+    "generate_field": "generate",
+    "BoardStats": "stats",
+    "GameStats": "stats",
+    "board_stats": "stats",
+    "game_stats": "stats",
 }
 
 

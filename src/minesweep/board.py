@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import GameOverError, InvalidBoardError, InvalidClickError
-from .field import Minefield, adjacent_counts, check_position, leetcode_codes
+from .field import Minefield, adjacent_counts, check_position, leetcode_codes, position_pair
 from .leetcode import LeetCodeBoard
 
 __all__ = ["Board", "CellState", "Reveal"]
@@ -97,7 +97,7 @@ class Board:
 
     def __init__(self, field: Minefield, state: npt.ArrayLike | None = None) -> None:
         if not isinstance(field, Minefield):
-            raise TypeError(f"field must be a Minefield, got {type(field).__name__}")
+            raise InvalidBoardError(f"field must be a Minefield, got {type(field).__name__}")
         self._field = field
         self._exploded_at: tuple[int, int] | None = None
         self._revealed = 0
@@ -105,9 +105,12 @@ class Board:
             self._state = np.zeros(field.shape, np.uint8)
             return
         self._state = _checked_state(field, state)
+        self._resync()
+
+    def _resync(self) -> None:
+        """Recount what the state shows, after it was written to directly (undo)."""
         exploded = np.argwhere(self._state == _EXPLODED)
-        if len(exploded):
-            self._exploded_at = (int(exploded[0, 0]), int(exploded[0, 1]))
+        self._exploded_at = (int(exploded[0, 0]), int(exploded[0, 1])) if len(exploded) else None
         self._revealed = int(np.count_nonzero(self._state == _REVEALED))
 
     @classmethod
@@ -155,7 +158,7 @@ class Board:
         return view
 
     def __getitem__(self, position: tuple[int, int]) -> CellState:
-        row, col = position
+        row, col = position_pair(position)
         check_position(self.shape, row, col)
         return CellState(int(self._state[row, col]))
 

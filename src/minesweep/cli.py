@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .errors import MinesweepError
 from .leetcode import update_board
-from .notation import parse_board, to_leetcode_json, to_text_grid
+from .notation import parse_board, parse_leetcode_json, to_leetcode_json, to_text_grid
 
 __all__ = ["main"]
 
@@ -88,7 +88,82 @@ def _build_parser() -> argparse.ArgumentParser:
         help="how to print the board (default: the input's notation)",
     )
     reveal.set_defaults(run=_run_reveal)
+
+    new = commands.add_parser(
+        "new",
+        help="generate a random minefield and print or save it",
+        description="Generate a random minefield, reproducibly from a seed.",
+        epilog=_NEW_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    size = new.add_mutually_exclusive_group()
+    size.add_argument(
+        "--preset",
+        choices=("beginner", "intermediate", "expert"),
+        help="beginner 9x9/10, intermediate 16x16/40, expert 16x30/99 (the default)",
+    )
+    size.add_argument(
+        "--size", type=_size, metavar="ROWSxCOLS", help="a custom size, such as 20x40"
+    )
+    new.add_argument("--mines", type=_count, help="the number of mines (with --size)")
+    new.add_argument("--seed", type=_count, help="the seed; the same seed gives the same field")
+    new.add_argument(
+        "--first-click",
+        type=_click,
+        metavar="R,C",
+        help="the square the rule keeps clear (default: the middle of the board)",
+    )
+    new.add_argument(
+        "--rule",
+        choices=("opening", "safe", "none"),
+        default="opening",
+        help="opening: the first click opens; safe: it holds no mine; none: no promise",
+    )
+    new.add_argument(
+        "--format",
+        choices=("text", "leetcode", "json", "mbf"),
+        default="text",
+        help="text: '*' and '.'; leetcode: LeetCode JSON; json: a game file; mbf: binary",
+    )
+    new.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the screen")
+    new.set_defaults(run=_run_new)
+
+    stats = commands.add_parser(
+        "stats",
+        help="print the 3BV, openings and islands of a board file",
+        description=(
+            "Print what a minefield asks of a player (3BV, openings, islands), and for a "
+            "game file how it was played. Reads MBF, game JSON, LeetCode JSON or grids, "
+            "and '*'/'.' text."
+        ),
+    )
+    stats.add_argument(
+        "file", metavar="FILE", help="the board or game file; '-' reads standard input"
+    )
+    stats.set_defaults(run=_run_stats)
     return parser
+
+
+_NEW_EXAMPLES = """\
+examples:
+  minesweep new --preset beginner --seed 7
+      a beginner field as text, its middle square kept clear
+  minesweep new --size 20x40 --mines 150 --first-click 0,0 --format mbf -o board.mbf
+      a custom field in the binary format of Minesweeper Arbiter
+"""
+
+
+def _size(text: str) -> tuple[int, int]:
+    parts = text.lower().split("x")
+    if len(parts) == 2 and all(part.isdigit() for part in parts):
+        return int(parts[0]), int(parts[1])
+    raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 16x30, got {text!r}")
+
+
+def _count(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
 
 
 def _read(path: str) -> str:
@@ -112,6 +187,120 @@ def _run_reveal(arguments: argparse.Namespace) -> None:
     update_board(board, click)
     notation = arguments.format or notation
     sys.stdout.write(to_leetcode_json(board) + "\n" if notation == "json" else to_text_grid(board))
+
+
+def _run_new(arguments: argparse.Namespace) -> None:
+    from . import PRESETS, Game, generate_field
+    from .formats import to_game_json, to_mbf
+
+    if arguments.size is not None:
+        if arguments.mines is None:
+            _fail("minesweep new: --size needs --mines")
+        rows, cols = arguments.size
+        mines = arguments.mines
+    else:
+        if arguments.mines is not None:
+            _fail("minesweep new: --mines goes with --size; a preset has its own")
+        preset = PRESETS[arguments.preset or "expert"]
+        rows, cols, mines = preset.rows, preset.cols, preset.mines
+    click = arguments.first_click or (rows // 2, cols // 2)
+    seed = arguments.seed if arguments.seed is not None else _random_seed()
+    field = generate_field(rows, cols, mines, first_click=click, rule=arguments.rule, seed=seed)
+    data: bytes
+    if arguments.format == "mbf":
+        data = to_mbf(field)
+    elif arguments.format == "json":
+        game = Game(rows, cols, mines, rule=arguments.rule, seed=seed, field=field)
+        data = (to_game_json(game) + "\n").encode()
+    elif arguments.format == "leetcode":
+        data = (to_leetcode_json(field.to_leetcode()) + "\n").encode()
+    else:
+        data = field.to_text().encode()
+    _write(arguments.output, data)
+
+
+def _random_seed() -> int:
+    from .generate import new_seed
+
+    return new_seed()
+
+
+def _write(path: str | None, data: bytes) -> None:
+    if path is None or path == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with open(path, "wb") as stream:
+            stream.write(data)
+    except OSError as error:
+        _fail(f"minesweep: cannot write {path!r}: {error.strerror or error}")
+
+
+def _run_stats(arguments: argparse.Namespace) -> None:
+    from . import board_stats, game_stats
+
+    field, game = _load_field_or_game(arguments.file)
+    board = board_stats(field)
+    lines = [
+        f"size       {board.rows}x{board.cols}",
+        f"mines      {board.mines} ({board.density:.1%})",
+        f"3BV        {board.bbbv}",
+        f"openings   {board.openings}",
+        f"islands    {board.islands}",
+    ]
+    if game is not None:
+        played = game_stats(game)
+        lines += [
+            f"status     {played.status.value}",
+            f"time       {played.time:.3f} s",
+            f"solved 3BV {played.solved_bbbv}",
+            f"clicks     {played.clicks} (left {played.left_clicks}, right "
+            f"{played.right_clicks}, chord {played.chord_clicks}, wasted {played.wasted_clicks})",
+            f"IOE        {played.ioe:.3f}",
+            f"throughput {played.throughput:.3f}",
+            f"correctness {played.correctness:.3f}",
+            f"3BV/s      {played.bbbv_per_second:.3f}",
+        ]
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _load_field_or_game(path: str) -> tuple[Any, Any]:
+    """A board file in any format minesweep reads: (minefield, game or None)."""
+    from . import Minefield
+    from .formats import parse_game_json, parse_mbf
+    from .notation import parse_text_grid
+
+    data = _read_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return parse_mbf(data), None
+    start = text.lstrip()[:1]
+    if start == "{" and '"format"' in text:
+        game = parse_game_json(text)
+        if game.field is None:
+            _fail("minesweep stats: the game's mines are not laid yet (no reveal so far)")
+        return game.field, game
+    if start in ("[", "{"):
+        board, _ = parse_leetcode_json(text)
+        return Minefield.from_leetcode(board), None
+    if text.strip() and not text.strip().strip("*.\n\r\t "):
+        return Minefield.from_text(text), None
+    if text.strip() and not text.strip().strip("MEBX12345678\n\r\t "):
+        return Minefield.from_leetcode(parse_text_grid(text)), None
+    return parse_mbf(data), None
+
+
+def _read_bytes(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as stream:
+            return stream.read()
+    except OSError as error:
+        _fail(f"minesweep: cannot read {path!r}: {error.strerror or error}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from .errors import InvalidBoardError, InvalidClickError, ParseError
 from .leetcode import LeetCodeBoard, check_leetcode_board
 
-__all__ = ["Minefield", "adjacent_counts", "leetcode_codes"]
+__all__ = ["Minefield", "adjacent_counts", "check_position", "leetcode_codes", "position_pair"]
 
 #: Text grid symbols: a mine, and a square without one.
 MINE_SYMBOL: Final = "*"
@@ -68,6 +68,22 @@ class Minefield:
         """The field of a LeetCode board: its ``M`` and ``X`` squares are the mines."""
         codes = leetcode_codes(board)
         return cls((codes == _MINE_CODE) | (codes == _EXPLODED_CODE))
+
+    @classmethod
+    def generate(
+        cls,
+        rows: int,
+        cols: int,
+        mines: int,
+        *,
+        first_click: tuple[int, int] | None = None,
+        rule: str = "opening",
+        seed: int,
+    ) -> Minefield:
+        """A random field; see :func:`minesweep.generate.generate_field`."""
+        from .generate import generate_field
+
+        return generate_field(rows, cols, mines, first_click=first_click, rule=rule, seed=seed)
 
     @classmethod
     def from_text(cls, text: str) -> Minefield:
@@ -202,6 +218,13 @@ def leetcode_codes(board: LeetCodeBoard) -> npt.NDArray[np.uint8]:
     rows, cols = check_leetcode_board(board, allow_exploded=True)
     text = "".join(["".join(line) for line in board])
     return np.frombuffer(text.encode("ascii"), np.uint8).reshape(rows, cols)
+
+
+def position_pair(position: object) -> tuple[int, int]:
+    """``position`` as ``(row, col)``; InvalidClickError unless it is a pair."""
+    if not isinstance(position, (tuple, list)) or len(position) != 2:
+        raise InvalidClickError(f"a square is (row, col), got {position!r}")
+    return position[0], position[1]
 
 
 def check_position(shape: tuple[int, int], row: object, col: object) -> None:

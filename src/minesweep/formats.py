@@ -1,0 +1,323 @@
+"""Files and text for minefields and games: every ``parse_*`` has a ``to_*``.
+
+- **MBF**, the binary board format of Minesweeper Arbiter and JSMinesweeper:
+  width (1 byte), height (1 byte), mine count (2 bytes, big-endian), then one
+  ``x, y`` byte pair per mine (``x`` the column, ``y`` the row). Boards up to
+  255 x 255.
+- **The player's view** as text, one row per line: ``#`` hidden, ``F`` flag,
+  ``?`` question mark, ``.`` a revealed square with no adjacent mine, ``1``-``8``
+  a revealed number, and once a game is lost ``*`` a mine, ``X`` the mine that
+  went off, ``!`` a wrong flag. ``0`` is read as ``.``.
+- **Game JSON**, versioned: the minefield, how it was made, and the history of
+  actions with their times; reading it replays the history and checks that it
+  leads to the recorded position.
+
+>>> from minesweep import Minefield
+>>> field = Minefield.from_text("*..\\n..*\\n")
+>>> to_mbf(field)
+b'\\x03\\x02\\x00\\x02\\x00\\x00\\x02\\x01'
+>>> parse_mbf(to_mbf(field)) == field
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import InvalidBoardError, ParseError
+from .field import Minefield
+from .game import Action, Game
+from .generate import generate_field
+
+__all__ = [
+    "GAME_FORMAT",
+    "GAME_FORMAT_VERSION",
+    "parse_game_json",
+    "parse_mbf",
+    "parse_view",
+    "to_game_json",
+    "to_mbf",
+    "to_view",
+]
+
+GAME_FORMAT: Final = "minesweep-game"
+GAME_FORMAT_VERSION: Final = 1
+
+_VIEW_SYMBOLS: Final = ".12345678#F?*X!"  # index = Glyph value
+_VIEW_CODES: Final = {symbol: code for code, symbol in enumerate(_VIEW_SYMBOLS)} | {"0": 0}
+
+
+# --- MBF ---------------------------------------------------------------------------
+
+
+def to_mbf(field: Minefield) -> bytes:
+    """The MBF bytes of a minefield (at most 255 x 255, at most 65535 mines)."""
+    if field.rows > 255 or field.cols > 255 or field.mine_count > 0xFFFF:
+        raise InvalidBoardError(
+            f"MBF holds boards up to 255x255 with up to 65535 mines; this one is "
+            f"{field.rows}x{field.cols} with {field.mine_count}"
+        )
+    rows, cols = np.nonzero(field.mines)
+    pairs = np.empty(2 * len(rows), np.uint8)
+    pairs[0::2] = cols
+    pairs[1::2] = rows
+    header = bytes([field.cols, field.rows, len(rows) >> 8, len(rows) & 0xFF])
+    return header + pairs.tobytes()
+
+
+def parse_mbf(data: bytes) -> Minefield:
+    """Read MBF bytes, rejecting anything truncated, too long, off the board or repeated."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ParseError(f"MBF data must be bytes, got {type(data).__name__}")
+    data = bytes(data)
+    if len(data) < 4:
+        raise ParseError(f"MBF data is {len(data)} bytes; the header alone is 4")
+    width, height = data[0], data[1]
+    count = (data[2] << 8) | data[3]
+    if width == 0 or height == 0:
+        raise ParseError(f"MBF board is {width}x{height}; width and height must be at least 1")
+    expected = 4 + 2 * count
+    if len(data) != expected:
+        what = "truncated" if len(data) < expected else "too long"
+        raise ParseError(
+            f"MBF data is {what}: {len(data)} bytes for {count} mines, expected {expected}"
+        )
+    pairs = np.frombuffer(data, np.uint8, offset=4).reshape(-1, 2).astype(np.int64)
+    for index, (x, y) in enumerate(pairs.tolist()):
+        if x >= width or y >= height:
+            raise ParseError(f"MBF mine {index} at x={x}, y={y} is off the {width}x{height} board")
+    mask = np.zeros((height, width), np.bool_)
+    flat = pairs[:, 1] * width + pairs[:, 0]
+    unique, first = np.unique(flat, return_index=True)
+    if len(unique) != len(flat):
+        repeated = sorted(set(range(len(flat))) - set(first.tolist()))[0]
+        x, y = pairs[repeated]
+        raise ParseError(f"MBF mine {repeated} at x={x}, y={y} repeats an earlier mine")
+    if count > width * height:
+        raise ParseError(f"MBF board {width}x{height} cannot hold {count} mines")
+    mask.reshape(-1)[flat] = True
+    return Minefield(mask)
+
+
+# --- the player's view ---------------------------------------------------------------
+
+
+def to_view(glyphs: npt.NDArray[np.uint8]) -> str:
+    """A view (as :meth:`minesweep.Game.glyphs` gives it) as text, a newline after each row."""
+    codes = np.asarray(glyphs)
+    if codes.ndim != 2 or codes.dtype.kind not in "iu" or codes.size == 0:
+        raise InvalidBoardError(f"a view is a 2-D array of glyphs, got {codes.dtype} {codes.shape}")
+    if codes.min() < 0 or codes.max() >= len(_VIEW_SYMBOLS):
+        raise InvalidBoardError(f"glyphs go from 0 to {len(_VIEW_SYMBOLS) - 1}, got {codes.max()}")
+    table = np.frombuffer(_VIEW_SYMBOLS.encode("ascii"), np.uint8)
+    symbols = table[codes.astype(np.intp)]
+    return "".join(row.tobytes().decode("ascii") + "\n" for row in symbols)
+
+
+def parse_view(text: str) -> npt.NDArray[np.uint8]:
+    """Read a view written by :func:`to_view`: a (rows, cols) array of glyphs.
+
+    Blank lines and spaces are ignored; ``0`` reads as ``.``.
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a view is text, got {type(text).__name__}")
+    lines = ["".join(line.split()) for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        raise ParseError("view is empty; expected rows such as '#1.F'")
+    width = len(lines[0])
+    codes = np.empty((len(lines), width), np.uint8)
+    for row, line in enumerate(lines):
+        if len(line) != width:
+            raise ParseError(f"view row {row} has {len(line)} squares; expected {width} like row 0")
+        for col, symbol in enumerate(line):
+            code = _VIEW_CODES.get(symbol)
+            if code is None:
+                raise ParseError(
+                    f"view row {row} column {col} is {symbol!r}; expected one of "
+                    f"{_VIEW_SYMBOLS!r} or '0'"
+                )
+            codes[row, col] = code
+    return codes
+
+
+# --- game JSON -------------------------------------------------------------------------
+
+
+def to_game_json(game: Game) -> str:
+    """A whole game as versioned JSON: field, origin, position and history."""
+    field = game.field
+    document: dict[str, Any] = {
+        "format": GAME_FORMAT,
+        "version": GAME_FORMAT_VERSION,
+        "rows": game.shape[0],
+        "cols": game.shape[1],
+        "mines": game.mine_count,
+        "rule": game.rule.value,
+        "seed": game.seed,
+        "first_click": list(game.first_click) if game.first_click is not None else None,
+        "undos": game.undos,
+        "question_marks": game.question_marks,
+        "field": field.to_text().splitlines() if field is not None else None,
+        # A game that started from a position (from_leetcode) records it, as
+        # CellState digits; a new game starts all hidden and needs nothing.
+        "initial": (
+            ["".join(str(v) for v in row) for row in game._initial.tolist()]
+            if game._initial is not None
+            else None
+        ),
+        "history": [{"action": str(action), "time": action.time} for action in game.history],
+        "status": game.status.value,
+        "view": to_view(game.glyphs()).splitlines(),
+    }
+    return json.dumps(document, indent=1)
+
+
+def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -> Game:
+    """Read a game written by :func:`to_game_json`, replaying its history.
+
+    Raises ParseError if the file is malformed, or if replaying the history
+    does not lead to the position and status the file records.
+    """
+    if not isinstance(text, (str, bytes)):
+        raise ParseError(f"a game file is JSON text, got {type(text).__name__}")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(
+            f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    except UnicodeDecodeError:
+        raise ParseError("a game file must be UTF-8 JSON") from None
+    if not isinstance(document, dict) or document.get("format") != GAME_FORMAT:
+        raise ParseError(f'not a minesweep game: expected "format": {GAME_FORMAT!r}')
+    version = document.get("version")
+    if version != GAME_FORMAT_VERSION:
+        raise ParseError(
+            f"game format version {version!r} is not supported; this minesweep reads "
+            f"version {GAME_FORMAT_VERSION}"
+        )
+    rows, cols, mines = (_integer(document, key) for key in ("rows", "cols", "mines"))
+    seed = document.get("seed")
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise ParseError(f'game "seed" must be a non-negative integer or null, got {seed!r}')
+    field_rows = document.get("field")
+    field = None
+    if field_rows is not None:
+        if not isinstance(field_rows, list) or not all(isinstance(r, str) for r in field_rows):
+            raise ParseError("game \"field\" must be a list of rows of '*' and '.'")
+        field = Minefield.from_text("\n".join(field_rows))
+    if seed is None and field is None:
+        raise ParseError("game has neither a seed nor a field: its mines cannot be known")
+    question_marks = document.get("question_marks", False)
+    if not isinstance(question_marks, bool):
+        raise ParseError(f'game "question_marks" must be true or false, got {question_marks!r}')
+    first_click = _first_click(document.get("first_click"))
+    undos = document.get("undos", 0)
+    if type(undos) is not int or undos < 0:
+        raise ParseError(f'game "undos" must be a non-negative integer, got {undos!r}')
+    try:
+        # Once laid, the field is what counts; the seed and rule say where it came from.
+        template = Game(
+            rows,
+            cols,
+            mines,
+            rule=document.get("rule", "opening"),
+            seed=seed,
+            field=field,
+            first_click=first_click,
+            question_marks=question_marks,
+            clock=clock,
+        )
+    except ValueError as error:
+        raise ParseError(f"game cannot be set up: {error}") from None
+    if seed is not None and field is not None and first_click is not None:
+        regenerated = generate_field(
+            rows, cols, mines, first_click=first_click, rule=template.rule, seed=seed
+        )
+        if regenerated != field:
+            raise ParseError(
+                'game "field" is not what its seed, rule and first click lay: the file was changed'
+            )
+    initial = document.get("initial")
+    if initial is not None:
+        template._initial = _initial_state(initial, field)
+    actions = _actions(document.get("history"))
+    try:
+        game = Game.replay(template, actions, clock=clock)
+    except ParseError:
+        raise
+    except ValueError as error:
+        raise ParseError(f"game history cannot be replayed: {error}") from None
+    game._undos = undos
+    status = document.get("status")
+    if status != game.status.value:
+        raise ParseError(
+            f"game history leads to status {game.status.value!r} but the file says {status!r}"
+        )
+    view = document.get("view")
+    if not isinstance(view, list) or not all(isinstance(row, str) for row in view):
+        raise ParseError('game "view" must be a list of rows of view symbols')
+    recorded = parse_view("\n".join(view))
+    replayed = game.glyphs()
+    if recorded.shape != replayed.shape:
+        raise ParseError(f'game "view" is {recorded.shape}; the game is {replayed.shape}')
+    wrong = np.argwhere(recorded != replayed)
+    if len(wrong):
+        row, col = (int(v) for v in wrong[0])
+        raise ParseError(
+            f"game history does not lead to the recorded view: square ({row}, {col}) "
+            f"shows {_VIEW_SYMBOLS[replayed[row, col]]!r} after replay but the file says "
+            f"{_VIEW_SYMBOLS[recorded[row, col]]!r}"
+        )
+    return game
+
+
+def _first_click(value: object) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
+        return value[0], value[1]
+    raise ParseError(f'game "first_click" must be [row, col] or null, got {value!r}')
+
+
+def _integer(document: dict[str, Any], key: str) -> int:
+    value = document.get(key)
+    if type(value) is not int or value < 0:
+        raise ParseError(f"game {key!r} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def _actions(history: object) -> list[Action]:
+    if not isinstance(history, list):
+        raise ParseError('game "history" must be a list of {"action": ..., "time": ...}')
+    actions = []
+    for index, entry in enumerate(history):
+        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
+            raise ParseError(f'game history entry {index} must be {{"action": "O3,4", ...}}')
+        moment = entry.get("time", 0.0)
+        if (
+            isinstance(moment, bool)
+            or not isinstance(moment, (int, float))
+            or not math.isfinite(moment)
+            or moment < 0
+        ):
+            raise ParseError(f"game history entry {index} has time {moment!r}; expected seconds")
+        actions.append(Action.parse(entry["action"], float(moment)))
+    return actions
+
+
+def _initial_state(rows: object, field: Minefield | None) -> npt.NDArray[np.uint8]:
+    """The starting position of a game that did not start all hidden."""
+    if field is None or not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        raise ParseError('game "initial" needs a "field" and rows of CellState digits')
+    if len(rows) != field.rows or any(len(row) != field.cols or row.strip("01234") for row in rows):
+        raise ParseError(f'game "initial" must be {field.rows} rows of {field.cols} digits 0-4')
+    return np.array([[int(v) for v in row] for row in rows], np.uint8)

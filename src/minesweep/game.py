@@ -1,0 +1,760 @@
+"""Game: a whole game of Minesweeper, as python-chess's Board is a game of chess.
+
+A :class:`Game` lays its mines at the first reveal (so the first click can be
+kept safe), applies actions (reveal, flag, unflag, question, chord), knows
+when the game is won or lost, keeps the full history with timestamps, and
+undoes and redoes (:meth:`Game.pop`, :meth:`Game.redo`). It holds no UI code.
+
+>>> game = Game.new("beginner", seed=7)
+>>> game.reveal(4, 4).opened > 0
+True
+>>> game.status
+<GameStatus.PLAYING: 'playing'>
+>>> str(game.history[0])
+'O4,4'
+
+Every action is a tiny text command, as in Simon Tatham's Mines: ``O`` open,
+``F`` flag, ``U`` unflag, ``Q`` question mark, ``C`` chord, then
+``row,col``. A click that changes nothing (a reveal on a revealed square, a
+chord on a number without the right flags...) is legal: it goes into the
+history as a wasted click, which the competitive statistics count.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum, IntEnum, StrEnum
+from typing import Final, final
+
+import numpy as np
+import numpy.typing as npt
+
+from .board import Board, CellState
+from .errors import GameOverError, InvalidBoardError, InvalidClickError, ParseError
+from .field import Minefield, check_position, position_pair
+from .generate import (
+    PRESETS,
+    FirstClickRule,
+    check_fits,
+    check_seed,
+    first_click_rule,
+    generate_field,
+    new_seed,
+)
+from .leetcode import LeetCodeBoard
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "Effect",
+    "Game",
+    "GameStatus",
+    "Glyph",
+    "Outcome",
+]
+
+_HIDDEN: Final = int(CellState.HIDDEN)
+_QUESTIONED: Final = int(CellState.QUESTIONED)
+_FLAGGED: Final = int(CellState.FLAGGED)
+_REVEALED: Final = int(CellState.REVEALED)
+_EXPLODED: Final = int(CellState.EXPLODED)
+
+
+class GameStatus(StrEnum):
+    READY = "ready"  # no action yet
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+class ActionKind(Enum):
+    """The five actions, with their one-letter codes."""
+
+    REVEAL = "O"
+    FLAG = "F"
+    UNFLAG = "U"
+    QUESTION = "Q"
+    CHORD = "C"
+
+
+class Glyph(IntEnum):
+    """What the player sees on one square; 0 to 8 are revealed numbers."""
+
+    HIDDEN = 9
+    FLAG = 10
+    QUESTION = 11
+    #: A mine shown once the game is lost.
+    MINE = 12
+    #: The mine that went off.
+    EXPLODED = 13
+    #: A flag on a square without a mine, shown once the game is lost.
+    WRONG_FLAG = 14
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action at a square; ``time`` is seconds since the game's first action."""
+
+    kind: ActionKind
+    row: int
+    col: int
+    time: float = 0.0
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}{self.row},{self.col}"
+
+    @classmethod
+    def parse(cls, text: str, time: float = 0.0) -> Action:
+        """Read ``O3,4`` and the like (see the module's documentation)."""
+        if not isinstance(text, str) or len(text) < 4:
+            raise ParseError(f"action must look like 'O3,4', got {text!r}")
+        try:
+            kind = ActionKind(text[0])
+        except ValueError:
+            raise ParseError(
+                f"action {text!r} starts with {text[0]!r}; expected one of O, F, U, Q, C"
+            ) from None
+        parts = text[1:].split(",")
+        if len(parts) != 2 or not all(part.isdigit() and part.isascii() for part in parts):
+            raise ParseError(f"action {text!r} must give row,col as two numbers, such as 'O3,4'")
+        return cls(kind, int(parts[0]), int(parts[1]), time)
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What one action did.
+
+    ``cells`` lists every square whose state changed, as ``(n, 2)`` rows and
+    columns, for a front end to redraw; ``opened`` counts newly revealed safe
+    squares. A wasted action has ``effective`` false and no cells. When an
+    action ends the game (``status`` won or lost), :meth:`Game.glyphs` changes
+    for squares whose state did not (mines shown, wrong flags marked): redraw
+    the whole board then.
+    """
+
+    action: Action
+    effective: bool
+    opened: int
+    cells: npt.NDArray[np.int64]
+    status: GameStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Where the game stands, as data."""
+
+    status: GameStatus
+    #: The mine that went off, when lost.
+    exploded_at: tuple[int, int] | None
+    revealed: int
+    safe_remaining: int
+    elapsed: float
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (GameStatus.WON, GameStatus.LOST)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """An applied action and what undoing it needs: the states it overwrote."""
+
+    action: Action
+    squares: npt.NDArray[np.int64]  # flat indices
+    before: npt.NDArray[np.uint8]
+    opened: int
+    status_before: GameStatus
+    status_after: GameStatus
+
+
+_NO_SQUARES: Final = np.zeros(0, np.int64)
+_NO_STATES: Final = np.zeros(0, np.uint8)
+
+
+@final
+class Game:
+    """A game on a ``rows`` x ``cols`` board with ``mines`` mines.
+
+    Build one with :meth:`new` (mines laid at the first reveal, following the
+    first-click ``rule``, from ``seed``), :meth:`from_field` (mines given) or
+    :meth:`from_leetcode`. ``clock`` is the monotonic time source (tests pass
+    a fake one). ``question_marks`` lets :meth:`toggle_flag` cycle through a
+    question mark.
+    """
+
+    __slots__ = (
+        "_board",
+        "_clock",
+        "_cols",
+        "_end",
+        "_field",
+        "_first_click",
+        "_initial",
+        "_mines",
+        "_questions",
+        "_redo",
+        "_rows",
+        "_rule",
+        "_seed",
+        "_start",
+        "_state",
+        "_status",
+        "_steps",
+        "_undos",
+        "question_marks",
+    )
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        mines: int,
+        *,
+        rule: FirstClickRule | str = FirstClickRule.OPENING,
+        seed: int | None = None,
+        field: Minefield | None = None,
+        first_click: tuple[int, int] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        question_marks: bool = False,
+    ) -> None:
+        self._rows, self._cols, self._mines = rows, cols, mines
+        self._rule = first_click_rule(rule)
+        if seed is not None:
+            seed = check_seed(seed)
+        self._seed = new_seed() if seed is None and field is None else seed
+        if field is not None and not isinstance(field, Minefield):
+            raise InvalidBoardError(f"field must be a Minefield, got {type(field).__name__}")
+        if first_click is not None:
+            row, col = position_pair(first_click)
+            check_position((rows, cols), row, col)
+            first_click = (int(row), int(col))
+        # The square the mines were laid around, when known.
+        self._first_click = first_click
+        if field is None:
+            # Check now that the mines fit wherever the first click lands.
+            check_fits(rows, cols, mines, self._rule)
+        elif field.shape != (rows, cols) or field.mine_count != mines:
+            raise InvalidBoardError(
+                f"field is {field.rows}x{field.cols} with {field.mine_count} mines; "
+                f"the game is {rows}x{cols} with {mines}"
+            )
+        self._field = field
+        self._board = Board(field) if field is not None else None
+        # Before the mines are laid, flags and question marks live here.
+        self._state = np.zeros((rows, cols), np.uint8)
+        # Flat indices of question-marked squares: a flood may open them, and
+        # undo must then know they were question marks, not plain hidden.
+        self._questions: set[int] = set()
+        # The position before the first action, when it is not all hidden.
+        self._initial: npt.NDArray[np.uint8] | None = None
+        self._clock = clock
+        self._start: float | None = None
+        self._end: float | None = None
+        self._status = GameStatus.READY
+        self._steps: list[_Step] = []
+        self._redo: list[Action] = []
+        self._undos = 0
+        self.question_marks = question_marks
+
+    # --- building games ---------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        preset: str = "expert",
+        *,
+        rule: FirstClickRule | str = FirstClickRule.OPENING,
+        seed: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        question_marks: bool = False,
+    ) -> Game:
+        """A game of a preset.
+
+        ``beginner`` 9x9 with 10 mines, ``intermediate`` 16x16 with 40,
+        ``expert`` 16 rows x 30 columns with 99.
+        """
+        try:
+            size = PRESETS[preset] if isinstance(preset, str) else PRESETS[""]
+        except KeyError:
+            choices = ", ".join(repr(name) for name in PRESETS)
+            raise InvalidBoardError(f"preset must be one of {choices}, got {preset!r}") from None
+        return cls(
+            size.rows,
+            size.cols,
+            size.mines,
+            rule=rule,
+            seed=seed,
+            clock=clock,
+            question_marks=question_marks,
+        )
+
+    @classmethod
+    def from_field(
+        cls,
+        field: Minefield,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        question_marks: bool = False,
+    ) -> Game:
+        """A game on a given minefield (no first-click protection)."""
+        if not isinstance(field, Minefield):
+            raise InvalidBoardError(f"field must be a Minefield, got {type(field).__name__}")
+        return cls(
+            field.rows,
+            field.cols,
+            field.mine_count,
+            rule=FirstClickRule.NONE,
+            field=field,
+            clock=clock,
+            question_marks=question_marks,
+        )
+
+    @classmethod
+    def from_leetcode(
+        cls, board: LeetCodeBoard, *, clock: Callable[[], float] = time.monotonic
+    ) -> Game:
+        """A game in the position of a LeetCode board (flags in lowercase, see Board).
+
+        The position has no history: its status comes from the board (an ``X``
+        is a lost game, no safe square hidden is a won one).
+        """
+        position = Board.from_leetcode(board)
+        game = cls.from_field(position.field, clock=clock)
+        game._board = position
+        game._state = position._state
+        if np.any(position._state != _HIDDEN):
+            game._initial = position._state.copy()
+        game._status = game._position_status()
+        return game
+
+    def _position_status(self) -> GameStatus:
+        """The status a position shows by itself, with no history to say more."""
+        board = self._board
+        if board is None or not np.any(board._state != _HIDDEN):
+            return GameStatus.READY
+        if board.exploded_at is not None:
+            return GameStatus.LOST
+        if board.safe_remaining == 0 and board.revealed_count:
+            return GameStatus.WON
+        return GameStatus.PLAYING
+
+    # --- what the game is -------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._rows, self._cols
+
+    @property
+    def mine_count(self) -> int:
+        return self._mines
+
+    @property
+    def rule(self) -> FirstClickRule:
+        return self._rule
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the mines are (or will be) laid from; None for a given field."""
+        return self._seed
+
+    @property
+    def first_click(self) -> tuple[int, int] | None:
+        """The square the mines were laid around (the first reveal), when known."""
+        return self._first_click
+
+    @property
+    def field(self) -> Minefield | None:
+        """The minefield, once laid (at the first reveal for a new game)."""
+        return self._field
+
+    @property
+    def status(self) -> GameStatus:
+        return self._status
+
+    @property
+    def is_over(self) -> bool:
+        return self._status in (GameStatus.WON, GameStatus.LOST)
+
+    @property
+    def state(self) -> npt.NDArray[np.uint8]:
+        """Every square's :class:`CellState`, read-only."""
+        view = self._current_state().view()
+        view.flags.writeable = False
+        return view
+
+    def __getitem__(self, position: tuple[int, int]) -> CellState:
+        row, col = position_pair(position)
+        check_position(self.shape, row, col)
+        return CellState(int(self._current_state()[row, col]))
+
+    @property
+    def flags(self) -> int:
+        return int(np.count_nonzero(self._current_state() == _FLAGGED))
+
+    @property
+    def mines_left(self) -> int:
+        """Mines minus flags, as the counter of every clone shows it (may go negative)."""
+        return self._mines - self.flags
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds from the first action to now, or to the end of the game."""
+        if self._start is None:
+            return 0.0
+        end = self._end if self._end is not None else self._clock()
+        return end - self._start
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied and not undone, in order, with its time."""
+        return tuple(step.action for step in self._steps)
+
+    @property
+    def undos(self) -> int:
+        """How many actions have been undone so far (a game with undos is assisted)."""
+        return self._undos
+
+    def outcome(self) -> Outcome:
+        board = self._board
+        return Outcome(
+            status=self._status,
+            exploded_at=board.exploded_at if board is not None else None,
+            revealed=board.revealed_count if board is not None else 0,
+            safe_remaining=(
+                board.safe_remaining if board is not None else self._rows * self._cols - self._mines
+            ),
+            elapsed=self.elapsed,
+        )
+
+    def to_leetcode(self) -> LeetCodeBoard:
+        """The position as a LeetCode board (flags in lowercase; see :meth:`Board.to_leetcode`).
+
+        Before the first reveal of a new game the mines are not laid yet, and
+        there is no LeetCode board to write.
+        """
+        if self._board is None:
+            raise InvalidBoardError("the mines are not laid until the first reveal")
+        return self._board.to_leetcode()
+
+    def glyphs(self) -> npt.NDArray[np.uint8]:
+        """What the player sees on every square: a :class:`Glyph` value or a number 0-8.
+
+        Once the game is lost, the mines are shown and wrong flags marked;
+        once won, every mine shows a flag.
+        """
+        state = self._current_state()
+        glyphs = np.full(state.shape, int(Glyph.HIDDEN), np.uint8)
+        glyphs[state == _FLAGGED] = Glyph.FLAG
+        glyphs[state == _QUESTIONED] = Glyph.QUESTION
+        if self._field is None:
+            return glyphs
+        revealed = state == _REVEALED
+        glyphs[revealed] = self._field.numbers[revealed]
+        glyphs[state == _EXPLODED] = Glyph.EXPLODED
+        if self._status is GameStatus.WON:
+            glyphs[self._field.mines] = Glyph.FLAG
+        if self._status is GameStatus.LOST:
+            mines = self._field.mines
+            glyphs[mines & ((state == _HIDDEN) | (state == _QUESTIONED))] = Glyph.MINE
+            glyphs[(state == _FLAGGED) & ~mines] = Glyph.WRONG_FLAG
+        return glyphs
+
+    # --- actions ----------------------------------------------------------------
+
+    def reveal(self, row: int, col: int) -> Effect:
+        """Open a square (left click)."""
+        return self.push(Action(ActionKind.REVEAL, row, col))
+
+    def flag(self, row: int, col: int) -> Effect:
+        return self.push(Action(ActionKind.FLAG, row, col))
+
+    def unflag(self, row: int, col: int) -> Effect:
+        """Take a flag or question mark off."""
+        return self.push(Action(ActionKind.UNFLAG, row, col))
+
+    def question(self, row: int, col: int) -> Effect:
+        return self.push(Action(ActionKind.QUESTION, row, col))
+
+    def chord(self, row: int, col: int) -> Effect:
+        """Open every unflagged neighbour of a number that has as many flags around it."""
+        return self.push(Action(ActionKind.CHORD, row, col))
+
+    def toggle_flag(self, row: int, col: int) -> Effect:
+        """Right click: hidden to flag, flag to question mark (if enabled) or hidden."""
+        check_position(self.shape, row, col)
+        current = int(self._current_state()[row, col])
+        if current == _HIDDEN:
+            kind = ActionKind.FLAG
+        elif current == _FLAGGED and self.question_marks:
+            kind = ActionKind.QUESTION
+        else:
+            kind = ActionKind.UNFLAG
+        return self.push(Action(kind, row, col))
+
+    def push(self, action: Action) -> Effect:
+        """Apply an action now (its ``time`` is set from the clock) and clear the redo stack."""
+        effect = self._apply(action, at=None)
+        self._redo.clear()
+        return effect
+
+    def pop(self) -> Action:
+        """Undo the last action and return it; it can be redone with :meth:`redo`.
+
+        Undoing the first reveal keeps the mines where they were laid.
+        """
+        if not self._steps:
+            raise InvalidClickError("there is nothing to undo")
+        step = self._steps.pop()
+        if len(step.squares):
+            state = self._current_state().reshape(-1)
+            state[step.squares] = step.before
+            was_question = step.before == _QUESTIONED
+            self._questions.update(step.squares[was_question].tolist())
+            if self._questions:
+                self._questions.difference_update(step.squares[~was_question].tolist())
+            if self._board is not None:
+                self._board._resync()
+        self._status = step.status_before
+        self._end = None
+        if not self._steps:
+            self._start = None
+        self._redo.append(step.action)
+        self._undos += 1
+        return step.action
+
+    def redo(self) -> Effect:
+        """Apply again the last action undone."""
+        if not self._redo:
+            raise InvalidClickError("there is nothing to redo")
+        action = self._redo.pop()
+        return self._apply(action, at=None)
+
+    @classmethod
+    def replay(
+        cls,
+        game: Game,
+        actions: Iterable[Action],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Game:
+        """A game like ``game`` before its first action, then ``actions`` at their times."""
+        fresh = cls(
+            game._rows,
+            game._cols,
+            game._mines,
+            rule=game._rule,
+            seed=game._seed,
+            field=game._field,
+            first_click=game._first_click,
+            clock=clock,
+            question_marks=game.question_marks,
+        )
+        if game._initial is not None:
+            fresh._board = Board(game._field, game._initial) if game._field else None
+            fresh._state = fresh._current_state()
+            fresh._initial = game._initial
+            fresh._questions = set(np.flatnonzero(game._initial == _QUESTIONED).tolist())
+            fresh._status = fresh._position_status()
+        for action in actions:
+            fresh._apply(action, at=action.time)
+        return fresh
+
+    # --- the rules ----------------------------------------------------------------
+
+    def _current_state(self) -> npt.NDArray[np.uint8]:
+        return self._state if self._board is None else self._board._state
+
+    def _apply(self, action: Action, *, at: float | None) -> Effect:
+        """Apply ``action`` now (``at`` None) or at a recorded time (a replay).
+
+        Everything is checked before anything changes: a refused action leaves
+        the state, the history and the clock as they were.
+        """
+        if not isinstance(action, Action) or not isinstance(action.kind, ActionKind):
+            raise InvalidClickError(f"expected an Action with an ActionKind, got {action!r}")
+        check_position(self.shape, action.row, action.col)
+        if self.is_over:
+            raise GameOverError(
+                f"the game is over ({self._status.value}); no more actions, but undo works"
+            )
+        now = self._clock()
+        start = self._start if self._start is not None else now
+        stamp = now - start if at is None else float(at)
+        if not math.isfinite(stamp) or stamp < 0:
+            raise InvalidClickError(f"action time must be finite seconds, got {stamp}")
+        if self._steps and stamp < self._steps[-1].action.time:
+            raise InvalidClickError(
+                f"action {action} at {stamp} s comes before the previous action's "
+                f"{self._steps[-1].action.time} s"
+            )
+        action = Action(action.kind, int(action.row), int(action.col), stamp)
+        status_before = self._status
+        # Mines are laid at the first reveal that opens something.
+        if (
+            action.kind is ActionKind.REVEAL
+            and self._field is None
+            and int(self._state[action.row, action.col]) in (_HIDDEN, _QUESTIONED)
+        ):
+            self._lay_mines(action.row, action.col)
+        squares, old, opened = self._perform(action)
+        # A replayed game's clock reads as if it had been played live.
+        self._start = now - stamp
+        if self._status is GameStatus.READY:
+            self._status = GameStatus.PLAYING
+        if action.kind in (ActionKind.REVEAL, ActionKind.CHORD) and len(squares):
+            self._settle()
+        if self.is_over:
+            self._end = self._start + stamp
+            squares, old = self._show_end(squares, old)
+        self._steps.append(_Step(action, squares, old, opened, status_before, self._status))
+        rows, cols = np.divmod(squares, self._cols)
+        return Effect(
+            action,
+            bool(len(squares)),
+            opened,
+            np.stack([rows, cols], axis=1).astype(np.int64),
+            self._status,
+        )
+
+    def _lay_mines(self, row: int, col: int) -> None:
+        """At the first reveal: lay the mines and carry the marks over to the board."""
+        if self._field is not None:
+            return
+        assert self._seed is not None
+        self._first_click = (row, col)
+        self._field = generate_field(
+            self._rows,
+            self._cols,
+            self._mines,
+            first_click=(row, col),
+            rule=self._rule,
+            seed=self._seed,
+        )
+        self._board = Board(self._field, self._state)
+        self._state = self._board._state
+
+    def _perform(self, action: Action) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
+        """Apply the action's rule; return changed squares, their old states, opened count."""
+        state = self._current_state()
+        index = action.row * self._cols + action.col
+        current = int(state[action.row, action.col])
+        kind = action.kind
+        if kind in (ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.QUESTION):
+            target = {
+                ActionKind.FLAG: _FLAGGED,
+                ActionKind.UNFLAG: _HIDDEN,
+                ActionKind.QUESTION: _QUESTIONED,
+            }[kind]
+            if current >= _REVEALED or current == target:
+                return _NO_SQUARES, _NO_STATES, 0
+            state[action.row, action.col] = target
+            if target == _QUESTIONED:
+                self._questions.add(index)
+            else:
+                self._questions.discard(index)
+            return np.array([index], np.int64), np.array([current], np.uint8), 0
+        if self._board is None or self._field is None:
+            return _NO_SQUARES, _NO_STATES, 0  # a chord before any square is revealed
+        if kind is ActionKind.REVEAL:
+            if current not in (_HIDDEN, _QUESTIONED):
+                return _NO_SQUARES, _NO_STATES, 0
+            return self._open([(action.row, action.col)])
+        # A chord: a revealed number with exactly that many flags around it
+        # opens every other hidden neighbour; anything else is wasted.
+        number = int(self._field.numbers[action.row, action.col])
+        if current != _REVEALED or number == 0:
+            return _NO_SQUARES, _NO_STATES, 0
+        r0, r1 = max(0, action.row - 1), min(self._rows, action.row + 2)
+        c0, c1 = max(0, action.col - 1), min(self._cols, action.col + 2)
+        around = state[r0:r1, c0:c1]
+        if int(np.count_nonzero(around == _FLAGGED)) != number:
+            return _NO_SQUARES, _NO_STATES, 0
+        targets = [
+            (r, c)
+            for r in range(r0, r1)
+            for c in range(c0, c1)
+            if state[r, c] in (_HIDDEN, _QUESTIONED)
+        ]
+        if not targets:
+            return _NO_SQUARES, _NO_STATES, 0
+        return self._open(targets)
+
+    def _open(
+        self, targets: Sequence[tuple[int, int]]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
+        """Reveal squares: the safe ones first, then the first mine among them explodes.
+
+        Opening the safe squares first means a chord that hits a wrong flag
+        still shows what it opened, and a loss is never mistaken for a win.
+        """
+        board = self._board
+        assert board is not None
+        assert self._field is not None
+        state = board._state
+        mines = self._field.mines
+        changed: list[npt.NDArray[np.int64]] = []
+        old: list[npt.NDArray[np.uint8]] = []
+        opened = 0
+        for row, col in targets:
+            if mines[row, col] or state[row, col] not in (_HIDDEN, _QUESTIONED):
+                continue  # a mine waits; a square an earlier flood opened is done
+            result = board.reveal(row, col, cells=True)
+            assert result.cells is not None
+            flat = result.cells[:, 0] * self._cols + result.cells[:, 1]
+            changed.append(flat)
+            old.append(self._states_before_opening(flat))
+            opened += result.opened
+        for row, col in targets:
+            if mines[row, col] and state[row, col] in (_HIDDEN, _QUESTIONED):
+                flat = np.array([row * self._cols + col], np.int64)
+                old.append(self._states_before_opening(flat))
+                board.reveal(row, col)
+                changed.append(flat)
+                break
+        if not changed:
+            return _NO_SQUARES, _NO_STATES, 0
+        return np.concatenate(changed), np.concatenate(old), opened
+
+    def _states_before_opening(self, flat: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+        """The states squares had before a reveal opened them: hidden or question-marked."""
+        before = np.full(len(flat), _HIDDEN, np.uint8)
+        if self._questions:
+            marked = np.isin(flat, np.fromiter(self._questions, np.int64))
+            before[marked] = _QUESTIONED
+            self._questions.difference_update(flat[marked].tolist())
+        return before
+
+    def _settle(self) -> None:
+        """Decide won or lost after an action."""
+        board = self._board
+        if board is None:
+            return
+        if board.exploded_at is not None:
+            self._status = GameStatus.LOST
+        elif board.safe_remaining == 0:
+            self._status = GameStatus.WON
+
+    def _show_end(
+        self, squares: npt.NDArray[np.int64], old: npt.NDArray[np.uint8]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+        """On a win, flag every mine still unflagged; part of the same step for undo."""
+        if self._status is not GameStatus.WON:
+            return squares, old
+        assert self._field is not None
+        state = self._current_state().reshape(-1)
+        unflagged = np.flatnonzero(self._field.mines.reshape(-1) & (state != _FLAGGED))
+        unflagged = np.setdiff1d(unflagged, squares, assume_unique=True)
+        if not len(unflagged):
+            return squares, old
+        previous = state[unflagged].copy()
+        state[unflagged] = _FLAGGED
+        return np.concatenate([squares, unflagged]), np.concatenate([old, previous])
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self._rows}x{self._cols}, {self._mines} mines, {self._status.value}, "
+            f"{len(self._steps)} actions>"
+        )

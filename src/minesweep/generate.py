@@ -1,0 +1,233 @@
+"""Laying mines: presets, first-click rules and reproducible randomness.
+
+>>> field = generate_field(9, 9, 10, first_click=(4, 4), rule="opening", seed=2026)
+>>> field.mine_count, field.numbers[4, 4], field.is_mine(4, 4)
+(10, np.uint8(0), False)
+>>> generate_field(9, 9, 10, first_click=(4, 4), seed=2026) == field
+True
+
+**Reproducibility.** A seed is an int from 0 to 2**128 - 1. It seeds numpy's
+``PCG64`` bit generator through ``SeedSequence``, whose output stream numpy
+keeps stable across versions and platforms; minesweep draws raw 64-bit words
+from it (never numpy's higher-level sampling methods, whose algorithms may
+change) and turns them into a uniformly random set of squares by its own
+rule: each word below the largest multiple of ``n`` names square ``word % n``
+of the ``n`` allowed squares, repeats are skipped, until enough are chosen.
+When more than half the allowed squares get a mine, the same draw picks the
+squares left free instead. The same seed, size, mine count, first click and
+rule therefore give the same field on every machine.
+"""
+
+from __future__ import annotations
+
+import operator
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import InvalidBoardError, InvalidClickError
+from .field import Minefield, check_position
+
+__all__ = [
+    "PRESETS",
+    "FirstClickRule",
+    "Preset",
+    "check_fits",
+    "check_seed",
+    "first_click_rule",
+    "generate_field",
+    "new_seed",
+]
+
+
+class FirstClickRule(StrEnum):
+    """What the first click is promised."""
+
+    #: The first click opens: it and its neighbours hold no mine.
+    OPENING = "opening"
+    #: The first click holds no mine (it may show a number).
+    SAFE = "safe"
+    #: No promise: mines fall anywhere, the first click may explode.
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named board size and mine count."""
+
+    name: str
+    rows: int
+    cols: int
+    mines: int
+
+
+PRESETS: Final = {
+    preset.name: preset
+    for preset in (
+        Preset("beginner", 9, 9, 10),
+        Preset("intermediate", 16, 16, 40),
+        Preset("expert", 16, 30, 99),
+    )
+}
+
+_MAX_SEED: Final = 2**128 - 1
+
+
+def new_seed() -> int:
+    """A fresh random seed (64 bits from the operating system)."""
+    return secrets.randbits(64)
+
+
+def generate_field(
+    rows: int,
+    cols: int,
+    mines: int,
+    *,
+    first_click: tuple[int, int] | None = None,
+    rule: FirstClickRule | str = FirstClickRule.OPENING,
+    seed: int,
+) -> Minefield:
+    """A random minefield: ``mines`` mines uniformly over the allowed squares.
+
+    ``rule`` says which squares around ``first_click`` stay clear (see
+    :class:`FirstClickRule`); without a first click nothing is kept clear.
+    Raises InvalidBoardError when the mines do not fit.
+    """
+    rule = first_click_rule(rule)
+    _check_size(rows, cols, mines)
+    seed = check_seed(seed)
+    cleared = _cleared_squares(rows, cols, first_click, rule)
+    allowed = rows * cols - len(cleared)
+    if mines > allowed:
+        where = (
+            f", {len(cleared)} kept clear by the {rule.value!r} rule at {first_click}"
+            if len(cleared)
+            else ""
+        )
+        raise InvalidBoardError(
+            f"{mines} mines do not fit on a {rows}x{cols} board: at most {allowed}{where}"
+        )
+    mask = np.zeros(rows * cols, np.bool_)
+    generator = np.random.PCG64(seed)
+    if mines <= allowed // 2:
+        chosen = _draw_distinct(generator, allowed, mines)
+        mask[_allowed_to_square(chosen, cleared)] = True
+    else:
+        # Dense boards: choose the free squares, mine all the other allowed ones.
+        free = _draw_distinct(generator, allowed, allowed - mines)
+        keep = np.ones(allowed, np.bool_)
+        keep[free] = False
+        mask[_allowed_to_square(np.flatnonzero(keep), cleared)] = True
+    return Minefield(mask.reshape(rows, cols))
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an int from 0 to 2**128 - 1 (numpy integers too); InvalidBoardError if not."""
+    try:
+        if isinstance(seed, bool):
+            raise TypeError
+        value = operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:
+        value = -1
+    if not 0 <= value <= _MAX_SEED:
+        raise InvalidBoardError(f"seed must be an int from 0 to 2**128 - 1, got {seed!r}")
+    return value
+
+
+def check_fits(rows: int, cols: int, mines: int, rule: FirstClickRule | str) -> None:
+    """Raise InvalidBoardError unless the mines fit wherever the first click lands."""
+    rule = first_click_rule(rule)
+    _check_size(rows, cols, mines)
+    kept = {
+        FirstClickRule.OPENING: min(3, rows) * min(3, cols),
+        FirstClickRule.SAFE: 1,
+        FirstClickRule.NONE: 0,
+    }[rule]
+    if mines > rows * cols - kept:
+        hint = "; rule 'safe' keeps only the clicked square clear" if kept > 1 else ""
+        raise InvalidBoardError(
+            f"{mines} mines do not fit on a {rows}x{cols} board with the {rule.value!r} "
+            f"first-click rule: at most {rows * cols - kept}{hint}"
+        )
+
+
+def _check_size(rows: int, cols: int, mines: int) -> None:
+    for name, value in (("rows", rows), ("cols", cols), ("mines", mines)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidBoardError(f"{name} must be an int, got {value!r}")
+    if rows < 1 or cols < 1:
+        raise InvalidBoardError(f"a board needs at least one row and column, got {rows}x{cols}")
+    if mines < 0:
+        raise InvalidBoardError(f"mines must be 0 or more, got {mines}")
+
+
+def first_click_rule(rule: FirstClickRule | str) -> FirstClickRule:
+    """``rule`` as a FirstClickRule; InvalidBoardError if it is none of them."""
+    try:
+        return FirstClickRule(rule)
+    except ValueError:
+        choices = ", ".join(repr(r.value) for r in FirstClickRule)
+        raise InvalidBoardError(
+            f"first-click rule must be one of {choices}, got {rule!r}"
+        ) from None
+
+
+def _cleared_squares(
+    rows: int, cols: int, first_click: tuple[int, int] | None, rule: FirstClickRule
+) -> npt.NDArray[np.int64]:
+    """Sorted flat indices of the squares the rule keeps free of mines."""
+    if first_click is None or rule is FirstClickRule.NONE:
+        return np.zeros(0, np.int64)
+    if not isinstance(first_click, (tuple, list)) or len(first_click) != 2:
+        raise InvalidClickError(f"first click must be (row, col), got {first_click!r}")
+    row, col = first_click
+    check_position((rows, cols), row, col)
+    if rule is FirstClickRule.SAFE:
+        return np.array([row * cols + col], np.int64)
+    return np.array(
+        [
+            r * cols + c
+            for r in range(max(0, row - 1), min(rows, row + 2))
+            for c in range(max(0, col - 1), min(cols, col + 2))
+        ],
+        np.int64,
+    )
+
+
+def _draw_distinct(generator: np.random.PCG64, n: int, k: int) -> npt.NDArray[np.int64]:
+    """``k`` distinct numbers below ``n``, uniformly, from the raw 64-bit stream."""
+    taken = np.zeros(n, np.bool_)
+    chosen: list[npt.NDArray[np.int64]] = []
+    needed = k
+    # Words at or above the largest multiple of n would favour small indices.
+    limit = np.uint64((2**64 // n) * n - 1) if n else np.uint64(0)
+    while needed:
+        words = generator.random_raw(needed + needed // 4 + 16)
+        words = words[words <= limit]
+        candidates = (words % np.uint64(n)).astype(np.int64)
+        # First occurrence of each index, in the order drawn.
+        _, first = np.unique(candidates, return_index=True)
+        candidates = candidates[np.sort(first)]
+        candidates = candidates[~taken[candidates]][:needed]
+        taken[candidates] = True
+        chosen.append(candidates)
+        needed -= len(candidates)
+    return np.concatenate(chosen) if chosen else np.zeros(0, np.int64)
+
+
+def _allowed_to_square(
+    allowed: npt.NDArray[np.int64], cleared: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Map ranks among the allowed squares to flat square indices.
+
+    The i-th allowed square is square i shifted right by the number of
+    cleared squares before it; ``cleared - arange`` counts those per gap.
+    """
+    if not len(cleared):
+        return allowed
+    gaps = cleared - np.arange(len(cleared))
+    return allowed + np.searchsorted(gaps, allowed, side="right")

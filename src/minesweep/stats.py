@@ -1,0 +1,204 @@
+"""The competitive statistics of a board and of a game.
+
+Definitions as the competitive community uses them (Minesweeper Arbiter,
+minesweepergame.com):
+
+- **openings**: connected groups (eight neighbours) of safe squares with no
+  adjacent mine. One click on any of them opens the group and its border.
+- **3BV** (Bechtel's Board Benchmark Value): the fewest left clicks that clear
+  the board without flags: one per opening, plus one per safe numbered square
+  that borders no opening.
+- **islands**: connected groups of those numbered squares that border no
+  opening.
+- **clicks**: left (reveal), right (flag, unflag, question mark), chord; a
+  click that changes nothing is **wasted**, every other one **effective**.
+- **IOE** (index of efficiency) = 3BV / clicks; **throughput** = 3BV /
+  effective clicks; **correctness** = effective clicks / clicks; **3BV/s**.
+  For a game not won, "3BV" here is the solved part of it: the openings
+  opened and the lone numbers revealed.
+
+>>> from minesweep import Minefield
+>>> stats = board_stats(Minefield.from_text("*...\\n....\\n...*\\n"))
+>>> stats.bbbv, stats.openings, stats.islands
+(2, 2, 0)
+>>> board_stats(Minefield.from_text(".*.\\n*.*\\n")).bbbv  # three lone numbers, one island
+3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .board import CellState
+from .field import Minefield
+from .game import ActionKind, Game, GameStatus
+
+__all__ = ["BoardStats", "GameStats", "board_stats", "game_stats"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStats:
+    """What a minefield asks of a player."""
+
+    rows: int
+    cols: int
+    mines: int
+    bbbv: int
+    openings: int
+    islands: int
+
+    @property
+    def density(self) -> float:
+        return self.mines / (self.rows * self.cols)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """How a game was played."""
+
+    status: GameStatus
+    time: float
+    bbbv: int
+    solved_bbbv: int
+    left_clicks: int
+    right_clicks: int
+    chord_clicks: int
+    wasted_clicks: int
+
+    @property
+    def clicks(self) -> int:
+        return self.left_clicks + self.right_clicks + self.chord_clicks
+
+    @property
+    def effective_clicks(self) -> int:
+        return self.clicks - self.wasted_clicks
+
+    @property
+    def ioe(self) -> float:
+        """Index of efficiency: solved 3BV per click."""
+        return self.solved_bbbv / self.clicks if self.clicks else 0.0
+
+    @property
+    def throughput(self) -> float:
+        """Solved 3BV per effective click."""
+        return self.solved_bbbv / self.effective_clicks if self.effective_clicks else 0.0
+
+    @property
+    def correctness(self) -> float:
+        """The share of clicks that did something."""
+        return self.effective_clicks / self.clicks if self.clicks else 0.0
+
+    @property
+    def bbbv_per_second(self) -> float:
+        return self.solved_bbbv / self.time if self.time > 0 else 0.0
+
+
+def board_stats(field: Minefield) -> BoardStats:
+    """3BV, openings and islands of a minefield."""
+    labels, openings = _opening_labels(field)
+    lone = _lone_numbers(field, labels)
+    return BoardStats(
+        rows=field.rows,
+        cols=field.cols,
+        mines=field.mine_count,
+        bbbv=openings + int(np.count_nonzero(lone)),
+        openings=openings,
+        islands=_count_groups(lone),
+    )
+
+
+def game_stats(game: Game) -> GameStats:
+    """Clicks, efficiency and speed of a game (also of one in progress or lost)."""
+    left = right = chord = wasted = 0
+    steps = game._steps
+    for step in steps:
+        kind = step.action.kind
+        if kind is ActionKind.REVEAL:
+            left += 1
+        elif kind is ActionKind.CHORD:
+            chord += 1
+        else:
+            right += 1
+        if not len(step.squares):
+            wasted += 1
+    field = game.field
+    if field is None:
+        bbbv = solved = 0
+    else:
+        labels, openings = _opening_labels(field)
+        lone = _lone_numbers(field, labels)
+        bbbv = openings + int(np.count_nonzero(lone))
+        revealed = game.state == CellState.REVEALED
+        opened = np.unique(labels[revealed & (labels > 0)])
+        solved = len(opened) + int(np.count_nonzero(lone & revealed))
+    return GameStats(
+        status=game.status,
+        time=game.elapsed,
+        bbbv=bbbv,
+        solved_bbbv=solved,
+        left_clicks=left,
+        right_clicks=right,
+        chord_clicks=chord,
+        wasted_clicks=wasted,
+    )
+
+
+def _opening_labels(field: Minefield) -> tuple[npt.NDArray[np.int32], int]:
+    """Label every square of an opening 1, 2, ...; 0 elsewhere. Returns labels and count."""
+    blank = (field.numbers == 0) & ~field.mines
+    return _label_groups(blank)
+
+
+def _lone_numbers(field: Minefield, labels: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
+    """Safe numbered squares that border no opening: each is one 3BV on its own."""
+    in_opening = labels > 0
+    near = in_opening.copy()
+    # Dilate the openings by one square in all eight directions.
+    near[1:, :] |= in_opening[:-1, :]
+    near[:-1, :] |= in_opening[1:, :]
+    grown = near.copy()
+    grown[:, 1:] |= near[:, :-1]
+    grown[:, :-1] |= near[:, 1:]
+    return ~grown & ~field.mines
+
+
+def _count_groups(mask: npt.NDArray[np.bool_]) -> int:
+    return _label_groups(mask)[1]
+
+
+def _label_groups(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], int]:
+    """Connected groups (eight neighbours) of a mask: labels 1, 2, ... and their count.
+
+    Reuses the flood kernel: on a board whose "numbers" are 0 inside the mask
+    and 1 outside, and whose squares outside the mask are already revealed, a
+    flood from one square opens exactly its group.
+    """
+    from . import _kernels
+
+    numbers = np.where(mask, np.uint8(0), np.uint8(1))
+    numbers.flags.writeable = False
+    state = np.where(mask, np.uint8(0), np.uint8(CellState.REVEALED))
+    labels = np.zeros(mask.shape, np.int32)
+    flat_state = state.reshape(-1)
+    cols = mask.shape[1]
+    count = 0
+    marker = np.uint8(5)
+    for index in np.flatnonzero(mask).tolist():
+        if flat_state[index]:
+            continue
+        count += 1
+        row, col = divmod(index, cols)
+        state[row, col] = marker
+        _, top, bottom, left, right = _kernels.flood(
+            numbers, state, np.array([row], np.int64), np.array([col], np.int64), marker
+        )
+        top, bottom = min(top, row), max(bottom, row)
+        left, right = min(left, col), max(right, col)
+        box = state[top : bottom + 1, left : right + 1]
+        found = box == marker
+        labels[top : bottom + 1, left : right + 1][found] = count
+        box[found] = CellState.REVEALED
+    return labels, count

@@ -1,0 +1,223 @@
+"""MBF, the player's view and game JSON: parse/serialise pairs and bad files."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from minesweep import Action, ActionKind, Game, Glyph, InvalidBoardError, Minefield, ParseError
+from minesweep.formats import (
+    parse_game_json,
+    parse_mbf,
+    parse_view,
+    to_game_json,
+    to_mbf,
+    to_view,
+)
+
+masks = hnp.arrays(np.bool_, hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=40))
+
+
+@given(masks)
+def test_mbf_round_trips(mask: np.ndarray) -> None:
+    field = Minefield(mask)
+    assert parse_mbf(to_mbf(field)) == field
+
+
+def test_mbf_layout_is_width_height_count_then_x_y() -> None:
+    field = Minefield.from_text("...\n..*\n")  # the mine: row 1, column 2
+    assert to_mbf(field) == bytes([3, 2, 0, 1, 2, 1])
+
+
+def test_mbf_count_is_big_endian() -> None:
+    field = Minefield(np.ones((20, 20), bool))
+    data = to_mbf(field)
+    assert data[2:4] == bytes([1, 144])  # 400 mines
+    assert parse_mbf(data).mine_count == 400
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "the header alone is 4"),
+        (bytes([3, 3, 0]), "the header alone is 4"),
+        (bytes([3, 3, 0, 2, 0, 0]), "truncated: 6 bytes for 2 mines, expected 8"),
+        (bytes([3, 3, 0, 1, 0, 0, 1]), "too long"),
+        (bytes([3, 3, 0, 1, 3, 0]), "mine 0 at x=3, y=0 is off the 3x3 board"),
+        (bytes([3, 3, 0, 1, 0, 3]), "off the 3x3 board"),
+        (bytes([3, 3, 0, 2, 1, 1, 1, 1]), "mine 1 at x=1, y=1 repeats"),
+        (bytes([0, 3, 0, 0]), "width and height must be at least 1"),
+        ("abcd", "must be bytes"),
+    ],
+)
+def test_malformed_mbf_is_refused(data: object, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        parse_mbf(data)  # type: ignore[arg-type]
+
+
+def test_mbf_refuses_boards_it_cannot_hold() -> None:
+    with pytest.raises(InvalidBoardError, match="up to 255x255"):
+        to_mbf(Minefield(np.zeros((256, 2), bool)))
+
+
+glyph_grids = hnp.arrays(
+    np.uint8,
+    hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=20),
+    elements=st.integers(0, max(Glyph)),
+)
+
+
+@given(glyph_grids)
+def test_view_round_trips(glyphs: np.ndarray) -> None:
+    assert np.array_equal(parse_view(to_view(glyphs)), glyphs)
+
+
+def test_view_symbols() -> None:
+    assert to_view(np.array([[0, 1, 8, 9, 10, 11, 12, 13, 14]], np.uint8)) == ".18#F?*X!\n"
+    assert parse_view("0 #\n\n1 F\n").tolist() == [[0, 9], [1, 10]]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "empty"), ("##\n#\n", "row 1 has 1 squares"), ("#9\n", "row 0 column 1 is '9'")],
+)
+def test_malformed_view_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        parse_view(text)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.25
+        return self.now
+
+
+actions = st.tuples(st.sampled_from(list(ActionKind)), st.integers(0, 8), st.integers(0, 8))
+
+
+@settings(max_examples=100)
+@given(st.integers(0, 2**40), st.lists(actions, max_size=30), st.booleans())
+def test_game_json_round_trips(
+    seed: int, moves: list[tuple[ActionKind, int, int]], questions: bool
+) -> None:
+    game = Game.new("beginner", seed=seed, clock=Clock(), question_marks=questions)
+    for kind, row, col in moves:
+        if game.is_over:
+            break
+        game.push(Action(kind, row, col))
+    loaded = parse_game_json(to_game_json(game))
+    assert loaded.history == game.history
+    assert np.array_equal(loaded.state, game.state)
+    assert loaded.status is game.status
+    assert loaded.field == game.field
+    assert loaded.seed == game.seed
+    assert to_game_json(loaded) == to_game_json(game)
+
+
+def test_game_json_of_a_leetcode_position_keeps_its_start() -> None:
+    game = Game.from_leetcode([list("B1E1B"), list("B1m1B"), list("B111B"), list("BBBBB")])
+    game.reveal(0, 2)
+    loaded = parse_game_json(to_game_json(game))
+    assert np.array_equal(loaded.state, game.state)
+    assert loaded.status is game.status
+
+
+def saved_game() -> dict[str, object]:
+    game = Game.from_field(Minefield.from_text("..*..\n..*..\n..*..\n"), clock=Clock())
+    game.reveal(0, 0)
+    game.flag(0, 2)
+    document: dict[str, object] = json.loads(to_game_json(game))
+    return document
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"history": [{"action": "O0,4", "time": 0.0}]}, "does not lead to the recorded view"),
+        ({"status": "won"}, "leads to status 'playing' but the file says 'won'"),
+        ({"version": 2}, "version 2 is not supported"),
+        ({"format": "other"}, "not a minesweep game"),
+        ({"rows": -1}, "'rows' must be a non-negative integer"),
+        ({"seed": None, "field": None}, "neither a seed nor a field"),
+        ({"field": ["..*..", "..x.."]}, "column 2 is 'x'"),
+        ({"history": [{"action": "Z0,0"}]}, "starts with 'Z'"),
+        ({"history": [{"action": "O9,9", "time": 0}]}, "cannot be replayed: row 9 is outside"),
+        ({"history": [{"action": "O0,0", "time": -1}]}, "has time -1"),
+        ({"history": "O0,0"}, "must be a list"),
+        ({"rule": "sometimes"}, "first-click rule must be one of"),
+        ({"view": ["#"]}, 'game "view" is \\(1, 1\\); the game is \\(3, 5\\)'),
+        ({"view": [1, 2]}, 'game "view" must be a list of rows'),
+        ({"view": None}, 'game "view" must be a list of rows'),
+        ({"status": None}, "leads to status 'playing' but the file says None"),
+        ({"history": [{"action": "O0,0", "time": float("nan")}]}, "has time nan"),
+        ({"history": [{"action": "O0,0", "time": float("inf")}]}, "has time inf"),
+        ({"question_marks": "no"}, "must be true or false"),
+        ({"first_click": [0]}, "must be \\[row, col\\] or null"),
+        ({"undos": -1}, "non-negative integer"),
+    ],
+)
+def test_tampered_game_files_are_refused(change: dict[str, object], message: str) -> None:
+    document = saved_game() | change
+    with pytest.raises(ParseError, match=message):
+        parse_game_json(json.dumps(document))
+
+
+def test_game_json_must_be_json() -> None:
+    with pytest.raises(ParseError, match="invalid JSON"):
+        parse_game_json("{")
+    with pytest.raises(ParseError, match="a game file is JSON text"):
+        parse_game_json(None)  # type: ignore[arg-type]
+
+
+def test_a_field_that_its_seed_does_not_lay_is_refused() -> None:
+    game = Game.new("beginner", seed=9, clock=Clock())
+    game.reveal(4, 4)
+    document = json.loads(to_game_json(game))
+    assert document["first_click"] == [4, 4]
+    # Move one mine to a safe square, keeping the count.
+    cells = list("".join(document["field"]))
+    mine, safe = cells.index("*"), len(cells) - 1 - cells[::-1].index(".")
+    cells[mine], cells[safe] = ".", "*"
+    document["field"] = ["".join(cells[r * 9 : r * 9 + 9]) for r in range(9)]
+    with pytest.raises(ParseError, match="not what its seed, rule and first click lay"):
+        parse_game_json(json.dumps(document))
+
+
+def test_undos_are_saved_so_an_assisted_game_stays_assisted() -> None:
+    game = Game.new("beginner", seed=9, clock=Clock())
+    game.reveal(4, 4)
+    game.flag(0, 0)
+    game.pop()
+    assert parse_game_json(to_game_json(game)).undos == 1
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["B1E", "B1M", "B11"],  # playing
+        ["B2X", "B2M", "B11"],  # lost
+        ["B1m", "B11", "BBB"],  # won
+    ],
+)
+def test_positions_from_leetcode_round_trip_through_json(rows: list[str]) -> None:
+    game = Game.from_leetcode([list(row) for row in rows])
+    loaded = parse_game_json(to_game_json(game))
+    assert loaded.status is game.status
+    assert np.array_equal(loaded.glyphs(), game.glyphs())
+
+
+def test_views_of_bad_glyphs_are_refused() -> None:
+    with pytest.raises(InvalidBoardError, match="glyphs go from 0 to 14"):
+        to_view(np.array([[20]]))
+    with pytest.raises(InvalidBoardError, match="2-D array of glyphs"):
+        to_view(np.array([1, 2]))
+    with pytest.raises(ParseError, match="a view is text"):
+        parse_view(None)  # type: ignore[arg-type]

@@ -1,0 +1,535 @@
+"""Game: actions, chords, win and loss, undo and redo, history and time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minesweep import (
+    Action,
+    ActionKind,
+    CellState,
+    Game,
+    GameOverError,
+    GameStatus,
+    Glyph,
+    InvalidBoardError,
+    InvalidClickError,
+    Minefield,
+    ParseError,
+)
+
+
+class FakeClock:
+    """A clock that advances one second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def game_on(text: str, *, questions: bool = False) -> Game:
+    return Game.from_field(Minefield.from_text(text), clock=FakeClock(), question_marks=questions)
+
+
+# A wall of mines down the middle parts two regions of three rows:
+#   . 2 * 2 .
+#   . 3 * 3 .
+#   . 2 * 2 .
+WALL = "..*..\n..*..\n..*..\n"
+
+
+# --- the first click ---------------------------------------------------------------
+
+
+@given(st.integers(0, 2**32), st.integers(0, 15), st.integers(0, 29))
+def test_first_reveal_of_a_new_game_always_opens(seed: int, row: int, col: int) -> None:
+    game = Game.new("expert", seed=seed)
+    effect = game.reveal(row, col)
+    assert game.field is not None
+    assert game.field.numbers[row, col] == 0
+    assert not game.field.is_mine(row, col)
+    assert effect.opened >= 4
+
+
+@given(st.integers(0, 2**32))
+def test_safe_rule_never_explodes_on_the_first_click(seed: int) -> None:
+    game = Game(3, 3, 8, rule="safe", seed=seed)
+    assert game.reveal(1, 1).status is GameStatus.WON
+
+
+def test_mines_are_laid_at_the_first_reveal_and_flags_before_it_stay() -> None:
+    game = Game.new("beginner", seed=5, clock=FakeClock())
+    assert game.field is None
+    game.flag(8, 8)
+    assert game.field is None
+    assert game[8, 8] is CellState.FLAGGED
+    game.reveal(0, 0)
+    assert game.field is not None
+    assert game[8, 8] is CellState.FLAGGED
+    assert game.field == Game.replay(game, game.history).field
+
+
+def test_a_crowded_game_is_refused_up_front() -> None:
+    with pytest.raises(InvalidBoardError, match="at most 7"):
+        Game(4, 4, 8, rule="opening")
+    Game(4, 4, 8, rule="safe")
+
+
+def test_unknown_preset_is_refused() -> None:
+    with pytest.raises(InvalidBoardError, match="preset must be one of"):
+        Game.new("master")
+
+
+# --- reveal, flags, chords ----------------------------------------------------------
+
+
+def test_reveal_opens_and_reports_the_changed_cells() -> None:
+    game = game_on(WALL)
+    effect = game.reveal(0, 0)
+    assert effect.effective
+    assert effect.opened == 6
+    assert sorted(map(tuple, effect.cells.tolist())) == [(r, c) for r in range(3) for c in (0, 1)]
+    assert game.status is GameStatus.PLAYING
+
+
+def test_flood_counts_each_square_once() -> None:
+    # Seeds list the same mistake in other clones: a square opened by two
+    # neighbouring blanks counted twice.
+    game = game_on("....\n....\n....\n")
+    effect = game.reveal(1, 1)
+    assert effect.opened == 12 == len({tuple(c) for c in effect.cells.tolist()})
+
+
+def test_wasted_clicks_change_nothing_but_are_recorded() -> None:
+    game = game_on(WALL)
+    game.reveal(0, 1)
+    before = game.state.copy()
+    for action in (game.reveal(0, 1), game.flag(0, 1), game.unflag(2, 0), game.chord(0, 1)):
+        assert not action.effective
+        assert action.opened == 0
+        assert len(action.cells) == 0
+    assert np.array_equal(game.state, before)
+    assert len(game.history) == 5
+
+
+def test_chord_opens_the_unflagged_neighbours() -> None:
+    game = game_on(WALL)
+    game.reveal(1, 1)
+    for row in range(3):
+        game.flag(row, 2)
+    effect = game.chord(1, 1)
+    assert effect.effective
+    assert effect.opened == 5  # the rest of the left region, through the blank (0, 0)
+    assert all(game[r, c] is CellState.REVEALED for r in range(3) for c in (0, 1))
+    assert game[1, 2] is CellState.FLAGGED
+    assert game[1, 3] is CellState.HIDDEN
+    assert game.status is GameStatus.PLAYING
+
+
+def test_chord_with_a_wrong_flag_explodes_like_winmine() -> None:
+    game = game_on(WALL)
+    game.reveal(1, 1)
+    game.flag(0, 2)
+    game.flag(1, 2)
+    game.flag(2, 1)  # wrong: the mine is at (2, 2)
+    effect = game.chord(1, 1)
+    assert effect.status is GameStatus.LOST
+    assert game[2, 2] is CellState.EXPLODED
+    assert game.outcome().exploded_at == (2, 2)
+    glyphs = game.glyphs()
+    assert glyphs[2, 1] == Glyph.WRONG_FLAG
+    assert glyphs[2, 2] == Glyph.EXPLODED
+    assert glyphs[0, 2] == Glyph.FLAG
+    # The safe neighbours the chord reached were opened too.
+    assert game[0, 0] is CellState.REVEALED
+
+
+def test_chord_with_too_few_flags_is_wasted() -> None:
+    game = game_on(WALL)
+    game.reveal(1, 1)
+    game.flag(0, 2)
+    assert not game.chord(1, 1).effective
+    assert game[0, 0] is CellState.HIDDEN
+
+
+def test_chord_on_a_blank_next_to_a_preplaced_flag_is_wasted() -> None:
+    game = game_on(WALL)
+    game.flag(1, 0)  # a wrong flag, placed before the opening
+    game.reveal(0, 0)
+    assert game[1, 0] is CellState.FLAGGED  # the flood stopped at it
+    assert not game.chord(0, 0).effective
+    assert game[1, 0] is CellState.FLAGGED
+    assert game.status is GameStatus.PLAYING
+
+
+def test_chord_on_a_hidden_square_is_wasted() -> None:
+    game = game_on(WALL)
+    assert not game.chord(0, 0).effective
+    assert game.status is GameStatus.PLAYING
+
+
+def test_chord_that_opens_the_last_safe_square_wins() -> None:
+    game = game_on("*.\n..\n")
+    game.reveal(1, 1)
+    game.reveal(0, 1)
+    game.flag(0, 0)
+    effect = game.chord(0, 1)
+    assert effect.status is GameStatus.WON
+
+
+def test_chord_that_hits_a_mine_is_lost_even_when_hidden_squares_equal_mines() -> None:
+    # After this chord the squares not revealed (a wrong flag and a flagged
+    # mine) are as many as the mines: a clone counting those declares a win.
+    game = game_on("*.*\n...\n")
+    game.reveal(1, 1)  # shows 2
+    game.reveal(1, 0)
+    game.reveal(1, 2)
+    game.flag(0, 1)  # wrong flag
+    game.flag(0, 2)
+    effect = game.chord(1, 1)
+    assert effect.status is GameStatus.LOST
+    assert game[0, 0] is CellState.EXPLODED
+
+
+def test_flags_toggle_and_questions_cycle() -> None:
+    game = game_on(WALL, questions=True)
+    assert game.toggle_flag(0, 0).action.kind is ActionKind.FLAG
+    assert game.mines_left == 2
+    assert game.toggle_flag(0, 0).action.kind is ActionKind.QUESTION
+    assert game[0, 0] is CellState.QUESTIONED
+    assert game.toggle_flag(0, 0).action.kind is ActionKind.UNFLAG
+    assert game[0, 0] is CellState.HIDDEN
+    plain = game_on(WALL)
+    plain.toggle_flag(0, 0)
+    assert plain.toggle_flag(0, 0).action.kind is ActionKind.UNFLAG
+
+
+def test_mines_left_may_go_negative() -> None:
+    game = game_on("*.\n..\n")
+    game.flag(0, 1)
+    game.flag(1, 0)
+    assert game.mines_left == -1
+
+
+# --- win and loss ----------------------------------------------------------------
+
+
+def test_win_without_any_flag_flags_the_mines() -> None:
+    game = game_on(WALL)
+    assert game.reveal(0, 0).status is GameStatus.PLAYING
+    effect = game.reveal(2, 4)
+    assert effect.status is GameStatus.WON
+    assert all(game[r, 2] is CellState.FLAGGED for r in range(3))
+    assert game.mines_left == 0
+    outcome = game.outcome()
+    assert outcome.is_over
+    assert outcome.safe_remaining == 0
+
+
+def test_loss_marks_the_exploded_mine_and_shows_the_others() -> None:
+    game = game_on(WALL)
+    game.flag(0, 1)  # wrong flag
+    effect = game.reveal(1, 2)
+    assert effect.status is GameStatus.LOST
+    glyphs = game.glyphs()
+    assert glyphs[1, 2] == Glyph.EXPLODED
+    assert glyphs[0, 2] == glyphs[2, 2] == Glyph.MINE
+    assert glyphs[0, 1] == Glyph.WRONG_FLAG
+    assert glyphs[0, 0] == Glyph.HIDDEN
+    assert game.outcome().exploded_at == (1, 2)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        lambda g: g.reveal(1, 1),
+        lambda g: g.flag(1, 1),
+        lambda g: g.chord(0, 1),
+        lambda g: g.toggle_flag(1, 1),
+    ],
+)
+def test_actions_after_the_end_raise_and_change_nothing(action: object) -> None:
+    game = game_on(WALL)
+    game.reveal(0, 2)
+    before = game.state.copy()
+    history = game.history
+    with pytest.raises(GameOverError, match="the game is over"):
+        action(game)  # type: ignore[operator]
+    assert np.array_equal(game.state, before)
+    assert game.history == history
+
+
+@pytest.mark.parametrize(
+    ("row", "col", "message"),
+    [(3, 0, "row 3 is outside"), (0, -1, "column -1 is outside"), ("1", 0, "must be an int")],
+)
+def test_actions_off_the_board_raise_and_change_nothing(
+    row: object, col: object, message: str
+) -> None:
+    game = game_on(WALL)
+    game.reveal(0, 0)
+    before = game.state.copy()
+    with pytest.raises(InvalidClickError, match=message):
+        game.reveal(row, col)  # type: ignore[arg-type]
+    assert np.array_equal(game.state, before)
+    assert len(game.history) == 1
+
+
+# --- undo and redo --------------------------------------------------------------
+
+
+def test_undo_across_a_loss_resumes_the_game() -> None:
+    game = game_on(WALL)
+    game.reveal(0, 0)
+    before = game.state.copy()
+    game.reveal(1, 2)
+    assert game.status is GameStatus.LOST
+    undone = game.pop()
+    assert (undone.kind, undone.row, undone.col) == (ActionKind.REVEAL, 1, 2)
+    assert game.status is GameStatus.PLAYING
+    assert np.array_equal(game.state, before)
+    assert game.outcome().exploded_at is None
+    assert game.undos == 1
+    game.redo()
+    assert game.status is GameStatus.LOST
+
+
+def test_undo_restores_question_marks_a_flood_opened() -> None:
+    game = game_on("....\n....\n...*\n", questions=True)
+    game.question(0, 1)
+    game.reveal(0, 0)
+    assert game[0, 1] is CellState.REVEALED
+    game.pop()
+    assert game[0, 1] is CellState.QUESTIONED
+    game.reveal(0, 0)
+    game.pop()
+    game.unflag(0, 1)
+    game.reveal(0, 0)
+    game.pop()
+    assert game[0, 1] is CellState.HIDDEN
+
+
+def test_nothing_to_undo_or_redo() -> None:
+    game = game_on(WALL)
+    with pytest.raises(InvalidClickError, match="nothing to undo"):
+        game.pop()
+    with pytest.raises(InvalidClickError, match="nothing to redo"):
+        game.redo()
+
+
+def test_a_new_action_clears_the_redo_stack() -> None:
+    game = game_on(WALL)
+    game.reveal(0, 0)
+    game.pop()
+    game.flag(0, 0)
+    with pytest.raises(InvalidClickError, match="nothing to redo"):
+        game.redo()
+
+
+actions = st.tuples(st.sampled_from(list(ActionKind)), st.integers(0, 8), st.integers(0, 8))
+
+
+def play(game: Game, moves: list[tuple[ActionKind, int, int]]) -> list[np.ndarray]:
+    """Apply moves until the game ends; the states after each one."""
+    states = [game.state.copy()]
+    for kind, row, col in moves:
+        if game.is_over:
+            break
+        game.push(Action(kind, row, col))
+        states.append(game.state.copy())
+    return states
+
+
+@settings(max_examples=150)
+@given(st.integers(0, 2**32), st.lists(actions, max_size=40), st.booleans())
+def test_undo_walks_back_through_every_state_and_redo_forward(
+    seed: int, moves: list[tuple[ActionKind, int, int]], questions: bool
+) -> None:
+    game = Game.new("beginner", seed=seed, clock=FakeClock(), question_marks=questions)
+    states = play(game, moves)
+    statuses = []
+    for expected in reversed(states[1:]):
+        assert np.array_equal(game.state, expected)
+        statuses.append(game.status)
+        game.pop()
+    assert np.array_equal(game.state, states[0])
+    assert game.status is GameStatus.READY
+    for expected in states[1:]:
+        game.redo()
+        assert np.array_equal(game.state, expected)
+    assert game.status is (statuses[0] if statuses else GameStatus.READY)
+
+
+@settings(max_examples=150)
+@given(st.integers(0, 2**32), st.lists(actions, max_size=40))
+def test_history_replays_to_the_identical_game(
+    seed: int, moves: list[tuple[ActionKind, int, int]]
+) -> None:
+    game = Game.new("beginner", seed=seed, clock=FakeClock())
+    play(game, moves)
+    copy = Game.replay(game, game.history, clock=FakeClock())
+    assert np.array_equal(copy.state, game.state)
+    assert copy.status is game.status
+    assert copy.history == game.history
+    assert copy.field == game.field
+
+
+@settings(max_examples=150)
+@given(st.integers(0, 2**32), st.lists(actions, max_size=40))
+def test_revealed_count_matches_the_state(
+    seed: int, moves: list[tuple[ActionKind, int, int]]
+) -> None:
+    game = Game.new("beginner", seed=seed, clock=FakeClock())
+    opened = 0
+    for kind, row, col in moves:
+        if game.is_over:
+            break
+        opened += game.push(Action(kind, row, col)).opened
+    assert (
+        opened == game.outcome().revealed == int(np.count_nonzero(game.state == CellState.REVEALED))
+    )
+
+
+# --- time and history ---------------------------------------------------------------
+
+
+def test_timer_starts_at_the_first_action_and_stops_at_the_end() -> None:
+    game = game_on(WALL)
+    assert game.elapsed == 0.0
+    game.flag(1, 4)  # clock 101: the start
+    game.reveal(0, 0)  # clock 102
+    assert [a.time for a in game.history] == [0.0, 1.0]
+    game.reveal(1, 2)  # clock 103: lost
+    assert game.elapsed == 2.0
+    assert game.elapsed == 2.0  # stopped
+
+
+def test_timestamps_are_monotonic() -> None:
+    game = game_on(WALL)
+    game._apply(Action(ActionKind.FLAG, 1, 1), at=5.0)
+    with pytest.raises(InvalidClickError, match="comes before the previous action"):
+        game._apply(Action(ActionKind.FLAG, 1, 2), at=4.0)
+
+
+@pytest.mark.parametrize("text", ["O3,4", "F0,0", "U10,2", "Q1,1", "C7,29"])
+def test_action_text_round_trips(text: str) -> None:
+    assert str(Action.parse(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("X3,4", "starts with 'X'"),
+        ("O3", "must look like"),
+        ("O3;4", "two numbers"),
+        ("O-1,4", "two numbers"),
+        (None, "must look like"),
+    ],
+)
+def test_bad_action_text_is_a_parse_error(text: object, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        Action.parse(text)  # type: ignore[arg-type]
+
+
+# --- LeetCode boards as games ----------------------------------------------------------
+
+
+def test_a_leetcode_board_becomes_a_game_in_that_position() -> None:
+    game = Game.from_leetcode([list("B1E1B"), list("B1M1B"), list("B111B"), list("BBBBB")])
+    assert game.status is GameStatus.PLAYING
+    game.reveal(0, 2)
+    assert game.status is GameStatus.WON
+    assert Game.from_leetcode([list("1X")]).status is GameStatus.LOST
+
+
+def test_game_exports_its_position_as_leetcode() -> None:
+    game = game_on(WALL)
+    game.reveal(0, 0)
+    game.flag(0, 2)
+    board = game.to_leetcode()
+    assert ["".join(row) for row in board] == ["B2mEE", "B3MEE", "B2MEE"]
+    again = Game.from_leetcode(board)
+    assert np.array_equal(again.state, game.state)
+
+
+# --- regressions found in review ---------------------------------------------------
+
+
+def test_a_wasted_first_reveal_on_a_flag_does_not_lay_the_mines() -> None:
+    game = Game(3, 3, 8, rule="safe", seed=0)
+    game.flag(0, 0)
+    assert not game.reveal(0, 0).effective
+    assert game.field is None
+    assert game.reveal(2, 2).status is GameStatus.WON
+    assert game.first_click == (2, 2)
+
+
+def test_replaying_a_leetcode_position_keeps_its_status() -> None:
+    lost = Game.from_leetcode([list("B2X"), list("B2M"), list("B11")])
+    assert lost.status is GameStatus.LOST
+    again = Game.replay(lost, [])
+    assert again.status is GameStatus.LOST
+    before = again.history
+    with pytest.raises(GameOverError):
+        again.flag(2, 2)
+    assert again.history == before
+    playing = Game.from_leetcode([list("B1E"), list("B1M"), list("B11")])
+    assert Game.replay(playing, []).status is GameStatus.PLAYING
+
+
+def test_actions_must_be_actions() -> None:
+    game = game_on(WALL)
+    with pytest.raises(InvalidClickError, match="expected an Action"):
+        game.push(Action("C", 1, 1))  # type: ignore[arg-type]
+    with pytest.raises(InvalidClickError, match="expected an Action"):
+        game.push("O1,1")  # type: ignore[arg-type]
+    assert game.history == ()
+
+
+def test_a_board_without_safe_squares_is_not_won_by_a_flag() -> None:
+    game = game_on("**\n")
+    effect = game.question(0, 0)
+    assert effect.status is GameStatus.PLAYING
+    assert effect.cells.tolist() == [[0, 0]]
+    game.pop()
+    assert game[0, 0] is CellState.HIDDEN
+    assert game.reveal(0, 1).status is GameStatus.LOST
+    assert Game.from_leetcode([list("MM")]).status is GameStatus.READY
+
+
+def test_a_won_leetcode_position_shows_its_mines_flagged() -> None:
+    game = Game.from_leetcode([list("B1M")])
+    assert game.status is GameStatus.WON
+    assert game.glyphs().tolist() == [[0, 1, Glyph.FLAG]]
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: game_on(WALL)[5], InvalidClickError, "a square is \\(row, col\\)"),
+        (lambda: game_on(WALL)[1, 2, 3], InvalidClickError, "a square is"),
+        (lambda: Game.new(["x"]), InvalidBoardError, "preset must be one of"),
+        (lambda: Game(2, 2, 0, field=[[0, 0], [0, 0]]), InvalidBoardError, "must be a Minefield"),
+        (lambda: Game.from_field([[0]]), InvalidBoardError, "must be a Minefield"),
+        (lambda: Game(9, 9, 10, seed=-1), InvalidBoardError, "seed must be an int"),
+        (lambda: Game(9, 9, 10, seed="7"), InvalidBoardError, "seed must be an int"),
+        (lambda: Game(9, 9, 10, first_click=(9, 9)), InvalidClickError, "row 9 is outside"),
+    ],
+)
+def test_bad_arguments_raise_our_errors(make: object, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        make()  # type: ignore[operator]
+
+
+def test_numpy_integer_seeds_are_accepted() -> None:
+    a = Game(9, 9, 10, seed=np.int64(5))
+    b = Game(9, 9, 10, seed=5)
+    a.reveal(4, 4)
+    b.reveal(4, 4)
+    assert a.field == b.field
