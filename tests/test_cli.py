@@ -280,3 +280,66 @@ def test_stats_of_a_truncated_mbf_file(
     status, _, err = run(capsys, monkeypatch, "stats", str(path))
     assert status == 2
     assert "truncated" in err
+
+
+# --- minesweep solve and new --no-guess ------------------------------------------------
+
+
+def test_solve_a_view_prints_probabilities_and_a_hint(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = run(
+        capsys, monkeypatch, "solve", "-", "--mines", "1", stdin="..1#\n..1#\n..11\n"
+    )
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].split() == [".", ".", "1", "S"]
+    assert lines[1].split() == [".", ".", "1", "*"]
+    assert lines[-1] == "hint: click (0, 3): (0, 3) is certainly safe"
+
+
+def test_solve_a_leetcode_board_counts_its_mines(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, _ = run(capsys, monkeypatch, "solve", "-", stdin="B1E1B\nB1M1B\nB111B\nBBBBB\n")
+    assert status == 0
+    assert out.splitlines()[0].split() == [".", "1", "S", "1", "."]
+
+
+@pytest.mark.parametrize(
+    ("stdin", "argv", "message"),
+    [
+        ("##\n", [], "pass --mines N"),
+        ("4#\n##\n", ["--mines", "3"], "shows 4 but has only 3"),
+        ("EX\n", [], "the game is over"),
+        ("#Z\n", ["--mines", "1"], "column 1 is 'Z'"),
+    ],
+)
+def test_solve_errors_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    stdin: str,
+    argv: list[str],
+    message: str,
+) -> None:
+    status, out, err = run(capsys, monkeypatch, "solve", "-", *argv, stdin=stdin)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_new_no_guess_gives_a_field_the_solver_clears(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep import Minefield
+    from minesweep.solver import clears_without_guessing
+
+    status, out, _ = run(
+        capsys, monkeypatch, "new", "--preset", "expert", "--seed", "5", "--no-guess"
+    )
+    assert status == 0
+    assert clears_without_guessing(Minefield.from_text(out), (8, 15))
+    status, _, err = run(capsys, monkeypatch, "new", "--no-guess", "--rule", "safe")
+    assert status == 2
+    assert "always open at the first click" in err

@@ -125,6 +125,11 @@ def _build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text: '*' and '.'; leetcode: LeetCode JSON; json: a game file; mbf: binary",
     )
+    new.add_argument(
+        "--no-guess",
+        action="store_true",
+        help="a field the solver clears from the first click without guessing (rule opening)",
+    )
     new.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the screen")
     new.set_defaults(run=_run_new)
 
@@ -141,6 +146,20 @@ def _build_parser() -> argparse.ArgumentParser:
         "file", metavar="FILE", help="the board or game file; '-' reads standard input"
     )
     stats.set_defaults(run=_run_stats)
+
+    solve = commands.add_parser(
+        "solve",
+        help="print the mine probability of every hidden square, and a hint",
+        description=(
+            "Print the exact mine probability of every hidden square of a position, and "
+            "where to click next. Reads a LeetCode board (JSON or grid; its M squares give "
+            "the mine count), a game file, or a view: '#' hidden, 'F' flag, '?', '.' or "
+            "'0' blank, '1'-'8' (then --mines is needed)."
+        ),
+    )
+    solve.add_argument("file", metavar="FILE", help="the position; '-' reads standard input")
+    solve.add_argument("--mines", type=_count, help="the total number of mines")
+    solve.set_defaults(run=_run_solve)
     return parser
 
 
@@ -205,12 +224,21 @@ def _run_new(arguments: argparse.Namespace) -> None:
         rows, cols, mines = preset.rows, preset.cols, preset.mines
     click = arguments.first_click or (rows // 2, cols // 2)
     seed = arguments.seed if arguments.seed is not None else _random_seed()
-    field = generate_field(rows, cols, mines, first_click=click, rule=arguments.rule, seed=seed)
+    if arguments.no_guess:
+        if arguments.rule != "opening":
+            _fail("minesweep new: --no-guess boards always open at the first click (rule opening)")
+        from .solver import generate_no_guess
+
+        field = generate_no_guess(rows, cols, mines, first_click=click, seed=seed).field
+    else:
+        field = generate_field(rows, cols, mines, first_click=click, rule=arguments.rule, seed=seed)
     data: bytes
     if arguments.format == "mbf":
         data = to_mbf(field)
     elif arguments.format == "json":
-        game = Game(rows, cols, mines, rule=arguments.rule, seed=seed, field=field)
+        game = Game(
+            rows, cols, mines, rule=arguments.rule, seed=seed, field=field, first_click=click
+        )
         data = (to_game_json(game) + "\n").encode()
     elif arguments.format == "leetcode":
         data = (to_leetcode_json(field.to_leetcode()) + "\n").encode()
@@ -264,6 +292,77 @@ def _run_stats(arguments: argparse.Namespace) -> None:
             f"3BV/s      {played.bbbv_per_second:.3f}",
         ]
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _run_solve(arguments: argparse.Namespace) -> None:
+    from .solver import analyze, hint_from_analysis
+
+    glyphs, mines = _load_view(arguments.file)
+    if arguments.mines is not None:
+        mines = arguments.mines
+    if mines is None:
+        _fail("minesweep solve: a view does not say how many mines there are; pass --mines N")
+    analysis = analyze(glyphs, mines)
+    symbols = ".12345678"
+    lines = []
+    for r in range(glyphs.shape[0]):
+        cells = []
+        for c in range(glyphs.shape[1]):
+            if glyphs[r, c] <= 8:
+                cells.append(f"{symbols[glyphs[r, c]]:>4}")
+                continue
+            value = analysis.probability[r, c]
+            exact = analysis.exact(r, c)
+            if exact == 0:
+                cells.append("   S")
+            elif exact == 1:
+                cells.append("   *")
+            elif value < 0.01:
+                cells.append("  <1")
+            elif value > 0.99:
+                cells.append(" >99")
+            else:
+                cells.append(f"{round(value * 100):>4}")
+        lines.append("".join(cells))
+    advice = hint_from_analysis(analysis, glyphs)
+    lines.append("")
+    lines.append(
+        "mine probability in % of each hidden square; S certainly safe, * certainly a mine"
+    )
+    lines.append(f"hint: click ({advice.row}, {advice.col}): {advice.reason}")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _load_view(path: str) -> tuple[Any, int | None]:
+    """A position to solve: (glyphs, total mines or None when the file does not say)."""
+    import numpy as np
+
+    from .formats import parse_game_json, parse_view
+    from .notation import parse_text_grid
+
+    text = _read(path)
+    start = text.lstrip()[:1]
+    if start == "{" and '"format"' in text:
+        game = parse_game_json(text)
+        return game.glyphs(), game.mine_count
+    if start in ("[", "{"):
+        board, _ = parse_leetcode_json(text)
+    elif text.strip() and not text.strip().strip("MEBXme12345678\n\r\t "):
+        board = parse_text_grid(text)
+    else:
+        return parse_view(text), None
+    flat = "".join("".join(row) for row in board)
+    if "X" in flat:
+        _fail("minesweep solve: the board shows an exploded mine: the game is over")
+    from . import Board
+
+    position = Board.from_leetcode(board)
+    glyphs = np.full(position.shape, 9, np.uint8)
+    state = position.state
+    revealed = state == 3
+    glyphs[revealed] = position.field.numbers[revealed]
+    glyphs[state == 2] = 10
+    return glyphs, position.field.mine_count
 
 
 def _load_field_or_game(path: str) -> tuple[Any, Any]:

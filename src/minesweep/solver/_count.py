@@ -1,0 +1,205 @@
+"""The counting kernel of the probability analysis, compiled (numba).
+
+It runs the same forward-backward dynamic programming as the exact Python
+counter in :mod:`minesweep.solver.probability`, on float64 instead of Python
+integers, about fifty times faster. Every count is a sum of products of
+binomials, all at least one, so a count is zero in floating point exactly
+when it is zero in integers: that is what keeps "certainly safe" exact on
+this path too. The caller falls back to the exact counter when a component
+is too wide for the state encoding or a count overflows.
+
+States are the remaining demands of the open numbers, four bits each, packed
+into one int64 (so at most 15 open numbers); a typed dict maps each state of
+a layer to its row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+__all__ = ["MAX_WIDTH", "count_component"]
+
+MAX_WIDTH = 15
+
+_index = types.int64[::1]
+
+
+@njit(cache=True, nogil=True)
+def _pascal():  # pragma: no cover - compiled
+    table = np.zeros((9, 9))
+    for n in range(9):
+        table[n, 0] = 1.0
+        for k in range(1, n + 1):
+            table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
+    return table
+
+
+@njit(cache=True, nogil=True)
+def _grow_rows(array, needed):  # pragma: no cover - compiled
+    if needed <= array.shape[0]:
+        return array
+    bigger = np.zeros((max(needed, 2 * array.shape[0]), array.shape[1]))
+    for r in range(array.shape[0]):
+        for c in range(array.shape[1]):
+            bigger[r, c] = array[r, c]
+    return bigger
+
+
+@njit(cache=True, nogil=True)
+def _grow(array, needed):  # pragma: no cover - compiled
+    if needed <= array.shape[0]:
+        return array
+    bigger = np.empty(max(needed, 2 * array.shape[0]), array.dtype)
+    for i in range(array.shape[0]):
+        bigger[i] = array[i]
+    return bigger
+
+
+@njit(
+    types.Tuple((types.float64[::1], types.float64[:, ::1], types.float64[:, ::1], types.int64))(
+        _index, _index, _index, _index, _index, _index, _index, _index, _index, types.int64
+    ),
+    cache=True,
+    nogil=True,
+)
+def count_component(  # pragma: no cover - compiled
+    sizes,
+    touch_start,
+    touch_before,
+    touch_after,
+    touch_target,
+    touch_capacity,
+    carry_start,
+    carry_pairs,
+    widths,
+    max_states,
+):
+    """Count one component's layouts.
+
+    For group ``i`` (in order): ``sizes[i]`` squares; its numbers are entries
+    ``touch_start[i]:touch_start[i + 1]`` of the ``touch_*`` arrays (slot in
+    the state before, -1 when first seen; slot after, -1 when it closes
+    here; its target; the capacity of its later groups); the numbers it
+    carries over untouched are pairs ``carry_pairs[2j], carry_pairs[2j + 1]``
+    (slot before, slot after) for ``j`` in ``carry_start[i]:carry_start[i+1]``.
+
+    Returns ``W`` (layouts by mines in the component), ``E`` and ``S`` (for
+    each group and mine count: the mines, and the safe squares, summed over
+    the layouts), and the number of states made (-1 if over ``max_states``).
+    """
+    n = sizes.shape[0]
+    length = 1
+    for i in range(n):
+        length += sizes[i]
+    pascal = _pascal()
+    # Forward: every layer's states (rows of poly arrays) and the moves between them.
+    layer_start = np.zeros(n + 2, np.int64)  # rows of layer i: layer_start[i]:layer_start[i+1]
+    polys = np.zeros((64, length))
+    polys[0, 0] = 1.0
+    layer_start[1] = 1
+    keys = np.zeros(64, np.int64)  # the packed state of every row
+    move_start = np.zeros(n + 1, np.int64)
+    move_from = np.zeros(256, np.int64)
+    move_to = np.zeros(256, np.int64)
+    move_k = np.zeros(256, np.int64)
+    moves = 0
+    rows = 1
+    demand_slots = np.zeros(16, np.int64)
+    demand_values = np.zeros(16, np.int64)
+    for i in range(n):
+        size = sizes[i]
+        index = Dict.empty(key_type=types.int64, value_type=types.int64)
+        move_start[i] = moves
+        for row in range(layer_start[i], layer_start[i + 1]):
+            key = keys[row]
+            base = 0
+            for j in range(carry_start[i], carry_start[i + 1]):
+                source = carry_pairs[2 * j]
+                target_slot = carry_pairs[2 * j + 1]
+                base |= ((key >> (4 * source)) & 15) << (4 * target_slot)
+            low = 0
+            high = size
+            count = 0
+            for t in range(touch_start[i], touch_start[i + 1]):
+                before = touch_before[t]
+                demand = ((key >> (4 * before)) & 15) if before >= 0 else touch_target[t]
+                after = touch_after[t]
+                if after < 0:
+                    low = max(low, demand)
+                    high = min(high, demand)
+                else:
+                    low = max(low, demand - touch_capacity[t])
+                    high = min(high, demand)
+                    demand_slots[count] = after
+                    demand_values[count] = demand
+                    count += 1
+            for k in range(low, high + 1):
+                following = base
+                for j in range(count):
+                    following |= (demand_values[j] - k) << (4 * demand_slots[j])
+                if following in index:
+                    target_row = index[following]
+                else:
+                    target_row = rows
+                    index[following] = rows
+                    rows += 1
+                    if rows > max_states:
+                        return np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1)), -1
+                    polys = _grow_rows(polys, rows)
+                    keys = _grow(keys, rows)
+                    keys[target_row] = following
+                ways = pascal[size, k]
+                source_poly = polys[row]
+                target_poly = polys[target_row]
+                for m in range(length - k):
+                    value = source_poly[m]
+                    if value != 0.0:
+                        target_poly[m + k] += value * ways
+                move_from = _grow(move_from, moves + 1)
+                move_to = _grow(move_to, moves + 1)
+                move_k = _grow(move_k, moves + 1)
+                move_from[moves] = row
+                move_to[moves] = target_row
+                move_k[moves] = k
+                moves += 1
+        layer_start[i + 2] = rows
+    move_start[n] = moves
+    # The last layer has one state (no open number) if anything fits.
+    total = np.zeros(length)
+    if layer_start[n + 1] > layer_start[n]:
+        for m in range(length):
+            total[m] = polys[layer_start[n], m]
+    # Backward: completions of every state, and each group's sums.
+    completions = np.zeros((rows, length))
+    for row in range(layer_start[n], layer_start[n + 1]):
+        completions[row, 0] = 1.0
+    mines = np.zeros((n, length))
+    safes = np.zeros((n, length))
+    for i in range(n - 1, -1, -1):
+        size = sizes[i]
+        for move in range(move_start[i], move_start[i + 1]):
+            source = move_from[move]
+            target = move_to[move]
+            k = move_k[move]
+            ways = pascal[size, k]
+            rest = completions[target]
+            here = completions[source]
+            for m in range(length - k):
+                if rest[m] != 0.0:
+                    here[m + k] += rest[m] * ways
+            if k == 0 and size == 0:
+                continue
+            before = polys[source]
+            for a in range(length):
+                left = before[a]
+                if left == 0.0:
+                    continue
+                for b in range(length - a - k):
+                    right = rest[b]
+                    if right != 0.0:
+                        product = left * right * ways
+                        mines[i, a + b + k] += product * k
+                        safes[i, a + b + k] += product * (size - k)
+    return total, mines, safes, rows

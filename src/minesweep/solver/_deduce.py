@@ -1,0 +1,238 @@
+"""A compiled player that only ever makes certain moves (numba).
+
+:func:`clear_without_guessing` plays a board from its first click using three
+sound rules, and reports whether that clears every safe square. It is what
+no-guess generation runs many times over, so it is a numba kernel, and it is
+deliberately not the exact solver: every move it makes is certain, but it
+may stall on a board that deeper reasoning would clear. A stall only costs
+the generator another attempt; it never lets a board that needs a guess
+through.
+
+The rules, applied until none makes progress:
+
+1. **One number.** Around a revealed number with ``r`` mines still to find
+   among ``u`` unknown neighbours: ``r == 0`` makes them all safe, ``r == u``
+   makes them all mines.
+2. **Two numbers.** For two numbers within two squares of each other, their
+   unknown neighbours split into "only the first" (``a``), "only the second"
+   (``b``) and "both" (``c``). The mines in ``c`` lie in a range both numbers
+   bound; where the range pins a part to none or all of its squares, that
+   part is decided.
+3. **The mine count.** When no number helps and every mine is known, every
+   unknown square is safe.
+
+A work queue holds the numbers whose surroundings changed since they were
+last looked at, so each deduction costs only what it touches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+__all__ = ["play_certain_moves"]
+
+_UNKNOWN = 0
+_OPEN = 1
+_MINE = 2
+
+_grid = types.Array(types.uint8, 2, "C", readonly=True)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _touch(numbers, state, queued, queue, tail, row, col):  # pragma: no cover - compiled
+    """Queue the revealed numbers around a square that just changed (and itself)."""
+    rows, cols = state.shape
+    size = queue.shape[0]
+    for r in range(max(row - 1, 0), min(row + 2, rows)):
+        for c in range(max(col - 1, 0), min(col + 2, cols)):
+            index = r * cols + c
+            if state[r, c] == _OPEN and numbers[r, c] > 0 and not queued[index]:
+                queued[index] = True
+                queue[tail % size] = index
+                tail += 1
+    return tail
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _open(numbers, state, queued, queue, tail, stack, row, col):  # pragma: no cover
+    """Open a safe square and the blank region around it; return (tail, opened)."""
+    rows, cols = numbers.shape
+    state[row, col] = _OPEN
+    tail = _touch(numbers, state, queued, queue, tail, row, col)
+    opened = 1
+    top = 0
+    if numbers[row, col] == 0:
+        stack[0] = row * cols + col
+        top = 1
+    while top:
+        top -= 1
+        r, c = divmod(stack[top], cols)
+        for rr in range(max(r - 1, 0), min(r + 2, rows)):
+            for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                if state[rr, cc] == _UNKNOWN:
+                    state[rr, cc] = _OPEN
+                    opened += 1
+                    tail = _touch(numbers, state, queued, queue, tail, rr, cc)
+                    if numbers[rr, cc] == 0:
+                        stack[top] = rr * cols + cc
+                        top += 1
+    return tail, opened
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _tally(state, row, col):  # pragma: no cover - compiled
+    """Unknown and known-mine neighbours of a square."""
+    rows, cols = state.shape
+    unknown = 0
+    mines = 0
+    for r in range(max(row - 1, 0), min(row + 2, rows)):
+        for c in range(max(col - 1, 0), min(col + 2, cols)):
+            s = state[r, c]
+            if s == _UNKNOWN:
+                unknown += 1
+            elif s == _MINE:
+                mines += 1
+    return unknown, mines
+
+
+@njit(
+    types.int64(_grid, types.int64, types.uint8[:, ::1], types.int64[::1], types.int64[::1]),
+    cache=True,
+    nogil=True,
+    error_model="numpy",
+)
+def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no cover
+    """Play certain moves from a position; return how many safe squares are left.
+
+    ``state`` (UNKNOWN 0, OPEN 1, MINE 2 for a deduced mine) is updated in
+    place. ``opens`` lists squares (flat indices) known to be safe to open
+    first, and ``mines`` squares known to be mines. The caller knows the
+    field; squares are opened by their numbers alone, and no decision reads
+    where the mines are.
+    """
+    rows, cols = numbers.shape
+    cells = rows * cols
+    queued = np.zeros(cells, np.bool_)
+    queue = np.empty(cells, np.int64)  # a ring: each square is queued at most once
+    stack = np.empty(cells, np.int64)
+    head = 0
+    tail = 0
+    known_mines = 0
+    hidden_safe = 0
+    for r in range(rows):
+        for c in range(cols):
+            s = state[r, c]
+            if s == _MINE:
+                known_mines += 1
+            elif s == _OPEN and numbers[r, c] > 0:
+                queued[r * cols + c] = True
+                queue[tail % cells] = r * cols + c
+                tail += 1
+            elif s == _UNKNOWN:
+                hidden_safe += 1
+    safe_left = hidden_safe - (total_mines - known_mines)
+    for i in range(mines.shape[0]):
+        r, c = divmod(mines[i], cols)
+        if state[r, c] == _UNKNOWN:
+            state[r, c] = _MINE
+            known_mines += 1
+            tail = _touch(numbers, state, queued, queue, tail, r, c)
+    for i in range(opens.shape[0]):
+        r, c = divmod(opens[i], cols)
+        if state[r, c] == _UNKNOWN:
+            tail, count = _open(numbers, state, queued, queue, tail, stack, r, c)
+            safe_left -= count
+    while head < tail and safe_left > 0:
+        index = queue[head % cells]
+        head += 1
+        queued[index] = False
+        r, c = divmod(index, cols)
+        unknown, found = _tally(state, r, c)
+        if unknown == 0:
+            continue
+        left = numbers[r, c] - found
+        # Rule 1.
+        if left == 0 or left == unknown:
+            for rr in range(max(r - 1, 0), min(r + 2, rows)):
+                for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                    if state[rr, cc] != _UNKNOWN:
+                        continue
+                    if left == 0:
+                        tail, count = _open(numbers, state, queued, queue, tail, stack, rr, cc)
+                        safe_left -= count
+                    else:
+                        state[rr, cc] = _MINE
+                        known_mines += 1
+                        tail = _touch(numbers, state, queued, queue, tail, rr, cc)
+            continue
+        # Rule 2, against every other number up to two squares away.
+        changed = False
+        for r2 in range(max(r - 2, 0), min(r + 3, rows)):
+            for c2 in range(max(c - 2, 0), min(c + 3, cols)):
+                if (r2 == r and c2 == c) or state[r2, c2] != _OPEN or numbers[r2, c2] == 0:
+                    continue
+                unknown2, found2 = _tally(state, r2, c2)
+                if unknown2 == 0:
+                    continue
+                left2 = numbers[r2, c2] - found2
+                shared = 0
+                for rr in range(max(r - 1, r2 - 1, 0), min(r + 2, r2 + 2, rows)):
+                    for cc in range(max(c - 1, c2 - 1, 0), min(c + 2, c2 + 2, cols)):
+                        if state[rr, cc] == _UNKNOWN:
+                            shared += 1
+                if shared == 0:
+                    continue
+                only_a = unknown - shared
+                only_b = unknown2 - shared
+                low = max(0, left - only_a, left2 - only_b)
+                high = min(shared, left, left2)
+                for part in range(3):
+                    if part == 0:
+                        size = only_a
+                        safe = left - low == 0
+                        mine = left - high == only_a
+                    elif part == 1:
+                        size = only_b
+                        safe = left2 - low == 0
+                        mine = left2 - high == only_b
+                    else:
+                        size = shared
+                        safe = high == 0
+                        mine = low == shared
+                    if size == 0 or not (safe or mine):
+                        continue
+                    for rr in range(max(min(r, r2) - 1, 0), min(max(r, r2) + 2, rows)):
+                        for cc in range(max(min(c, c2) - 1, 0), min(max(c, c2) + 2, cols)):
+                            if state[rr, cc] != _UNKNOWN:
+                                continue
+                            near_a = abs(rr - r) <= 1 and abs(cc - c) <= 1
+                            near_b = abs(rr - r2) <= 1 and abs(cc - c2) <= 1
+                            if part == 0 and not (near_a and not near_b):
+                                continue
+                            if part == 1 and not (near_b and not near_a):
+                                continue
+                            if part == 2 and not (near_a and near_b):
+                                continue
+                            if safe:
+                                tail, count = _open(
+                                    numbers, state, queued, queue, tail, stack, rr, cc
+                                )
+                                safe_left -= count
+                            else:
+                                state[rr, cc] = _MINE
+                                known_mines += 1
+                                tail = _touch(numbers, state, queued, queue, tail, rr, cc)
+                            changed = True
+                if changed:
+                    break
+            if changed:
+                break
+    if safe_left > 0 and known_mines == total_mines:
+        # Rule 3: every mine is known, so every unknown square is safe.
+        for r in range(rows):
+            for c in range(cols):
+                if state[r, c] == _UNKNOWN:
+                    state[r, c] = _OPEN
+                    safe_left -= 1
+    return safe_left

@@ -1,0 +1,128 @@
+"""No-guess boards: fields a player clears from the first click without guessing.
+
+:func:`generate_no_guess` draws fields (first-click rule "opening") until one
+passes :func:`clears_without_guessing`, a player that only makes certain
+moves: the compiled rules of :mod:`minesweep.solver._deduce` while they make
+progress, and the exact analysis (:func:`minesweep.solver.analyze`, which
+uses the global mine count) whenever they stall. A field is accepted only
+when that player opens every safe square; when the attempts or the time run
+out, :class:`NoGuessBudgetError` says so. It never hands back a field that
+needs a guess.
+
+Reproducible: attempt ``i`` of seed ``s`` draws its field with the seed
+derived by ``numpy.random.SeedSequence([s, i])``, so the same arguments give
+the same field on every machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import MinesweepError
+from ..field import Minefield, check_position
+from ..generate import FirstClickRule, check_fits, check_seed, generate_field
+from .probability import analyze
+
+__all__ = ["NoGuessBudgetError", "NoGuessField", "clears_without_guessing", "generate_no_guess"]
+
+_UNKNOWN, _OPEN, _MINE = 0, 1, 2
+
+
+class NoGuessBudgetError(MinesweepError):
+    """No no-guess field was found within the attempts or the time allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoGuessField:
+    """A no-guess field and how it was found."""
+
+    field: Minefield
+    first_click: tuple[int, int]
+    #: Which attempt succeeded (from 0), and the seed that attempt drew with.
+    attempt: int
+    attempt_seed: int
+
+
+def clears_without_guessing(field: Minefield, first_click: tuple[int, int]) -> bool:
+    """Whether certain moves alone clear ``field`` from ``first_click``."""
+    from ._deduce import play_certain_moves
+
+    row, col = first_click
+    check_position(field.shape, row, col)
+    if field.is_mine(row, col):
+        return False
+    numbers = field.numbers
+    state = np.zeros(field.shape, np.uint8)
+    cols = field.cols
+    opens = np.array([row * cols + col], np.int64)
+    mines = np.zeros(0, np.int64)
+    while True:
+        if play_certain_moves(numbers, field.mine_count, state, opens, mines) == 0:
+            return True
+        # The rules stalled: ask the exact analysis, which also weighs the mine count.
+        analysis = analyze(_view(numbers, state), field.mine_count)
+        safe = analysis.safe
+        if not len(safe):
+            return False
+        opens = safe[:, 0] * cols + safe[:, 1]
+        sure = analysis.mines
+        mines = sure[:, 0] * cols + sure[:, 1]
+
+
+def generate_no_guess(
+    rows: int,
+    cols: int,
+    mines: int,
+    *,
+    first_click: tuple[int, int],
+    seed: int,
+    max_attempts: int = 100_000,
+    max_seconds: float | None = 10.0,
+) -> NoGuessField:
+    """A random field that :func:`clears_without_guessing` from ``first_click``.
+
+    The first click always opens (rule "opening"). Raises NoGuessBudgetError
+    when ``max_attempts`` fields, or ``max_seconds``, are used up.
+    """
+    check_fits(rows, cols, mines, FirstClickRule.OPENING)
+    seed = check_seed(seed)
+    row, col = first_click
+    check_position((rows, cols), row, col)
+    started = time.perf_counter()
+    for attempt in range(max_attempts):
+        attempt_seed = _attempt_seed(seed, attempt)
+        field = generate_field(
+            rows,
+            cols,
+            mines,
+            first_click=(row, col),
+            rule=FirstClickRule.OPENING,
+            seed=attempt_seed,
+        )
+        if clears_without_guessing(field, (row, col)):
+            return NoGuessField(field, (int(row), int(col)), attempt, attempt_seed)
+        if max_seconds is not None and time.perf_counter() - started > max_seconds:
+            raise NoGuessBudgetError(
+                f"no no-guess {rows}x{cols} field with {mines} mines found in "
+                f"{max_seconds} s ({attempt + 1} attempts)"
+            )
+    raise NoGuessBudgetError(
+        f"no no-guess {rows}x{cols} field with {mines} mines found in {max_attempts} attempts"
+    )
+
+
+def _attempt_seed(seed: int, attempt: int) -> int:
+    words = np.random.SeedSequence([seed, attempt]).generate_state(4, np.uint32)
+    return int.from_bytes(words.astype("<u4").tobytes(), "little")
+
+
+def _view(numbers: npt.NDArray[np.uint8], state: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The player's view of a play state: numbers where open, hidden elsewhere."""
+    view = np.full(numbers.shape, 9, np.uint8)
+    opened = state == _OPEN
+    view[opened] = numbers[opened]
+    return view

@@ -1,0 +1,804 @@
+"""Exact mine probabilities from what the player sees.
+
+The input is a *view*: for every square a glyph (:class:`minesweep.Glyph`):
+0-8 for a revealed number, or hidden, flagged or question-marked. Flags are
+the player's claims, not facts: a flagged square is analysed like any hidden
+one. With the total number of mines, :func:`analyze` returns the exact
+probability that each hidden square holds a mine, over all mine layouts that
+agree with the view, each layout equally likely.
+
+How, in the order the code does it:
+
+1. **Constraints.** Every revealed number with hidden neighbours says how many
+   of them are mines.
+2. **Groups.** Hidden squares next to exactly the same numbers are
+   interchangeable; a group of ``s`` squares holding ``k`` mines stands for
+   ``C(s, k)`` layouts. Hidden squares next to no number form the *interior*.
+3. **Components.** Groups linked through shared numbers form independent
+   components.
+4. **Counting per component**, by dynamic programming along an ordering of
+   its groups: the state is the remaining demand of the numbers that are
+   "open" (touching both counted and uncounted groups), and states that agree
+   are merged, so a long frontier costs what its width costs, not the
+   product of its choices. A forward and a backward pass give, for every
+   number of mines ``m`` in the component, the count of layouts ``W(m)`` and
+   each group's mine total ``E_g(m)``.
+5. **The global count.** Components and the interior share the remaining
+   mines: a component layout with ``m`` mines is weighted by the ways of
+   placing the other mines, ``C(interior, M - m - others)``.
+
+All counting is in Python integers: the probabilities are exact fractions,
+and "certainly safe" means probability exactly zero.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import InvalidBoardError, MinesweepError
+
+__all__ = ["DEFAULT_MAX_STATES", "Analysis", "AnalysisBudgetError", "ContradictionError", "analyze"]
+
+HIDDEN_GLYPHS: Final = (9, 10, 11)  # hidden, flag, question mark
+_OFFSETS: Final = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
+
+
+class ContradictionError(MinesweepError):
+    """No mine layout agrees with the view; the message names a square at fault."""
+
+
+class AnalysisBudgetError(MinesweepError):
+    """The frontier is too tangled to count exactly within the budget."""
+
+
+#: Default budget: partial layouts (dynamic-programming states) per analysis.
+#: Typical expert positions need a few hundred; the budget stops pathological
+#: views (huge boards with long, loosely constrained frontiers) after about a
+#: second or two instead of running on.
+DEFAULT_MAX_STATES: Final = 200_000
+
+
+Poly = dict[int, int]  # mines -> weighted count of layouts
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the view says about every hidden square.
+
+    ``probability`` holds each hidden square's mine probability as a float,
+    NaN on revealed squares; :meth:`exact` gives the exact fraction. ``safe``
+    and ``mines`` list the squares that are certainly safe or certainly mines,
+    as ``(n, 2)`` arrays of row and column: exact in every mode.
+    """
+
+    probability: npt.NDArray[np.float64]
+    safe: npt.NDArray[np.int64]
+    mines: npt.NDArray[np.int64]
+    #: Sizes (in squares) of the independent frontier components.
+    components: tuple[int, ...]
+    interior: int
+    _view: npt.NDArray[np.uint8] = field(repr=False, compare=False)
+    _mine_count: int = field(repr=False, compare=False)
+    # The exact analysis, computed when first asked for (or at once with exact=True).
+    _exact: dict[str, _Exact] = field(repr=False, compare=False)
+
+    def exact(self, row: int, col: int) -> Fraction:
+        """The exact probability that hidden square ``(row, col)`` is a mine."""
+        if not 0 <= row < self.probability.shape[0] or not 0 <= col < self.probability.shape[1]:
+            raise InvalidBoardError(f"square ({row}, {col}) is off the view")
+        if np.isnan(self.probability[row, col]):
+            raise InvalidBoardError(f"square ({row}, {col}) is revealed")
+        exact = self._exact_analysis()
+        return exact.cells.get((row, col), exact.interior)
+
+    @property
+    def layouts(self) -> int:
+        """How many mine layouts agree with the view: an exact, possibly huge, integer."""
+        return self._exact_analysis().layouts
+
+    def _exact_analysis(self) -> _Exact:
+        if "value" not in self._exact:
+            self._exact["value"] = _analyze_exact(self._view, self._mine_count, None)
+        return self._exact["value"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Exact:
+    cells: dict[tuple[int, int], Fraction]
+    interior: Fraction
+    layouts: int
+
+
+def analyze(
+    glyphs: npt.ArrayLike,
+    mines: int,
+    *,
+    max_states: int | None = DEFAULT_MAX_STATES,
+    exact: bool = False,
+) -> Analysis:
+    """Mine probabilities of every hidden square of a view with ``mines`` mines in all.
+
+    By default the counting runs compiled, in floating point: probabilities
+    within a relative 1e-12 of the exact ones, and which squares are
+    certainly safe or mines decided exactly. With ``exact=True`` everything
+    is counted in Python integers (slower); :meth:`Analysis.exact` gives the
+    exact fraction of a square either way.
+
+    Raises ContradictionError when no layout agrees with the view, and
+    AnalysisBudgetError when counting would need more than ``max_states``
+    partial layouts (None: no limit).
+    """
+    view = _checked_view(glyphs)
+    if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)) or mines < 0:
+        raise InvalidBoardError(f"mines must be a non-negative int, got {mines!r}")
+    total = int(mines)
+    if exact:
+        return _from_exact(view, total, _analyze_exact(view, total, max_states))
+    frontier = _Frontier(view, np.isin(view, HIDDEN_GLYPHS))
+    budget = [max_states if max_states is not None else -1]
+    counts = [_count_fast(frontier, members, budget) for members in frontier.components]
+    analysis = _combine_floats(view, total, frontier, counts)
+    if analysis is None:
+        # Floating point lost the sum (huge boards: the interior's binomials
+        # span more than a float's range): count exactly instead.
+        return _from_exact(view, total, _analyze_exact(view, total, max_states))
+    return analysis
+
+
+# --- floating point: the fast path ---------------------------------------------------
+
+
+@dataclass(slots=True)
+class _FloatCounts:
+    """One component's counts in floats: layouts by mines, and each group's sums."""
+
+    groups: list[_Group]
+    layouts: npt.NDArray[np.float64]  # W[m]
+    mines: npt.NDArray[np.float64]  # E[g, m]
+    safes: npt.NDArray[np.float64]  # S[g, m]: safe squares of group g, summed
+
+
+def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _FloatCounts:
+    from ._count import MAX_WIDTH, count_component
+
+    plan = _plan(frontier, members)
+    if max(plan.widths, default=0) <= MAX_WIDTH:
+        touched = [t for step in plan.touched for t in step]
+        carried = [p for step in plan.carried for pair in step for p in pair]
+        arrays = [
+            np.array([len(g.cells) for g in plan.groups], np.int64),
+            np.cumsum([0] + [len(step) for step in plan.touched], dtype=np.int64),
+            np.array([t[0] for t in touched], np.int64),
+            np.array([t[1] for t in touched], np.int64),
+            np.array([t[2] for t in touched], np.int64),
+            np.array([t[3] for t in touched], np.int64),
+            np.cumsum([0] + [len(step) for step in plan.carried], dtype=np.int64),
+            np.array(carried, np.int64),
+            np.array(plan.widths, np.int64),
+        ]
+        limit = budget[0] if budget[0] >= 0 else np.iinfo(np.int64).max
+        kernel: Any = count_component
+        layouts, mines, safes, states = kernel(*arrays, limit)
+        if states < 0:
+            raise _over_budget(plan)
+        if budget[0] >= 0:
+            budget[0] -= states
+        if np.isfinite(layouts).all() and np.isfinite(mines).all() and np.isfinite(safes).all():
+            if not layouts.any():
+                raise ContradictionError(_blame(frontier, members))
+            return _FloatCounts(plan.groups, layouts, mines, safes)
+    # Too many open numbers for the compiled state, or counts beyond float range:
+    # count exactly, then scale into floats.
+    result = _count_exact(plan, budget)
+    if result is None:
+        raise ContradictionError(_blame(frontier, members))
+    length = plan.squares + 1
+    scale = max(result.layouts.values()).bit_length()
+    shift = max(0, scale - 900)
+    layouts = np.zeros(length)
+    for m, w in result.layouts.items():
+        layouts[m] = w >> shift
+    mines = np.zeros((len(result.groups), length))
+    safes = np.zeros((len(result.groups), length))
+    for g, group in enumerate(result.groups):
+        for m in result.layouts:
+            e = group.mines.get(m, 0)
+            mines[g, m] = e >> shift
+            safes[g, m] = (group.size * result.layouts[m] - e) >> shift
+            # Keep exact zeros exact and non-zeros non-zero after the shift.
+            if e and not mines[g, m]:
+                mines[g, m] = 2.0**-1000
+            if group.size * result.layouts[m] - e and not safes[g, m]:
+                safes[g, m] = 2.0**-1000
+    return _FloatCounts(plan.groups, layouts, mines, safes)
+
+
+def _combine_floats(
+    view: npt.NDArray[np.uint8], total: int, frontier: _Frontier, counts: list[_FloatCounts]
+) -> Analysis | None:
+    """Share the mines out between the components and the interior, in floats.
+
+    Returns None when a sum underflows, for the caller to count exactly.
+    """
+    interior = frontier.interior
+    layouts = [c.layouts / c.layouts.max() for c in counts]
+    feasible = [c.layouts > 0 for c in counts]
+    most = sum(len(w) - 1 for w in layouts)
+    # Ways to place what is left in the interior, for t mines on the frontier,
+    # relative to the largest, from log-gamma (the binomials overflow floats).
+    log_ways = np.full(most + 1, -np.inf)
+    for t in range(most + 1):
+        r = total - t
+        if 0 <= r <= interior:
+            log_ways[t] = (
+                math.lgamma(interior + 1) - math.lgamma(r + 1) - math.lgamma(interior - r + 1)
+            )
+    fits = np.isfinite(log_ways)
+    before = _prefix(layouts)
+    after = _prefix(layouts[::-1])[::-1]
+    before_ok = _prefix([f.astype(np.float64) for f in feasible], boolean=True)
+    after_ok = _prefix([f.astype(np.float64) for f in feasible[::-1]], boolean=True)[::-1]
+    reachable = before_ok[-1] > 0
+    if not np.any(reachable[: len(fits)] & fits[: len(reachable)]):
+        low = sum(int(np.flatnonzero(f)[0]) for f in feasible)
+        high = sum(int(np.flatnonzero(f)[-1]) for f in feasible) + interior
+        raise ContradictionError(
+            f"the view needs between {low} and {high} mines, but the game has {total}"
+        )
+    peak = np.max(log_ways[fits])
+    ways = np.where(fits, np.exp(log_ways - peak), 0.0)
+
+    rows, cols = view.shape
+    probability = np.full((rows, cols), np.nan)
+    safe: list[tuple[int, int]] = []
+    sure: list[tuple[int, int]] = []
+    for index, component in enumerate(counts):
+        others = np.convolve(before[index], after[index + 1])
+        others_ok = np.convolve(before_ok[index], after_ok[index + 1]) > 0
+        length = len(component.layouts)
+        # outside[m] = sum over t of others[t] * ways[m + t]: the ways to place
+        # the other mines when this component holds m.
+        outside = _correlate(ways, others, length)
+        possible = feasible[index] & (_correlate(fits.astype(np.float64), others_ok, length) > 0)
+        scale = component.layouts.max()
+        z = float(np.dot(layouts[index], outside))
+        if not z > 0 or not math.isfinite(z):
+            return None
+        sizes = np.array([len(group.cells) for group in component.groups], np.float64)
+        values = (component.mines / scale) @ outside / (sizes * z)
+        certain_safe = ~np.any(component.mines[:, possible] > 0, axis=1)
+        certain_mine = ~np.any(component.safes[:, possible] > 0, axis=1)
+        values[certain_safe] = 0.0
+        values[certain_mine] = 1.0
+        for g, group in enumerate(component.groups):
+            cells = group.cells
+            rows_, cols_ = zip(*cells, strict=True)
+            probability[list(rows_), list(cols_)] = values[g]
+            if certain_safe[g]:
+                safe.extend(cells)
+            elif certain_mine[g]:
+                sure.extend(cells)
+    totals = before[-1]
+    totals_ok = before_ok[-1] > 0
+    if interior:
+        frontier_mines = np.arange(len(totals))
+        inside = np.where(frontier_mines <= total, total - frontier_mines, 0)
+        weights = totals * ways[: len(totals)]
+        if not weights.sum() > 0:
+            return None
+        interior_value = float(np.dot(weights, inside) / interior / weights.sum())
+        left_inside = inside[totals_ok & fits[: len(totals)]]
+        where = np.argwhere(frontier.interior_mask)
+        if not np.any(left_inside):
+            interior_value = 0.0
+            safe.extend((r, c) for r, c in where.tolist())
+        elif np.all(left_inside == interior):
+            interior_value = 1.0
+            sure.extend((r, c) for r, c in where.tolist())
+        probability[frontier.interior_mask] = interior_value
+    return Analysis(
+        probability=probability,
+        safe=_cells(safe),
+        mines=_cells(sure),
+        components=tuple(sum(len(g.cells) for g in c.groups) for c in counts),
+        interior=interior,
+        _view=view,
+        _mine_count=total,
+        _exact={},
+    )
+
+
+def _prefix(
+    polys: list[npt.NDArray[np.float64]], *, boolean: bool = False
+) -> list[npt.NDArray[np.float64]]:
+    """Running convolutions, renormalised (or clipped to 0/1 for feasibility)."""
+    products = [np.ones(1)]
+    for poly in polys:
+        product = np.convolve(products[-1], poly)
+        if boolean:
+            product = (product > 0).astype(np.float64)
+        else:
+            product /= product.max()
+        products.append(product)
+    return products
+
+
+def _correlate(
+    ways: npt.NDArray[np.float64], others: npt.ArrayLike, length: int
+) -> npt.NDArray[np.float64]:
+    """``out[m] = sum over t of others[t] * ways[m + t]`` for m below ``length``."""
+    weights = np.asarray(others, np.float64)
+    padded = np.zeros(length + len(weights) - 1)
+    padded[: min(len(ways), len(padded))] = ways[: len(padded)]
+    return np.correlate(padded, weights, mode="valid")[:length]
+
+
+# --- exact integers ----------------------------------------------------------------------
+
+
+def _analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -> _Exact:
+    """The exact analysis: every count a Python integer, every probability a Fraction."""
+    frontier = _Frontier(view, np.isin(view, HIDDEN_GLYPHS))
+    budget = [max_states if max_states is not None else -1]
+    results = []
+    for members in frontier.components:
+        result = _count_exact(_plan(frontier, members), budget)
+        if result is None:
+            raise ContradictionError(_blame(frontier, members))
+        results.append(result)
+    interior = frontier.interior
+    polys = [result.layouts for result in results]
+    before = _prefix_products(polys)
+    after = _prefix_products(polys[::-1])[::-1]
+    combined = before[-1]
+    # Z: all layouts of the whole board that agree with the view.
+    z = sum(w * math.comb(interior, total - t) for t, w in combined.items() if total - t >= 0)
+    if z == 0:
+        low = sum(min(p) for p in polys)
+        high = sum(max(p) for p in polys) + interior
+        raise ContradictionError(
+            f"the view needs between {low} and {high} mines, but the game has {total}"
+        )
+    cells: dict[tuple[int, int], Fraction] = {}
+    for index, result in enumerate(results):
+        others = _convolve(before[index], after[index + 1])
+        # For each m of this component, the ways to place the other mines.
+        outside = {
+            m: sum(
+                w * math.comb(interior, total - m - t)
+                for t, w in others.items()
+                if total - m - t >= 0
+            )
+            for m in result.layouts
+        }
+        for group in result.groups:
+            mines_in_group = sum(group.mines[m] * outside[m] for m in group.mines)
+            value = Fraction(mines_in_group, group.size * z)
+            for cell in group.cells:
+                cells[cell] = value
+    interior_value = Fraction(
+        sum(
+            w * math.comb(interior - 1, total - t - 1)
+            for t, w in combined.items()
+            if total - t - 1 >= 0
+        )
+        if interior
+        else 0,
+        z,
+    )
+    return _Exact(cells, interior_value, z)
+
+
+def _from_exact(view: npt.NDArray[np.uint8], total: int, exact: _Exact) -> Analysis:
+    hidden = np.isin(view, HIDDEN_GLYPHS)
+    probability = np.full(view.shape, np.nan)
+    probability[hidden] = float(exact.interior)
+    for cell, value in exact.cells.items():
+        probability[cell] = float(value)
+    safe = [cell for cell, value in exact.cells.items() if value == 0]
+    sure = [cell for cell, value in exact.cells.items() if value == 1]
+    interior_mask = hidden.copy()
+    for cell in exact.cells:
+        interior_mask[cell] = False
+    interior = int(interior_mask.sum())
+    if interior and exact.interior in (0, 1):
+        where = np.argwhere(interior_mask)
+        (safe if exact.interior == 0 else sure).extend((r, c) for r, c in where.tolist())
+    frontier = _Frontier(view, hidden)
+    return Analysis(
+        probability=probability,
+        safe=_cells(safe),
+        mines=_cells(sure),
+        components=tuple(
+            sum(len(frontier.groups[g].cells) for g in members) for members in frontier.components
+        ),
+        interior=interior,
+        _view=view,
+        _mine_count=total,
+        _exact={"value": exact},
+    )
+
+
+# --- the frontier -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Group:
+    cells: list[tuple[int, int]]
+    witnesses: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+
+class _Frontier:
+    """Numbers with hidden neighbours (witnesses), groups of squares, components."""
+
+    def __init__(self, view: npt.NDArray[np.uint8], hidden: npt.NDArray[np.bool_]) -> None:
+        rows, cols = view.shape
+        revealed = ~hidden
+        hidden_around = _around(hidden)
+        # A number larger than its hidden neighbours can never be satisfied.
+        impossible = np.argwhere(revealed & (view > hidden_around))
+        if len(impossible):
+            r, c = (int(v) for v in impossible[0])
+            raise ContradictionError(
+                f"square ({r}, {c}) shows {view[r, c]} but has only "
+                f"{hidden_around[r, c]} hidden neighbours"
+            )
+        witness_mask = revealed & (hidden_around > 0)
+        witness_cells = np.argwhere(witness_mask)
+        self.targets = view[witness_mask].astype(np.int64).tolist()
+        self.witness_cells = [tuple(map(int, cell)) for cell in witness_cells]
+        ids = np.full((rows + 2, cols + 2), -1, np.int64)
+        ids[1:-1, 1:-1][witness_mask] = np.arange(len(witness_cells))
+        # For every hidden square, the ids of the witnesses around it.
+        hidden_cells = np.argwhere(hidden)
+        neighbours = np.stack(
+            [ids[hidden_cells[:, 0] + 1 + dr, hidden_cells[:, 1] + 1 + dc] for dr, dc in _OFFSETS],
+            axis=1,
+        )
+        neighbours.sort(axis=1)
+        on_frontier = neighbours[:, -1] >= 0
+        self.interior_mask = np.zeros((rows, cols), np.bool_)
+        inner = hidden_cells[~on_frontier]
+        self.interior_mask[inner[:, 0], inner[:, 1]] = True
+        self.interior = len(inner)
+        signatures, group_of = np.unique(neighbours[on_frontier], axis=0, return_inverse=True)
+        self.groups = [
+            _Group([], tuple(int(w) for w in signature if w >= 0)) for signature in signatures
+        ]
+        for (r, c), group in zip(
+            hidden_cells[on_frontier].tolist(), np.ravel(group_of).tolist(), strict=True
+        ):
+            self.groups[group].cells.append((r, c))
+        self.components = self._components()
+
+    def _components(self) -> list[list[int]]:
+        """Groups linked through shared witnesses, by union-find over witnesses."""
+        parent = list(range(len(self.targets)))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for group in self.groups:
+            first = find(group.witnesses[0])
+            for other in group.witnesses[1:]:
+                parent[find(other)] = first
+        by_root: dict[int, list[int]] = {}
+        for index, group in enumerate(self.groups):
+            by_root.setdefault(find(group.witnesses[0]), []).append(index)
+        return list(by_root.values())
+
+
+@dataclass(slots=True)
+class _GroupResult:
+    cells: list[tuple[int, int]]
+    size: int
+    mines: Poly  # component mines m -> total mines in this group over its layouts
+
+
+@dataclass(slots=True)
+class _ComponentResult:
+    layouts: Poly
+    groups: list[_GroupResult]
+    squares: int
+
+
+@dataclass(slots=True)
+class _Plan:
+    """A component's groups in counting order, and how each step reads the state.
+
+    For group ``i``: ``touched[i]`` lists its numbers as (slot in the state
+    before or -1 when first seen, slot after or -1 when closing here, target,
+    capacity of the later groups); ``carried[i]`` the (before, after) slots of
+    open numbers it does not touch; ``widths[i]`` the state width after it.
+    """
+
+    groups: list[_Group]
+    touched: list[list[tuple[int, int, int, int]]]
+    carried: list[list[tuple[int, int]]]
+    widths: list[int]
+
+    @property
+    def squares(self) -> int:
+        return sum(len(group.cells) for group in self.groups)
+
+
+def _plan(frontier: _Frontier, members: list[int], ignored: int = -1) -> _Plan:
+    """Order a component's groups and work out the state bookkeeping of each step.
+
+    The witness ``ignored`` is left out (used to find which number is at
+    fault when nothing fits).
+    """
+    groups = [frontier.groups[index] for index in _order(frontier, members)]
+    targets = frontier.targets
+    last: dict[int, int] = {}
+    for position, group in enumerate(groups):
+        for w in group.witnesses:
+            last[w] = position
+    last.pop(ignored, None)
+    witnesses_of = [tuple(w for w in group.witnesses if w != ignored) for group in groups]
+    plan = _Plan(groups, [], [], [])
+    active: list[int] = []
+    capacity_left: dict[int, int] = {}
+    for position, group in enumerate(groups):
+        for w in witnesses_of[position]:
+            capacity_left[w] = capacity_left.get(w, 0) + len(group.cells)
+    for position, group in enumerate(groups):
+        mine = witnesses_of[position]
+        index_before = {w: i for i, w in enumerate(active)}
+        after = [w for w in active if last[w] != position]
+        after += [w for w in mine if w not in index_before and last[w] != position]
+        index_after = {w: i for i, w in enumerate(after)}
+        for w in mine:
+            capacity_left[w] -= len(group.cells)
+        plan.touched.append(
+            [
+                (index_before.get(w, -1), index_after.get(w, -1), targets[w], capacity_left[w])
+                for w in mine
+            ]
+        )
+        plan.carried.append(
+            [
+                (index_before[w], index_after[w])
+                for w in after
+                if w in index_before and w not in mine
+            ]
+        )
+        plan.widths.append(len(after))
+        active = after
+    return plan
+
+
+def _count_exact(plan: _Plan, budget: list[int]) -> _ComponentResult | None:
+    """Layout counts of one component in Python integers; None when nothing fits.
+
+    Forward-backward dynamic programming: ``budget[0]`` is how many more
+    states may be made (negative: no limit).
+    """
+    groups = plan.groups
+    n = len(groups)
+    # Forward: layers[i] maps states after i groups to mine polynomials, and
+    # moves[i] remembers each state's valid choices for the backward pass.
+    layers: list[dict[tuple[int, ...], Poly]] = [{(): {0: 1}}]
+    moves: list[dict[tuple[int, ...], list[tuple[int, int, tuple[int, ...]]]]] = []
+    for position, group in enumerate(groups):
+        touched, carried, width = (
+            plan.touched[position],
+            plan.carried[position],
+            plan.widths[position],
+        )
+        nxt: dict[tuple[int, ...], Poly] = {}
+        layer_moves: dict[tuple[int, ...], list[tuple[int, int, tuple[int, ...]]]] = {}
+        size = len(group.cells)
+        for state, poly in layers[-1].items():
+            options = []
+            # The mines k this group may take: every number it touches must
+            # keep between 0 and its remaining capacity still to find, and a
+            # number closing here must be met exactly.
+            low, high = 0, size
+            base = [0] * width
+            for slot_before, slot_after in carried:
+                base[slot_after] = state[slot_before]
+            demands = []
+            for slot_before, slot_after, target, capacity in touched:
+                demand = state[slot_before] if slot_before >= 0 else target
+                demands.append((slot_after, demand))
+                if slot_after < 0:
+                    low = max(low, demand)
+                    high = min(high, demand)
+                else:
+                    low = max(low, demand - capacity)
+                    high = min(high, demand)
+            for k in range(low, high + 1):
+                for slot_after, demand in demands:
+                    if slot_after >= 0:
+                        base[slot_after] = demand - k
+                following = tuple(base)
+                ways = math.comb(size, k)
+                options.append((k, ways, following))
+                _add_shifted(nxt.setdefault(following, {}), poly, k, ways)
+            layer_moves[state] = options
+        layers.append(nxt)
+        moves.append(layer_moves)
+        if budget[0] >= 0:
+            budget[0] -= len(nxt)
+            if budget[0] < 0:
+                raise _over_budget(plan)
+    total = layers[-1].get((), {})
+    if not total:
+        return None
+    # Backward: completions from each state, then every group's mine totals.
+    completions: dict[tuple[int, ...], Poly] = {(): {0: 1}}
+    results: list[_GroupResult] = []
+    for position in range(n - 1, -1, -1):
+        group = groups[position]
+        here: dict[tuple[int, ...], Poly] = {}
+        mines_here: Poly = {}
+        for state, options in moves[position].items():
+            poly = here.setdefault(state, {})
+            before_poly = layers[position][state]
+            for k, ways, following in options:
+                rest = completions.get(following)
+                if not rest:
+                    continue
+                _add_shifted(poly, rest, k, ways)
+                if k:
+                    _add_product(mines_here, before_poly, rest, k, ways * k)
+        completions = here
+        results.append(_GroupResult(group.cells, len(group.cells), mines_here))
+    results.reverse()
+    return _ComponentResult(total, results, plan.squares)
+
+
+def _over_budget(plan: _Plan) -> AnalysisBudgetError:
+    return AnalysisBudgetError(
+        f"counting this view needs more than the budget of partial layouts (a frontier of "
+        f"{plan.squares} squares in one component); raise max_states or pass None to count "
+        "without limit"
+    )
+
+
+def _blame(frontier: _Frontier, members: list[int]) -> str:
+    """Name a number of a component no layout satisfies: one without which some would."""
+    witnesses = sorted({w for index in members for w in frontier.groups[index].witnesses})
+    for w in witnesses:
+        if _count_exact(_plan(frontier, members, ignored=w), [-1]) is None:
+            continue
+        r, c = frontier.witness_cells[w]
+        return (
+            f"no mine layout agrees with the view: the {frontier.targets[w]} at square "
+            f"({r}, {c}) contradicts the numbers around it"
+        )
+    r, c = frontier.witness_cells[witnesses[0]]
+    return f"no mine layout agrees with the numbers around square ({r}, {c})"
+
+
+def _order(frontier: _Frontier, members: list[int]) -> list[int]:
+    """An order of a component's groups that keeps few numbers open at a time.
+
+    The counting state holds the numbers touching groups on both sides of the
+    current position, so each step takes, among the groups next to an open
+    number, the one that leaves the fewest numbers open (closing the most,
+    opening the fewest), starting from a far end of the frontier: the last
+    group a breadth-first search from the first group reaches.
+    """
+    groups = frontier.groups
+    if len(members) <= 2:
+        return list(members)
+    by_witness: dict[int, list[int]] = {}
+    for index in members:
+        for w in groups[index].witnesses:
+            by_witness.setdefault(w, []).append(index)
+    # A far end: breadth-first from the first group, take the last one reached.
+    seen = {members[0]}
+    queue = [members[0]]
+    for current in queue:
+        for w in groups[current].witnesses:
+            for other in by_witness[w]:
+                if other not in seen:
+                    seen.add(other)
+                    queue.append(other)
+    remaining = {w: len(gs) for w, gs in by_witness.items()}  # unplaced groups per number
+    opened: set[int] = set()
+    placed: set[int] = set()
+    candidates = {queue[-1]}
+    order: list[int] = []
+    while len(order) < len(members):
+        best, best_key = -1, (0, 0, 0)
+        for index in candidates:
+            closes = opens = 0
+            for w in groups[index].witnesses:
+                if remaining[w] == 1:
+                    closes += w in opened
+                elif w not in opened:
+                    opens += 1
+            key = (opens - closes, -closes, index)
+            if best < 0 or key < best_key:
+                best, best_key = index, key
+        if best < 0:  # cannot happen in a connected component
+            best = min(set(members) - placed)
+        order.append(best)
+        placed.add(best)
+        candidates.discard(best)
+        for w in groups[best].witnesses:
+            remaining[w] -= 1
+            if remaining[w]:
+                if w not in opened:
+                    opened.add(w)
+                    candidates.update(i for i in by_witness[w] if i not in placed)
+            else:
+                opened.discard(w)
+    return order
+
+
+# --- small helpers -------------------------------------------------------------------
+
+
+def _add_shifted(into: Poly, poly: Poly, shift: int, factor: int) -> None:
+    for m, w in poly.items():
+        into[m + shift] = into.get(m + shift, 0) + w * factor
+
+
+def _add_product(into: Poly, left: Poly, right: Poly, shift: int, factor: int) -> None:
+    for a, wa in left.items():
+        for b, wb in right.items():
+            key = a + b + shift
+            into[key] = into.get(key, 0) + wa * wb * factor
+
+
+def _convolve(left: Poly, right: Poly) -> Poly:
+    out: Poly = {}
+    _add_product(out, left, right, 0, 1)
+    return out
+
+
+def _prefix_products(polys: list[Poly]) -> list[Poly]:
+    products: list[Poly] = [{0: 1}]
+    for poly in polys:
+        products.append(_convolve(products[-1], poly))
+    return products
+
+
+def _around(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """How many of each square's eight neighbours are in ``mask``."""
+    padded = np.zeros((mask.shape[0] + 2, mask.shape[1] + 2), np.int64)
+    padded[1:-1, 1:-1] = mask
+    total = np.zeros(mask.shape, np.int64)
+    for dr, dc in _OFFSETS:
+        total += padded[1 + dr : padded.shape[0] - 1 + dr, 1 + dc : padded.shape[1] - 1 + dc]
+    return total
+
+
+def _cells(cells: list[tuple[int, int]]) -> npt.NDArray[np.int64]:
+    return np.array(sorted(cells), np.int64).reshape(-1, 2)
+
+
+def _checked_view(glyphs: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    try:
+        view = np.asarray(glyphs)
+    except ValueError as error:
+        raise InvalidBoardError(f"view must be a rectangular 2-D array: {error}") from None
+    if view.ndim != 2 or view.size == 0 or view.dtype.kind not in "iu":
+        raise InvalidBoardError(
+            f"view must be a non-empty 2-D array of glyphs, got {view.dtype} {view.shape}"
+        )
+    bad = np.argwhere((view < 0) | (view > 11))
+    if len(bad):
+        r, c = (int(v) for v in bad[0])
+        raise InvalidBoardError(
+            f"view square ({r}, {c}) is glyph {view[r, c]}; a view to solve holds numbers "
+            "0-8, hidden, flag and question mark (a finished game's mines cannot be solved)"
+        )
+    return view.astype(np.uint8)

@@ -1,0 +1,402 @@
+"""The solver: exact probabilities, contradictions, hints and no-guess fields."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import ms_toollib
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minesweep import (
+    Game,
+    GameOverError,
+    Glyph,
+    InvalidBoardError,
+    Minefield,
+    generate_field,
+)
+from minesweep.formats import parse_view
+from minesweep.solver import (
+    AnalysisBudgetError,
+    ContradictionError,
+    NoGuessBudgetError,
+    analyze,
+    clears_without_guessing,
+    generate_no_guess,
+    hint,
+)
+from minesweep.solver._deduce import play_certain_moves
+
+HIDDEN = int(Glyph.HIDDEN)
+
+
+def brute_force(view: np.ndarray, mines: int) -> tuple[dict[tuple[int, int], Fraction], int]:
+    """Exact probabilities and the layout count, by listing every layout: the definition."""
+    rows, cols = view.shape
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] > 8]
+    numbers = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    counts = dict.fromkeys(hidden, 0)
+    total = 0
+    for layout in itertools.combinations(hidden, mines):
+        placed = set(layout)
+        if all(
+            sum((rr, cc) in placed for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2))
+            == view[r, c]
+            for r, c in numbers
+        ):
+            total += 1
+            for cell in layout:
+                counts[cell] += 1
+    if not total:
+        return {}, 0
+    return {cell: Fraction(count, total) for cell, count in counts.items()}, total
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> tuple[np.ndarray, int]:
+    """A view of a real small game: some squares revealed, at most 12 hidden."""
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, 5))
+    cells = rows * cols
+    mines = draw(st.integers(0, min(cells, 6)))
+    layout = draw(st.permutations(range(cells)))[:mines]
+    mask = np.zeros(cells, bool)
+    mask[list(layout)] = True
+    field = Minefield(mask.reshape(rows, cols))
+    safe = [i for i in range(cells) if not mask[i]]
+    revealed = draw(st.lists(st.sampled_from(safe), unique=True)) if safe else []
+    view = np.full((rows, cols), HIDDEN, np.uint8)
+    for index in revealed:
+        r, c = divmod(index, cols)
+        view[r, c] = field.numbers[r, c]
+    if int((view > 8).sum()) > 12:
+        view.reshape(-1)[safe[: cells - 12]] = field.numbers.reshape(-1)[safe[: cells - 12]]
+    flags = draw(st.lists(st.integers(0, cells - 1), max_size=2))
+    for index in flags:
+        if view.reshape(-1)[index] == HIDDEN:
+            view.reshape(-1)[index] = Glyph.FLAG
+    return view, mines
+
+
+@settings(max_examples=400)
+@given(small_positions())
+def test_probabilities_equal_brute_force_exactly(case: tuple[np.ndarray, int]) -> None:
+    view, mines = case
+    expected, layouts = brute_force(view, mines)
+    analysis = analyze(view, mines)
+    assert {cell: analysis.exact(*cell) for cell in expected} == expected
+    for (r, c), value in expected.items():
+        assert analysis.probability[r, c] == pytest.approx(float(value), abs=1e-15)
+        assert ([r, c] in analysis.safe.tolist()) == (value == 0)
+        assert ([r, c] in analysis.mines.tolist()) == (value == 1)
+    assert analysis.layouts == layouts
+    assert np.isnan(analysis.probability[view <= 8]).all()
+
+
+def ms_toollib_view(glyphs: np.ndarray) -> list[list[int]]:
+    # ms_toollib: 0-8 numbers, 10 hidden, 11 flag.
+    return (
+        np.where(glyphs <= 8, glyphs, np.where(glyphs == Glyph.FLAG, 11, 10)).astype(int).tolist()
+    )
+
+
+@st.composite
+def midgame(draw: st.DrawFn) -> Game:
+    """A game of a preset after its opening and a few more safe reveals and flags."""
+    preset = draw(st.sampled_from(["beginner", "intermediate", "expert"]))
+    game = Game.new(preset, seed=draw(st.integers(0, 2**32)))
+    rows, cols = game.shape
+    game.reveal(draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
+    field = game.field
+    assert field is not None
+    rng = np.random.default_rng(draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.integers(0, 25))):
+        if game.is_over:
+            break
+        hidden_safe = np.argwhere((game.state == 0) & ~field.mines)
+        if not len(hidden_safe):
+            break
+        r, c = hidden_safe[rng.integers(len(hidden_safe))]
+        game.reveal(int(r), int(c))
+    for _ in range(draw(st.integers(0, 3))):
+        if not game.is_over:
+            game.flag(int(rng.integers(rows)), int(rng.integers(cols)))
+    return game
+
+
+# Three times the profile's examples: 3,000 positions in CI.
+@settings(max_examples=settings.default.max_examples * 3, deadline=None)
+@given(midgame())
+def test_probabilities_equal_ms_toollib(game: Game) -> None:
+    if game.is_over:
+        return
+    glyphs = game.glyphs()
+    ours = analyze(glyphs, game.mine_count).probability
+    theirs = np.array(
+        ms_toollib.cal_probability_onboard(ms_toollib_view(glyphs), game.mine_count)[0]
+    )
+    hidden = glyphs > 8
+    assert np.abs(ours[hidden] - theirs[hidden]).max() < 1e-9
+
+
+@given(midgame())
+def test_flags_are_claims_not_facts(game: Game) -> None:
+    if game.is_over:
+        return
+    glyphs = game.glyphs()
+    unflagged = np.where(glyphs == Glyph.FLAG, HIDDEN, glyphs)
+    a, b = analyze(glyphs, game.mine_count), analyze(unflagged, game.mine_count)
+    assert np.array_equal(a.probability, b.probability, equal_nan=True)
+
+
+@given(midgame())
+def test_probabilities_add_up_to_the_mine_count(game: Game) -> None:
+    if game.is_over:
+        return
+    analysis = analyze(game.glyphs(), game.mine_count)
+    assert np.nansum(analysis.probability) == pytest.approx(game.mine_count)
+    mines = game.field.mines  # type: ignore[union-attr]
+    # The solver never calls a mine safe, nor a safe square a mine.
+    assert not mines[tuple(analysis.safe.T)].any()
+    assert mines[tuple(analysis.mines.T)].all()
+
+
+def test_the_interior_shares_what_the_frontier_leaves() -> None:
+    view = parse_view("1###\n####\n####\n")
+    analysis = analyze(view, 2)
+    # (0, 0) shows 1: one mine among its 3 neighbours; the other 8 squares share the other.
+    assert analysis.exact(0, 1) == Fraction(1, 3)
+    assert analysis.exact(2, 3) == Fraction(1, 8) * Fraction(1)
+    assert analysis.interior == 8
+    assert analysis.components == (3,)
+    assert analysis.layouts == 3 * 8
+
+
+def test_the_mine_count_decides_the_interior() -> None:
+    view = parse_view("1#\n##\n")
+    analysis = analyze(view, 1)
+    assert analysis.exact(0, 1) == Fraction(1, 3)
+    analysis = analyze(parse_view("..1#\n..1#\n..11\n"), 1)
+    assert analysis.mines.tolist() == [[1, 3]]
+    assert analysis.safe.tolist() == [[0, 3]]
+
+
+@pytest.mark.parametrize(
+    ("view", "mines", "message"),
+    [
+        ("4#\n##\n", 3, r"\(0, 0\) shows 4 but has only 3"),
+        ("##1.\n#21.\n##1.\n", 2, r"the 1 at square \(0, 2\) contradicts"),
+        ("1#\n##\n", 0, "needs between 1 and 1 mines, but the game has 0"),
+        (".#\n", 1, r"\(0, 0\) contradicts|needs between 0 and 0"),
+    ],
+)
+def test_contradictions_name_a_square(view: str, mines: int, message: str) -> None:
+    with pytest.raises(ContradictionError, match=message):
+        analyze(parse_view(view), mines)
+
+
+@pytest.mark.parametrize(
+    ("glyphs", "mines", "message"),
+    [
+        ([[9, 12]], 1, "glyph 12"),
+        ([9, 9], 1, "2-D array"),
+        ([[9.0]], 1, "float"),
+        ([[9]], -1, "non-negative int"),
+        ([[9]], True, "non-negative int"),
+    ],
+)
+def test_bad_views_are_refused(glyphs: object, mines: object, message: str) -> None:
+    with pytest.raises(InvalidBoardError, match=message):
+        analyze(glyphs, mines)  # type: ignore[arg-type]
+
+
+def test_budget_stops_a_tangled_frontier_with_a_clear_error() -> None:
+    # A real position: the top row of a 3x60 field revealed, a long frontier below.
+    rng = np.random.default_rng(4)
+    mines = np.zeros((3, 60), bool)
+    mines[1:] = rng.random((2, 60)) < 0.3
+    field = Minefield(mines)
+    view = np.full((3, 60), HIDDEN, np.uint8)
+    view[0] = field.numbers[0]
+    with pytest.raises(AnalysisBudgetError, match="raise max_states"):
+        analyze(view, field.mine_count, max_states=5)
+    assert analyze(view, field.mine_count, max_states=None).layouts > 0
+
+
+# --- hints ----------------------------------------------------------------------------
+
+
+def test_hint_prefers_a_safe_square() -> None:
+    game = Game.from_field(Minefield.from_text("..*.\n....\n"))
+    game.reveal(1, 0)
+    advice = hint(game)
+    assert advice.safe
+    assert advice.probability == 0.0
+    assert not game.field.is_mine(advice.row, advice.col)  # type: ignore[union-attr]
+
+
+def test_hint_points_at_a_wrong_flag_when_only_it_is_safe() -> None:
+    # (2, 3) makes (1, 3) the mine, so the flagged (0, 3) is safe.
+    view = parse_view("..1F\n..1#\n..11\n")
+    advice = hint(view, 1)
+    assert advice.safe
+    assert (advice.row, advice.col) == (0, 3)
+    assert "flag at (0, 3) is wrong" in advice.reason
+
+
+def test_hint_gives_the_lowest_probability_when_it_must_guess() -> None:
+    view = parse_view("1###\n####\n####\n")
+    advice = hint(view, 2)
+    assert not advice.safe
+    assert advice.probability == pytest.approx(1 / 8)
+    assert "lowest" in advice.reason
+    assert (advice.row, advice.col) == (0, 2)  # the first interior square
+
+
+def test_hint_for_a_new_game_and_a_finished_one() -> None:
+    game = Game.new("expert", seed=1)
+    advice = hint(game)
+    assert (advice.row, advice.col, advice.safe) == (8, 15, True)
+    risky = Game(9, 9, 10, rule="none", seed=1)
+    assert hint(risky).probability == pytest.approx(10 / 81)
+    field = Minefield.from_text("*.\n")
+    over = Game.from_field(field)
+    over.reveal(0, 0)
+    with pytest.raises(GameOverError):
+        hint(over)
+    with pytest.raises(InvalidBoardError, match="needs the total number of mines"):
+        hint(parse_view("1#\n"))
+
+
+# --- no-guess fields -------------------------------------------------------------------
+
+
+def clears_by_exact_analysis(field: Minefield, click: tuple[int, int]) -> bool:
+    """An independent player: reveal what analyze calls safe, until stuck or done."""
+    game = Game.from_field(field)
+    game.reveal(*click)
+    while not game.is_over:
+        analysis = analyze(game.glyphs(), game.mine_count)
+        safe = [(r, c) for r, c in analysis.safe.tolist() if game.state[r, c] in (0, 1)]
+        if not safe:
+            return False
+        for r, c in safe:
+            if game.state[r, c] in (0, 1):
+                game.reveal(r, c)
+    return game.status.value == "won"
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "mines", "click"),
+    [(9, 9, 10, (4, 4)), (16, 16, 40, (0, 0)), (16, 30, 99, (8, 15)), (5, 30, 25, (2, 2))],
+)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_no_guess_fields_are_cleared_without_guessing(
+    rows: int, cols: int, mines: int, click: tuple[int, int], seed: int
+) -> None:
+    result = generate_no_guess(rows, cols, mines, first_click=click, seed=seed)
+    assert result.field.mine_count == mines
+    assert result.field.numbers[click] == 0
+    assert clears_by_exact_analysis(result.field, click)
+    again = generate_no_guess(rows, cols, mines, first_click=click, seed=seed)
+    assert again.field == result.field
+
+
+def test_no_guess_refuses_to_return_a_board_that_needs_a_guess() -> None:
+    # Find a seed whose first attempt needs a guess: with one attempt allowed,
+    # the generator must say so rather than return it.
+    for seed in range(50):
+        first = generate_field(16, 30, 99, first_click=(8, 15), seed=_first_attempt_seed(seed))
+        if not clears_by_exact_analysis(first, (8, 15)):
+            break
+    with pytest.raises(NoGuessBudgetError, match="in 1 attempts"):
+        generate_no_guess(16, 30, 99, first_click=(8, 15), seed=seed, max_attempts=1)
+
+
+def _first_attempt_seed(seed: int) -> int:
+    from minesweep.solver.noguess import _attempt_seed
+
+    return _attempt_seed(seed, 0)
+
+
+def test_no_guess_impossible_density_runs_out_of_time() -> None:
+    with pytest.raises(NoGuessBudgetError, match=r"found in 0\.2 s"):
+        generate_no_guess(10, 10, 85, first_click=(5, 5), seed=1, max_seconds=0.2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([(9, 9, 10), (16, 16, 40), (16, 30, 99)]))
+def test_the_fast_rules_only_make_certain_moves(seed: int, size: tuple[int, int, int]) -> None:
+    rows, cols, mines = size
+    click = (rows // 2, cols // 2)
+    field = generate_field(rows, cols, mines, first_click=click, seed=seed)
+    state = np.zeros(field.shape, np.uint8)
+    left = play_certain_moves(
+        field.numbers,
+        mines,
+        state,
+        np.array([click[0] * cols + click[1]], np.int64),
+        np.zeros(0, np.int64),
+    )
+    assert not (field.mines & (state == 1)).any()  # nothing opened is a mine
+    assert (field.mines[state == 2]).all()  # everything marked is a mine
+    opened = int((state == 1).sum())
+    assert left == field.size - mines - opened
+    # Whatever the rules clear, the exact player clears too; and the rules
+    # with the exact analysis behind them clear exactly what it clears.
+    exact = clears_by_exact_analysis(field, click)
+    if left == 0:
+        assert exact
+    assert clears_without_guessing(field, click) == exact
+
+
+def test_layout_counts_use_exact_integers() -> None:
+    view = np.full((16, 30), HIDDEN, np.uint8)
+    view[8, 15] = 0
+    for r in range(7, 10):
+        for c in range(14, 17):
+            view[r, c] = 0 if (r, c) == (8, 15) else 1
+    view[7:10, 14:17] = parse_view("111\n1.1\n111\n")
+    analysis = analyze(view, 99)
+    assert analysis.layouts > 2**200  # far beyond any float's exact range
+    assert math.isclose(float(analysis.exact(0, 0)), analysis.probability[0, 0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(midgame())
+def test_float_and_exact_counting_agree(game: Game) -> None:
+    if game.is_over:
+        return
+    glyphs = game.glyphs()
+    fast = analyze(glyphs, game.mine_count)
+    exact = analyze(glyphs, game.mine_count, exact=True)
+    hidden = glyphs > 8
+    assert np.allclose(fast.probability[hidden], exact.probability[hidden], rtol=1e-12, atol=0)
+    assert np.array_equal(fast.safe, exact.safe)
+    assert np.array_equal(fast.mines, exact.mines)
+    assert fast.components == exact.components
+
+
+@settings(max_examples=100, deadline=None)
+@given(midgame())
+def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
+    if game.is_over:
+        return
+    from minesweep.solver import _count
+
+    glyphs = game.glyphs()
+    fast = analyze(glyphs, game.mine_count)
+    width = _count.MAX_WIDTH
+    try:
+        _count.MAX_WIDTH = -1  # every component takes the fallback
+        fallback = analyze(glyphs, game.mine_count)
+    finally:
+        _count.MAX_WIDTH = width
+    hidden = glyphs > 8
+    assert np.allclose(fast.probability[hidden], fallback.probability[hidden], rtol=1e-12)
+    assert np.array_equal(fast.safe, fallback.safe)
