@@ -343,3 +343,58 @@ def test_new_no_guess_gives_a_field_the_solver_clears(
     status, _, err = run(capsys, monkeypatch, "new", "--no-guess", "--rule", "safe")
     assert status == 2
     assert "always open at the first click" in err
+
+
+# --- minesweep bench play ---------------------------------------------------------------
+
+
+def test_bench_play_prints_the_win_rate_with_its_interval(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = run(
+        capsys,
+        monkeypatch,
+        "bench",
+        "play",
+        "--preset",
+        "beginner",
+        "--rule",
+        "opening",
+        "--first-click",
+        "3,3",
+        "--games",
+        "50",
+        "--seed",
+        "7",
+        "--workers",
+        "1",
+    )
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith("beginner 9x9/10, rule opening, first click (3, 3), seeds 7...56")
+    assert lines[1].startswith("wins       ")
+    wins = int(lines[1].split()[1])
+    assert lines[2].startswith(f"win rate   {wins / 50:.2%} (95% CI ")
+    assert lines[3].endswith("games/s")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bench", "play", "--first-click", "edge"], "'corner', 'center' or R,C"),
+        (["bench", "play", "--preset", "master"], "invalid choice"),
+        (["bench", "play", "--workers", "2", "--dask", "tcp://x:1"], "not allowed with argument"),
+        (["bench"], "required"),
+    ],
+)
+def test_bench_errors_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str,
+) -> None:
+    status, out, err = run(capsys, monkeypatch, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert message in err

@@ -160,7 +160,51 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.add_argument("file", metavar="FILE", help="the position; '-' reads standard input")
     solve.add_argument("--mines", type=_count, help="the total number of mines")
     solve.set_defaults(run=_run_solve)
+
+    bench = commands.add_parser(
+        "bench",
+        help="measure the autoplayer: win rate and speed over many seeded games",
+        description="Measure the solver by playing many seeded games.",
+    )
+    bench_commands = bench.add_subparsers(dest="bench", metavar="WHAT", parser_class=_Parser)
+    bench_commands.required = True
+    play = bench_commands.add_parser(
+        "play",
+        help="play N seeded games and print the win rate with its 95% interval",
+        description=(
+            "Play N seeded games with the solver's policy and print the wins, the win rate "
+            "with a 95% confidence interval (Wilson), games per second and time per game. "
+            "The same seeds give the same results on one process, many, or a Dask cluster."
+        ),
+        epilog=_BENCH_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--preset", choices=("beginner", "intermediate", "expert"), default="expert")
+    play.add_argument("--rule", choices=("opening", "safe", "none"), default="safe")
+    play.add_argument(
+        "--first-click",
+        default="corner",
+        metavar="WHERE",
+        help="corner (0,0), center, or R,C (default: corner)",
+    )
+    play.add_argument("--games", type=_count, default=1000, help="how many games (default 1000)")
+    play.add_argument("--seed", type=_count, default=0, help="the first seed (default 0)")
+    where = play.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_count, help="local processes (default: one per core)")
+    where.add_argument(
+        "--dask", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)"
+    )
+    play.add_argument("--quiet", action="store_true", help="no progress bar")
+    play.set_defaults(run=_run_bench_play)
     return parser
+
+
+_BENCH_EXAMPLES = """\
+examples:
+  minesweep bench play --preset expert --rule safe --first-click corner --games 100000
+  minesweep bench play --preset beginner --rule opening --first-click 3,3 --games 1000 --workers 1
+  minesweep bench play --games 100000 --dask tcp://scheduler:8786
+"""
 
 
 _NEW_EXAMPLES = """\
@@ -294,6 +338,49 @@ def _run_stats(arguments: argparse.Namespace) -> None:
     sys.stdout.write("\n".join(lines) + "\n")
 
 
+def _run_bench_play(arguments: argparse.Namespace) -> None:
+    import time
+
+    from .autoplay import PlayConfig, default_workers, play_games, summarize
+
+    config = PlayConfig.preset(
+        arguments.preset, rule=arguments.rule, first_click=arguments.first_click
+    )
+    seeds = range(arguments.seed, arguments.seed + arguments.games)
+    workers = arguments.workers or (1 if arguments.dask else default_workers())
+    started = time.perf_counter()
+
+    def progress(done: int, total: int, wins: int) -> None:
+        if arguments.quiet or not sys.stderr.isatty():
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        elapsed = time.perf_counter() - started
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+            f"{wins / max(done, 1):.2%} won, {done / max(elapsed, 1e-9):.0f} games/s"
+        )
+        sys.stderr.flush()
+
+    records = play_games(
+        config, seeds, workers=workers, dask_address=arguments.dask, progress=progress
+    )
+    if not arguments.quiet and sys.stderr.isatty():
+        sys.stderr.write("\n")
+    summary = summarize(records, time.perf_counter() - started)
+    where = f"Dask at {arguments.dask}" if arguments.dask else f"{workers} process(es)"
+    sys.stdout.write(
+        f"{arguments.preset} {config.rows}x{config.cols}/{config.mines}, rule {config.rule}, "
+        f"first click {config.first_click}, seeds {arguments.seed}..."
+        f"{arguments.seed + arguments.games - 1}, {where}\n"
+        f"wins       {summary.wins} of {summary.games}\n"
+        f"win rate   {summary.win_rate:.2%} (95% CI {summary.low:.2%} to {summary.high:.2%})\n"
+        f"speed      {summary.games_per_second:.1f} games/s\n"
+        f"per game   median {summary.median_game * 1e3:.1f} ms, "
+        f"p99 {summary.p99_game * 1e3:.1f} ms\n"
+    )
+
+
 def _run_solve(arguments: argparse.Namespace) -> None:
     from .solver import analyze, hint_from_analysis
 
@@ -408,5 +495,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         arguments.run(arguments)
     except MinesweepError as error:
-        _fail(f"minesweep {arguments.command}: {error}")
+        command = arguments.command + (
+            f" {arguments.bench}" if arguments.command == "bench" else ""
+        )
+        _fail(f"minesweep {command}: {error}")
     return 0

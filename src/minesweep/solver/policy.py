@@ -1,0 +1,251 @@
+"""How to guess when nothing is certain: choices that aim to win the game.
+
+The lowest mine probability is where to start, not the whole answer. When
+several squares are about as safe, the one more likely to open the board
+(a blank square, which reveals its neighbours) gives more information for
+the next moves; a forced 50/50 that no later information can resolve is
+best taken at once, while the other risks may still disappear; and when few
+layouts remain, an exhaustive search over them finds the guess with the best
+chance of winning outright.
+
+Every function here sees only the view (glyphs) and the analysis of it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .probability import Analysis
+
+__all__ = [
+    "ENDGAME_LAYOUTS",
+    "ENDGAME_SQUARES",
+    "Guess",
+    "choose_guess",
+    "endgame_guess",
+    "forced_fifty_fifty",
+]
+
+#: The exhaustive endgame search runs when at most this many squares are
+#: hidden and at most this many layouts remain.
+ENDGAME_SQUARES: Final = 14
+ENDGAME_LAYOUTS: Final = 60
+
+HIDDEN: Final = 9
+FLAG: Final = 10
+QUESTION: Final = 11
+
+#: Squares within this much of the lowest probability count as equally safe.
+TOLERANCE = 0.005
+#: How much a square's chance of opening (being a blank) weighs against its risk.
+OPENING_WEIGHT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    row: int
+    col: int
+    probability: float
+    reason: str
+
+
+def choose_guess(
+    analysis: Analysis, glyphs: npt.NDArray[np.uint8], mines: int | None = None
+) -> Guess:
+    """The square to open when none is certainly safe.
+
+    With the total ``mines`` given, small endgames are searched exhaustively
+    (:func:`endgame_guess`).
+    """
+    if mines is not None:
+        exhaustive = endgame_guess(glyphs, mines)
+        if exhaustive is not None:
+            return exhaustive
+    forced = forced_fifty_fifty(analysis, glyphs)
+    probability = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    lowest = float(probability.min())
+    if forced is not None and lowest >= 0.5 - 1e-12:
+        row, col = forced
+        return Guess(row, col, 0.5, "a forced 50/50 no later move can resolve: take it now")
+    if forced is not None:
+        # A guess is unavoidable there; others may still be avoided. Take it first.
+        row, col = forced
+        return Guess(row, col, 0.5, "a forced 50/50 no later move can resolve: take it now")
+    candidates = np.argwhere(probability <= lowest + TOLERANCE)
+    # Among the about-as-safe squares, the one most likely to be a blank,
+    # which opens its neighbours: its own safety times its neighbours'.
+    opening = _chance_of_blank(probability)
+    scores = (1.0 - probability[tuple(candidates.T)]) * (1.0 + opening[tuple(candidates.T)])
+    best = candidates[int(np.argmax(scores))]
+    row, col = int(best[0]), int(best[1])
+    return Guess(
+        row,
+        col,
+        float(probability[row, col]),
+        "the lowest risk, and among equally safe squares the likeliest to open",
+    )
+
+
+def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For each square, the product of its hidden neighbours' chances of being safe.
+
+    A rough estimate (it takes the neighbours as independent) of the chance
+    that the square, if safe, shows a blank.
+    """
+    safe = np.where(np.isfinite(probability), 1.0 - probability, 1.0)
+    padded = np.ones((safe.shape[0] + 2, safe.shape[1] + 2))
+    padded[1:-1, 1:-1] = safe
+    product = np.ones(safe.shape)
+    rows, cols = safe.shape
+    for dr, dc in itertools.product((-1, 0, 1), repeat=2):
+        if dr or dc:
+            product *= padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+    return product
+
+
+def forced_fifty_fifty(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> tuple[int, int] | None:
+    """A square of a 50/50 that nothing left on the board can ever resolve, or None.
+
+    Two hidden squares at probability one half, next to each other or both
+    next to the same numbers, whose other neighbours are all revealed or
+    certain mines: no future reveal can tell them apart, so the guess is
+    forced whatever happens elsewhere.
+    """
+    view = np.asarray(glyphs)
+    hidden = view >= HIDDEN
+    rows, cols = view.shape
+    sure_mine = np.zeros(view.shape, np.bool_)
+    if len(analysis.mines):
+        sure_mine[tuple(analysis.mines.T)] = True
+    halves = np.argwhere(np.abs(analysis.probability - 0.5) < 1e-12)
+    if len(halves) < 2 or len(halves) > 64:
+        return None
+    for (r1, c1), (r2, c2) in itertools.combinations(halves.tolist(), 2):
+        if max(abs(r1 - r2), abs(c1 - c2)) > 2:
+            continue
+        pair = {(r1, c1), (r2, c2)}
+        unresolved = False
+        for r, c in pair:
+            for rr in range(max(0, r - 1), min(rows, r + 2)):
+                for cc in range(max(0, c - 1), min(cols, c + 2)):
+                    if (rr, cc) in pair or not hidden[rr, cc] or sure_mine[rr, cc]:
+                        continue
+                    unresolved = True  # a hidden neighbour that might still inform
+        if unresolved:
+            continue
+        # Both squares must see the same numbers, so nothing distinguishes them.
+        if _numbers_around(view, r1, c1) == _numbers_around(view, r2, c2):
+            return r1, c1
+    return None
+
+
+def _numbers_around(view: npt.NDArray[np.uint8], row: int, col: int) -> set[tuple[int, int]]:
+    rows, cols = view.shape
+    return {
+        (r, c)
+        for r in range(max(0, row - 1), min(rows, row + 2))
+        for c in range(max(0, col - 1), min(cols, col + 2))
+        if view[r, c] <= 8
+    }
+
+
+def endgame_guess(glyphs: npt.NDArray[np.uint8], mines: int) -> Guess | None:
+    """The guess with the best chance of winning, by searching every remaining layout.
+
+    Runs only in small endgames (at most :data:`ENDGAME_SQUARES` hidden
+    squares and :data:`ENDGAME_LAYOUTS` layouts); returns None otherwise. A
+    move opens a square (and, as the game does, the blank region around it);
+    what it shows splits the layouts, and the search takes, at every step,
+    the move whose outcomes win most often.
+    """
+    view = np.asarray(glyphs)
+    rows, cols = view.shape
+    hidden = [r * cols + c for r, c in np.argwhere(view >= HIDDEN).tolist()]
+    if not hidden or len(hidden) > ENDGAME_SQUARES:
+        return None
+    numbers = {r * cols + c: int(view[r, c]) for r, c in np.argwhere(view <= 8).tolist()}
+    neighbours = {
+        index: [
+            rr * cols + cc
+            for rr in range(max(0, index // cols - 1), min(rows, index // cols + 2))
+            for cc in range(max(0, index % cols - 1), min(cols, index % cols + 2))
+            if rr * cols + cc != index
+        ]
+        for index in range(rows * cols)
+    }
+    layouts = []
+    for combo in itertools.combinations(hidden, mines):
+        placed = set(combo)
+        if all(
+            sum(n in placed for n in neighbours[index]) == value for index, value in numbers.items()
+        ):
+            layouts.append(frozenset(combo))
+            if len(layouts) > ENDGAME_LAYOUTS:
+                return None
+    if not layouts:
+        return None
+
+    def opened_by(cell: int, layout: frozenset[int]) -> tuple[tuple[int, int], ...]:
+        """The squares a click on a safe ``cell`` opens, with their numbers."""
+        seen = {cell}
+        stack = [cell]
+        shown = []
+        while stack:
+            index = stack.pop()
+            value = sum(n in layout for n in neighbours[index])
+            shown.append((index, value))
+            if value == 0:
+                for n in neighbours[index]:
+                    if n in hidden_set and n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+        return tuple(sorted(shown))
+
+    hidden_set = set(hidden)
+    memo: dict[tuple[frozenset[frozenset[int]], frozenset[int]], tuple[float, int]] = {}
+
+    def best(options: frozenset[frozenset[int]], closed: frozenset[int]) -> tuple[float, int]:
+        """Chance of winning from here, and the square to open (-1: already won)."""
+        key = (options, closed)
+        if key in memo:
+            return memo[key]
+        safe_left = [cell for cell in closed if any(cell not in layout for layout in options)]
+        if not safe_left:
+            memo[key] = (1.0, -1)
+            return memo[key]
+        result = (0.0, safe_left[0])
+        for cell in sorted(safe_left):
+            outcomes: dict[tuple[tuple[int, int], ...], list[frozenset[int]]] = {}
+            for layout in options:
+                if cell in layout:
+                    continue
+                outcomes.setdefault(opened_by(cell, layout), []).append(layout)
+            chance = 0.0
+            for shown, group in outcomes.items():
+                now_closed = closed - {index for index, _ in shown}
+                chance += len(group) * best(frozenset(group), now_closed)[0]
+            chance /= len(options)
+            if chance > result[0] + 1e-12:
+                result = (chance, cell)
+            if result[0] >= 1.0 - 1e-12:
+                break
+        memo[key] = result
+        return result
+
+    chance, cell = best(frozenset(layouts), frozenset(hidden))
+    if cell < 0:
+        return None
+    row, col = divmod(cell, cols)
+    risk = sum(cell in layout for layout in layouts) / len(layouts)
+    return Guess(
+        row,
+        col,
+        risk,
+        f"an exhaustive search of the {len(layouts)} layouts left: this square wins "
+        f"{chance:.1%} of them",
+    )
