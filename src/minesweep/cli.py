@@ -161,6 +161,34 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--mines", type=_count, help="the total number of mines")
     solve.set_defaults(run=_run_solve)
 
+    play_game = commands.add_parser(
+        "play",
+        help="play in the terminal (needs the extra: pip install 'minesweep[tui]')",
+        description=(
+            "Play Minesweeper in the terminal. Statistics, best times and the game in "
+            "progress are kept under the platform's data directory ($MINESWEEP_DATA_DIR)."
+        ),
+    )
+    kind = play_game.add_mutually_exclusive_group()
+    kind.add_argument("--preset", choices=("beginner", "intermediate", "expert"))
+    kind.add_argument("--size", type=_size, metavar="ROWSxCOLS", help="a custom size")
+    play_game.add_argument("--mines", type=_count, help="the number of mines (with --size)")
+    play_game.add_argument("--seed", type=_count, help="lay the mines from this seed")
+    play_game.add_argument(
+        "--first-click",
+        choices=("opening", "safe", "none"),
+        default="opening",
+        help="opening: the first click opens (default); safe: it holds no mine; none",
+    )
+    play_game.add_argument(
+        "--no-guess", action="store_true", help="boards the solver clears without guessing"
+    )
+    play_game.add_argument("--mono", action="store_true", help="no colours")
+    play_game.add_argument(
+        "--keys", metavar="FILE", help="a TOML key file (default: tui.toml in the config dir)"
+    )
+    play_game.set_defaults(run=_run_play)
+
     bench = commands.add_parser(
         "bench",
         help="measure the autoplayer: win rate and speed over many seeded games",
@@ -336,6 +364,34 @@ def _run_stats(arguments: argparse.Namespace) -> None:
             f"3BV/s      {played.bbbv_per_second:.3f}",
         ]
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _run_play(arguments: argparse.Namespace) -> None:
+    try:
+        from .tui import MinesweeperApp, load_keys, settings_for
+    except ImportError:
+        _fail("minesweep play: the terminal game needs its extra: pip install 'minesweep[tui]'")
+    from pathlib import Path
+
+    if arguments.keys is not None:
+        key_file = Path(arguments.keys)
+        if not key_file.exists():
+            _fail(f"minesweep play: no key file {arguments.keys!r}")
+    else:
+        from platformdirs import user_config_dir
+
+        key_file = Path(user_config_dir("minesweep", appauthor=False)) / "tui.toml"
+    settings = settings_for(
+        preset=arguments.preset,
+        size=arguments.size,
+        mines=arguments.mines,
+        seed=arguments.seed,
+        rule=arguments.first_click,
+        no_guess=arguments.no_guess,
+        theme="mono" if arguments.mono else "color",
+        keys=load_keys(key_file),
+    )
+    MinesweeperApp(settings).run()
 
 
 def _run_bench_play(arguments: argparse.Namespace) -> None:

@@ -1,0 +1,532 @@
+"""``minesweep play``: the terminal game, a Textual app on the engine and the solver.
+
+Every rule lives in :class:`minesweep.Game` and :mod:`minesweep.solver`; this
+module only turns keys and clicks into actions and glyphs into a screen.
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from minesweep import (
+    PRESETS,
+    ActionKind,
+    CellState,
+    Effect,
+    Game,
+    GameStatus,
+    InvalidBoardError,
+    MinesweepError,
+    ParseError,
+    board_stats,
+    game_stats,
+)
+from minesweep.formats import parse_game_json, to_game_json
+
+from .board_view import THEMES, BoardView
+from .store import Store
+
+__all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "Settings", "load_keys"]
+
+#: The smallest terminal the game fits in (columns, rows).
+MIN_SIZE = (30, 8)
+
+#: Actions and their default keys (Textual key names); remap them in a TOML
+#: file with a ``[keys]`` table, for example ``flag = ["f", "m"]``. The issue
+#: that specified the game asked for both hjkl movement and "h" for a hint;
+#: "h" moves, and the hint is on "H" (shift+h) and "i".
+DEFAULT_KEYS: dict[str, list[str]] = {
+    "up": ["up", "k"],
+    "down": ["down", "j"],
+    "left": ["left", "h"],
+    "right": ["right", "l"],
+    "reveal": ["space", "enter"],
+    "flag": ["f"],
+    "chord": ["c"],
+    "undo": ["u"],
+    "new_game": ["n"],
+    "pause": ["p"],
+    "hint": ["H", "i"],
+    "overlay": ["o"],
+    "help": ["question_mark"],
+    "quit": ["q"],
+}
+
+_DESCRIPTIONS = {
+    "up": "move up",
+    "down": "move down",
+    "left": "move left",
+    "right": "move right",
+    "reveal": "reveal (chords on a satisfied number)",
+    "flag": "flag / unflag",
+    "chord": "chord",
+    "undo": "undo (marks the game assisted)",
+    "new_game": "new game",
+    "pause": "pause / resume (hides the board)",
+    "hint": "hint (marks the game assisted)",
+    "overlay": "mine probabilities on/off (assisted)",
+    "help": "this help",
+    "quit": "quit (the game is saved)",
+}
+
+
+def load_keys(path: Path | None) -> dict[str, list[str]]:
+    """The key map: the defaults, with a TOML file's ``[keys]`` table on top."""
+    keys = {action: list(names) for action, names in DEFAULT_KEYS.items()}
+    if path is None or not path.exists():
+        return keys
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ParseError(f"cannot read key file {str(path)!r}: {error}") from None
+    table = document.get("keys", {})
+    if not isinstance(table, dict):
+        raise ParseError(f"key file {str(path)!r}: [keys] must be a table")
+    for action, names in table.items():
+        if action not in keys:
+            raise ParseError(
+                f"key file {str(path)!r}: unknown action {action!r}; "
+                f"expected one of {', '.join(sorted(keys))}"
+            )
+        if isinstance(names, str):
+            names = [names]
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise ParseError(f"key file {str(path)!r}: {action} must be a key or a list of keys")
+        keys[action] = names
+    return keys
+
+
+class PausableClock:
+    """A monotonic clock that stands still while the game is paused."""
+
+    def __init__(self, base: Callable[[], float] = time.monotonic) -> None:
+        self._base = base
+        self._paused_at: float | None = None
+        self._lost = 0.0
+
+    def __call__(self) -> float:
+        now = self._paused_at if self._paused_at is not None else self._base()
+        return now - self._lost
+
+    def pause(self) -> None:
+        if self._paused_at is None:
+            self._paused_at = self._base()
+
+    def resume(self) -> None:
+        if self._paused_at is not None:
+            self._lost += self._base() - self._paused_at
+            self._paused_at = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What kind of game to play."""
+
+    rows: int = 16
+    cols: int = 30
+    mines: int = 99
+    preset: str | None = "expert"
+    rule: str = "opening"
+    seed: int | None = None
+    no_guess: bool = False
+    theme: str = "color"
+    keys: dict[str, list[str]] = field(default_factory=lambda: dict(DEFAULT_KEYS))
+
+    @property
+    def kind(self) -> str:
+        """The key statistics are kept under: the preset, or ROWSxCOLS/MINES."""
+        return self.preset or f"{self.rows}x{self.cols}/{self.mines}"
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys, and how to play."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("escape,question_mark,q", "dismiss", "close")
+    ]
+
+    def __init__(self, keys: dict[str, list[str]]) -> None:
+        super().__init__()
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        lines = ["minesweep: keys (remap them in the key file, see the README)", ""]
+        pretty = {"question_mark": "?", "space": "space", "enter": "enter"}
+        for action, names in self.keys.items():
+            shown = " / ".join(pretty.get(name, name) for name in names)
+            lines.append(f"  {shown:18} {_DESCRIPTIONS[action]}")
+        lines += [
+            "",
+            "mouse: left reveals (chords on a satisfied number), right flags, middle chords",
+            "press ? or escape to close",
+        ]
+        yield Static("\n".join(lines), id="help")
+
+
+class MinesweeperApp(App[None]):
+    """The terminal game."""
+
+    CSS = """
+    #status { dock: top; height: 1; padding: 0 1; background: $panel; }
+    #message { dock: bottom; height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    #too-small { display: none; padding: 1 2; }
+    #paused { display: none; padding: 1 2; }
+    #help { padding: 1 2; border: round $accent; background: $surface; width: auto; height: auto; }
+    HelpScreen { align: center middle; }
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        clock_base: Callable[[], float] = time.monotonic,
+        resume: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.store = store if store is not None else Store()
+        self.clock = PausableClock(clock_base)
+        self.paused = False
+        self.assisted = False
+        self.overlay_on = False
+        resumed = self._resume() if resume else None
+        self.game = resumed if resumed is not None else self._new_game()
+        for action, names in settings.keys.items():
+            self.bind(",".join(names), f"do('{action}')", description=_DESCRIPTIONS[action])
+
+    # --- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id="status")
+            yield BoardView(self.game.glyphs(), THEMES[self.settings.theme], id="board")
+            yield Static(
+                f"Paused: the board is hidden. Press {self._key('pause')} to resume.", id="paused"
+            )
+            yield Static(
+                f"The terminal is too small: at least {MIN_SIZE[0]}x{MIN_SIZE[1]} is needed.",
+                id="too-small",
+            )
+            yield Static(f"Press {self._key('help')} for help.", id="message")
+
+    def on_mount(self) -> None:
+        self.board.focus()
+        self._update_status()
+        self.set_interval(0.2, self._update_status)
+        self._check_size()
+
+    def on_resize(self) -> None:
+        self._check_size()
+
+    @property
+    def board(self) -> BoardView:
+        return self.query_one("#board", BoardView)
+
+    def _check_size(self) -> None:
+        width, height = self.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.query_one("#too-small").display = small
+        self.board.display = not small and not self.paused
+        self.query_one("#paused").display = self.paused and not small
+
+    def _key(self, action: str) -> str:
+        names = self.settings.keys[action]
+        return {"question_mark": "?", "space": "space"}.get(names[0], names[0])
+
+    # --- games ---------------------------------------------------------------------
+
+    def _new_game(self) -> Game:
+        s = self.settings
+        self.assisted = False
+        return Game(s.rows, s.cols, s.mines, rule=s.rule, seed=s.seed, clock=self.clock)
+
+    def _resume(self) -> Game | None:
+        saved = self.store.saved()
+        if saved is None or saved[0] != self.settings.kind:
+            return None
+        try:
+            game = parse_game_json(saved[1], clock=self.clock)
+        except MinesweepError:
+            self.store.discard()  # an unreadable save is of no use to anyone
+            return None
+        self.assisted = saved[2]
+        return game
+
+    def _save(self) -> None:
+        game = self.game
+        if game.is_over or not game.history:
+            return
+        self.store.save(self.settings.kind, to_game_json(game), assisted=self.assisted)
+
+    def _finish(self) -> None:
+        game = self.game
+        field = game.field
+        self.store.finish(
+            self.settings.kind,
+            won=game.status is GameStatus.WON,
+            seconds=game.elapsed,
+            bbbv=board_stats(field).bbbv if field is not None else 0,
+            assisted=self.assisted,
+        )
+
+    # --- actions -------------------------------------------------------------------------
+
+    def action_do(self, action: str) -> None:
+        if action == "new_game":
+            self._new_game_action()
+        else:
+            getattr(self, f"_{action}")()
+
+    def _up(self) -> None:
+        self._move(-1, 0)
+
+    def _down(self) -> None:
+        self._move(1, 0)
+
+    def _left(self) -> None:
+        self._move(0, -1)
+
+    def _right(self) -> None:
+        self._move(0, 1)
+
+    def _move(self, dr: int, dc: int) -> None:
+        if not self.paused:
+            row, col = self.board.cursor
+            self.board.move_cursor(row + dr, col + dc)
+
+    def _reveal(self) -> None:
+        row, col = self.board.cursor
+        self._click(row, col, 1)
+
+    def _flag(self) -> None:
+        row, col = self.board.cursor
+        self._click(row, col, 3)
+
+    def _chord(self) -> None:
+        row, col = self.board.cursor
+        self._click(row, col, 2)
+
+    def on_board_view_pressed(self, message: BoardView.Pressed) -> None:
+        self._click(message.row, message.col, message.button)
+
+    def _click(self, row: int, col: int, button: int) -> None:
+        """Left reveals (a chord on a revealed number), right flags, middle chords."""
+        game = self.game
+        if self.paused or game.is_over:
+            return
+        if self.settings.no_guess and game.field is None and button == 1:
+            game = self._lay_no_guess(row, col)
+        state = game[row, col]
+        if button == 3:
+            kind = ActionKind.UNFLAG if state is CellState.FLAGGED else ActionKind.FLAG
+        elif button == 2 or state is CellState.REVEALED:
+            kind = ActionKind.CHORD
+        else:
+            kind = ActionKind.REVEAL
+        action = {
+            ActionKind.REVEAL: game.reveal,
+            ActionKind.FLAG: game.flag,
+            ActionKind.UNFLAG: game.unflag,
+            ActionKind.CHORD: game.chord,
+        }[kind]
+        self._apply(lambda: action(row, col))
+
+    def _lay_no_guess(self, row: int, col: int) -> Game:
+        """At the first reveal of a no-guess game: a field the solver clears from here."""
+        from minesweep.generate import new_seed
+        from minesweep.solver import generate_no_guess
+
+        s = self.settings
+        seed = s.seed if s.seed is not None else new_seed()
+        result = generate_no_guess(s.rows, s.cols, s.mines, first_click=(row, col), seed=seed)
+        old = self.game
+        game = Game(
+            s.rows,
+            s.cols,
+            s.mines,
+            rule="opening",
+            field=result.field,
+            first_click=(row, col),
+            clock=self.clock,
+        )
+        for r, c in np.argwhere(old.state == CellState.FLAGGED).tolist():
+            game.flag(r, c)
+        self.game = game
+        return game
+
+    def _apply(self, act: Callable[[], Effect]) -> None:
+        try:
+            effect = act()
+        except MinesweepError as error:
+            self._say(str(error))
+            return
+        self._after(effect)
+
+    def _after(self, effect: Effect | None) -> None:
+        game = self.game
+        self.board.set_hint(None)
+        if effect is not None and not game.is_over and effect.status is not GameStatus.READY:
+            rows = effect.cells[:, 0].tolist()
+            self.board.set_glyphs(game.glyphs(), rows)
+        else:
+            self.board.set_glyphs(game.glyphs())
+        if self.overlay_on:
+            self._refresh_overlay()
+        if game.is_over:
+            self._finish()
+            self._say(self._end_text())
+        else:
+            self._save()
+        self._update_status()
+
+    def _undo(self) -> None:
+        game = self.game
+        if self.paused:
+            return
+        try:
+            game.pop()
+        except MinesweepError as error:
+            self._say(str(error))
+            return
+        self.assisted = True
+        self._after(None)
+
+    def _new_game_action(self) -> None:
+        self.store.discard()
+        self.game = self._new_game()
+        self.board.set_hint(None)
+        self.board.set_glyphs(self.game.glyphs())
+        self.overlay_on = False
+        self.board.set_overlay(None)
+        self._say("New game.")
+        self._update_status()
+
+    def _pause(self) -> None:
+        self.paused = not self.paused
+        if self.paused:
+            self.clock.pause()
+        else:
+            self.clock.resume()
+        self.board.hidden_board = self.paused
+        self._check_size()
+        self.board.refresh()
+        self._update_status()
+
+    def _hint(self) -> None:
+        from minesweep.solver import hint
+
+        game = self.game
+        if self.paused or game.is_over:
+            return
+        try:
+            advice = hint(game)
+        except MinesweepError as error:
+            self._say(str(error))
+            return
+        self.assisted = True
+        self.board.set_hint((advice.row, advice.col))
+        self.board.move_cursor(advice.row, advice.col)
+        kind = "safe" if advice.safe else f"mine probability {advice.probability:.1%}"
+        self._say(f"Hint: ({advice.row}, {advice.col}), {kind}: {advice.reason}.")
+        self._update_status()
+
+    def _overlay(self) -> None:
+        self.overlay_on = not self.overlay_on
+        if self.overlay_on:
+            self.assisted = True
+            self._refresh_overlay()
+        else:
+            self.board.set_overlay(None)
+        self._update_status()
+
+    def _refresh_overlay(self) -> None:
+        from minesweep.solver import analyze
+
+        game = self.game
+        if game.field is None or game.is_over:
+            self.board.set_overlay(None)
+            return
+        try:
+            analysis = analyze(game.glyphs(), game.mine_count)
+        except MinesweepError as error:
+            self._say(str(error))
+            self.board.set_overlay(None)
+            return
+        self.board.set_overlay(analysis.probability)
+
+    def _help(self) -> None:
+        self.push_screen(HelpScreen(self.settings.keys))
+
+    def _quit(self) -> None:
+        self._save()
+        self.exit()
+
+    # --- the status line --------------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        self.query_one("#message", Static).update(text)
+
+    def _update_status(self) -> None:
+        game = self.game
+        state = "paused" if self.paused else game.status.value
+        assisted = ", assisted" if self.assisted else ""
+        self.query_one("#status", Static).update(
+            f"{self.settings.kind} · {game.mines_left} mines left · {game.elapsed:.1f} s · "
+            f"{state}{assisted}"
+        )
+
+    def _end_text(self) -> str:
+        game = self.game
+        stats = game_stats(game)
+        record = self.store.record(self.settings.kind)
+        won = game.status is GameStatus.WON
+        best = f", best {record.best_time:.1f} s" if record.best_time is not None else ""
+        head = f"Won in {game.elapsed:.1f} s" if won else "Lost"
+        return (
+            f"{head}: 3BV {stats.solved_bbbv}/{stats.bbbv}, 3BV/s {stats.bbbv_per_second:.2f}, "
+            f"efficiency {stats.ioe:.0%}{best}. Press {self._key('new_game')} for a new game."
+        )
+
+
+def settings_for(
+    *,
+    preset: str | None,
+    size: tuple[int, int] | None,
+    mines: int | None,
+    seed: int | None,
+    rule: str,
+    no_guess: bool,
+    theme: str,
+    keys: dict[str, list[str]],
+) -> Settings:
+    """Settings from the command line's choices, checked."""
+    if size is not None:
+        if mines is None:
+            raise InvalidBoardError("--size needs --mines")
+        settings = Settings(size[0], size[1], mines, None, rule, seed, no_guess, theme, keys)
+    else:
+        if mines is not None:
+            raise InvalidBoardError("--mines goes with --size; a preset has its own")
+        chosen = PRESETS[preset or "expert"]
+        settings = Settings(
+            chosen.rows, chosen.cols, chosen.mines, chosen.name, rule, seed, no_guess, theme, keys
+        )
+    if no_guess and rule != "opening":
+        raise InvalidBoardError("--no-guess games always open at the first click (rule opening)")
+    from minesweep.generate import check_fits
+
+    check_fits(settings.rows, settings.cols, settings.mines, settings.rule)
+    return replace(settings)

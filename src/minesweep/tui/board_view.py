@@ -1,0 +1,222 @@
+"""The board: one Line-API widget that draws only the lines on screen.
+
+Each square is two columns wide (its glyph and a space), so the board lines
+up in any terminal. The widget keeps a cursor, a highlighted hint square and
+an optional overlay of mine probabilities; it holds no rules: the app gives
+it the glyphs of the game and tells it which rows changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from minesweep import Glyph
+
+__all__ = ["THEMES", "BoardView", "Theme"]
+
+CELL_WIDTH = 2
+
+
+@dataclass(frozen=True)
+class Theme:
+    """How each glyph looks: a character and a style (glyph value -> style)."""
+
+    name: str
+    symbols: dict[int, str]
+    styles: dict[int, Style]
+    cursor: Style
+    hint: Style
+    overlay: Style
+
+
+_SYMBOLS = {
+    0: " ",
+    **{n: str(n) for n in range(1, 9)},
+    int(Glyph.HIDDEN): "·",
+    int(Glyph.FLAG): "F",
+    int(Glyph.QUESTION): "?",
+    int(Glyph.MINE): "*",
+    int(Glyph.EXPLODED): "X",
+    int(Glyph.WRONG_FLAG): "!",
+}
+
+# The classic number colours: 1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey.
+_NUMBER_COLOURS = {
+    1: "#3b82f6",
+    2: "#22a34a",
+    3: "#ef4444",
+    4: "#1e3a8a",
+    5: "#991b1b",
+    6: "#0f9b9b",
+    7: "#111111",
+    8: "#808080",
+}
+_REVEALED = "#d6d3d1"
+_HIDDEN = "#78716c"
+
+THEMES = {
+    "color": Theme(
+        "color",
+        _SYMBOLS,
+        {
+            0: Style(bgcolor=_REVEALED),
+            **{
+                n: Style(color=colour, bgcolor=_REVEALED, bold=True)
+                for n, colour in _NUMBER_COLOURS.items()
+            },
+            int(Glyph.HIDDEN): Style(color="#d6d3d1", bgcolor=_HIDDEN),
+            int(Glyph.FLAG): Style(color="#dc2626", bgcolor=_HIDDEN, bold=True),
+            int(Glyph.QUESTION): Style(color="#fde047", bgcolor=_HIDDEN, bold=True),
+            int(Glyph.MINE): Style(color="#000000", bgcolor=_REVEALED, bold=True),
+            int(Glyph.EXPLODED): Style(color="#ffffff", bgcolor="#dc2626", bold=True),
+            int(Glyph.WRONG_FLAG): Style(color="#dc2626", bgcolor=_REVEALED, bold=True),
+        },
+        cursor=Style(reverse=True),
+        hint=Style(bgcolor="#16a34a", color="#ffffff", bold=True),
+        overlay=Style(color="#fafaf9", bgcolor=_HIDDEN, italic=True),
+    ),
+    # Readable without colour: every state has its own character.
+    "mono": Theme(
+        "mono",
+        {**_SYMBOLS, 0: ".", int(Glyph.HIDDEN): "#"},
+        {glyph: Style() for glyph in _SYMBOLS},
+        cursor=Style(reverse=True),
+        hint=Style(underline=True, bold=True),
+        overlay=Style(italic=True),
+    ),
+}
+
+
+class BoardView(ScrollView, can_focus=True):
+    """The board; scrolls when it is larger than the terminal."""
+
+    DEFAULT_CSS = """
+    BoardView {
+        border: round $accent;
+        max-width: 100%;
+        max-height: 100%;
+        scrollbar-size: 1 1;
+    }
+    """
+
+    class Pressed(Message):
+        """A mouse button went down on a square (1 left, 2 middle, 3 right)."""
+
+        def __init__(self, row: int, col: int, button: int) -> None:
+            super().__init__()
+            self.row = row
+            self.col = col
+            self.button = button
+
+    def __init__(self, glyphs: npt.NDArray[np.uint8], theme: Theme, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.theme = theme
+        self.cursor = (0, 0)
+        self.hint: tuple[int, int] | None = None
+        self.overlay: npt.NDArray[np.float64] | None = None
+        self.hidden_board = False
+        self.set_glyphs(glyphs)
+
+    # --- what to draw -------------------------------------------------------------
+
+    def set_glyphs(self, glyphs: npt.NDArray[np.uint8], rows: list[int] | None = None) -> None:
+        """New glyphs; redraw the given rows only, or everything."""
+        self.glyphs = glyphs
+        self.virtual_size = Size(glyphs.shape[1] * CELL_WIDTH, glyphs.shape[0])
+        # Exactly the board and its border; max-width and max-height shrink it
+        # (and bring scrollbars) when the terminal is smaller.
+        self.styles.width = glyphs.shape[1] * CELL_WIDTH + 2
+        self.styles.height = glyphs.shape[0] + 2
+        if rows is None:
+            self.refresh()
+        else:
+            for row in sorted(set(rows)):
+                self.refresh_row(row)
+
+    def refresh_row(self, row: int) -> None:
+        y = row - self.scroll_offset.y
+        if 0 <= y < self.size.height:
+            self.refresh_line(y)
+
+    def move_cursor(self, row: int, col: int) -> None:
+        rows, cols = self.glyphs.shape
+        row = min(max(row, 0), rows - 1)
+        col = min(max(col, 0), cols - 1)
+        old = self.cursor
+        self.cursor = (row, col)
+        self.refresh_row(old[0])
+        self.refresh_row(row)
+        self.scroll_to_region(
+            Region(col * CELL_WIDTH, row, CELL_WIDTH, 1), animate=False, immediate=True
+        )
+
+    def set_hint(self, square: tuple[int, int] | None) -> None:
+        old = self.hint
+        self.hint = square
+        for cell in (old, square):
+            if cell is not None:
+                self.refresh_row(cell[0])
+
+    def set_overlay(self, probability: npt.NDArray[np.float64] | None) -> None:
+        self.overlay = probability
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = y + scroll_y
+        width = self.size.width
+        rows, cols = self.glyphs.shape
+        if self.hidden_board or row >= rows:
+            return Strip.blank(width, self.rich_style)
+        theme = self.theme
+        segments: list[Segment] = []
+        line = self.glyphs[row]
+        overlay = self.overlay[row] if self.overlay is not None else None
+        for col in range(cols):
+            glyph = int(line[col])
+            text = theme.symbols[glyph] + " "
+            style = theme.styles[glyph]
+            if overlay is not None and glyph in (Glyph.HIDDEN, Glyph.QUESTION):
+                value = overlay[col]
+                if not np.isnan(value):
+                    text = (
+                        "S" if value == 0 else "M" if value == 1 else str(min(9, int(value * 10)))
+                    ) + " "
+                    style = theme.overlay
+            if self.hint == (row, col):
+                style = style + theme.hint
+            if self.cursor == (row, col) and self.has_focus:
+                style = style + theme.cursor
+            segments.append(Segment(text, style))
+        strip = Strip(Segment.simplify(segments), cols * CELL_WIDTH)
+        return strip.crop(scroll_x, scroll_x + width)
+
+    # --- the mouse -------------------------------------------------------------------------
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or self.hidden_board:
+            return
+        col = (offset.x + self.scroll_offset.x) // CELL_WIDTH
+        row = offset.y + self.scroll_offset.y
+        rows, cols = self.glyphs.shape
+        if 0 <= row < rows and 0 <= col < cols:
+            self.move_cursor(row, col)
+            self.post_message(self.Pressed(row, col, event.button))
+            event.stop()
+
+    def on_focus(self) -> None:
+        self.refresh_row(self.cursor[0])
+
+    def on_blur(self) -> None:
+        self.refresh_row(self.cursor[0])

@@ -1,0 +1,473 @@
+"""The terminal game, driven by Textual's Pilot: keys, mouse, win, loss, pause, hint,
+undo, persistence, and a few snapshots with the timer frozen."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import pathlib
+from collections.abc import Awaitable, Callable
+
+import numpy as np
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+
+from minesweep import CellState, GameStatus, InvalidBoardError, ParseError
+from minesweep.tui import MinesweeperApp, Settings, Store, load_keys, settings_for
+from minesweep.tui.board_view import BoardView
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_app(
+    tmp_path: pathlib.Path,
+    *,
+    clock: Clock | None = None,
+    settings: Settings | None = None,
+    theme: str = "color",
+) -> MinesweeperApp:
+    settings = settings or Settings(
+        rows=9, cols=9, mines=10, preset="beginner", seed=7, theme=theme
+    )
+    return MinesweeperApp(
+        settings, store=Store(tmp_path / "db.sqlite3"), clock_base=clock or Clock()
+    )
+
+
+def drive(
+    app: MinesweeperApp, scenario: Callable[[Pilot[None]], Awaitable[None]], size: tuple[int, int]
+) -> None:
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await scenario(pilot)
+
+    asyncio.run(run())
+
+
+def cell_offset(row: int, col: int, view: BoardView | None = None) -> tuple[int, int]:
+    """Where to click, relative to the board widget: inside its border, two columns a cell."""
+    scroll_x, scroll_y = view.scroll_offset if view is not None else (0, 0)
+    return 1 + 2 * col - scroll_x, 1 + row - scroll_y
+
+
+# --- keyboard and mouse ---------------------------------------------------------------------
+
+
+def test_keyboard_moves_reveals_and_flags_exact_squares(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("right", "l", "down", "j")  # arrows and hjkl: (2, 2)
+        assert app.board.cursor == (2, 2)
+        await pilot.press("space")
+        assert [str(a) for a in app.game.history] == ["O2,2"]
+        await pilot.press("k", "k", "h", "h")  # back to (0, 0)
+        assert app.board.cursor == (0, 0)
+        field = app.game.field
+        assert field is not None
+        mine = tuple(int(v) for v in np.argwhere(field.mines)[0])
+        app.board.move_cursor(*mine)
+        await pilot.press("f")
+        assert app.game[mine] is CellState.FLAGGED
+        await pilot.press("f")
+        assert app.game[mine] is CellState.HIDDEN
+
+    drive(app, scenario, (60, 20))
+
+
+def test_mouse_left_reveals_right_flags_on_exact_squares(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.click("#board", offset=cell_offset(4, 6))
+        await pilot.pause()
+        assert [str(a) for a in app.game.history] == ["O4,6"]
+        hidden = np.argwhere(app.game.state == CellState.HIDDEN)[0]
+        r, c = int(hidden[0]), int(hidden[1])
+        await pilot.click("#board", offset=cell_offset(r, c), button=3)
+        await pilot.pause()
+        assert app.game[r, c] is CellState.FLAGGED
+        assert str(app.game.history[-1]) == f"F{r},{c}"
+
+    drive(app, scenario, (60, 20))
+
+
+def test_mouse_hits_the_right_square_after_scrolling(tmp_path: pathlib.Path) -> None:
+    settings = Settings(rows=40, cols=80, mines=300, preset=None, seed=3)
+    app = make_app(tmp_path, settings=settings)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        app.board.move_cursor(35, 70)  # far outside a 50x15 terminal: it scrolls
+        await pilot.pause()
+        view = app.board
+        assert view.scroll_offset.y > 0
+        assert view.scroll_offset.x > 0
+        await pilot.click("#board", offset=cell_offset(34, 68, view))
+        await pilot.pause()
+        assert [str(a) for a in app.game.history] == ["O34,68"]
+
+    drive(app, scenario, (50, 15))
+
+
+def test_a_left_click_on_a_satisfied_number_chords(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")  # (0, 0) opens
+        game = app.game
+        field = game.field
+        assert field is not None
+        # Find a revealed number, flag its mines, then click it: a chord.
+        for r, c in np.argwhere((game.state == CellState.REVEALED) & (field.numbers > 0)):
+            around = field.mines[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2]
+            hidden = game.state[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2] == 0
+            if hidden.sum() > around.sum():
+                break
+        for mr, mc in np.argwhere(field.mines):
+            if abs(mr - r) <= 1 and abs(mc - c) <= 1:
+                game.flag(int(mr), int(mc))
+        await pilot.click("#board", offset=cell_offset(int(r), int(c)))
+        await pilot.pause()
+        assert game.history[-1].kind.value == "C"
+        assert game.history[-1].row == r
+
+    drive(app, scenario, (60, 20))
+
+
+# --- win, loss, pause, hint, undo -----------------------------------------------------------
+
+
+def test_a_seeded_game_is_won_and_recorded(tmp_path: pathlib.Path) -> None:
+    clock = Clock()
+    app = make_app(tmp_path, clock=clock)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        field = app.game.field
+        assert field is not None
+        for r, c in np.argwhere(~field.mines):
+            if app.game.state[r, c] != CellState.REVEALED:
+                clock.now += 1
+                app.board.move_cursor(int(r), int(c))
+                await pilot.press("space")
+        await pilot.pause()
+        assert app.game.status is GameStatus.WON
+        message = str(app.query_one("#message").render())
+        assert message.startswith("Won in ")
+        assert "3BV" in message
+        assert "efficiency" in message
+
+    drive(app, scenario, (60, 20))
+    record = Store(tmp_path / "db.sqlite3").record("beginner")
+    assert (record.played, record.won, record.streak) == (1, 1, 1)
+    assert record.best_time is not None
+    assert Store(tmp_path / "db.sqlite3").saved() is None
+
+
+def test_a_loss_shows_the_mines_and_is_recorded(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path, theme="mono")
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        field = app.game.field
+        assert field is not None
+        mine = np.argwhere(field.mines)
+        app.board.move_cursor(int(mine[0][0]), int(mine[0][1]))
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.game.status is GameStatus.LOST
+        assert str(app.query_one("#message").render()).startswith("Lost")
+        line = app.board.render_line(int(mine[1][0]) - app.board.scroll_offset.y).text
+        assert "*" in line or "X" in line
+
+    drive(app, scenario, (60, 20))
+    record = Store(tmp_path / "db.sqlite3").record("beginner")
+    assert (record.played, record.lost, record.best_time) == (1, 1, None)
+
+
+def test_pause_hides_the_board_and_stops_the_timer(tmp_path: pathlib.Path) -> None:
+    clock = Clock()
+    app = make_app(tmp_path, clock=clock)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        clock.now += 5
+        assert app.game.elapsed == 5
+        await pilot.press("p")
+        assert not app.board.display
+        assert app.query_one("#paused").display
+        clock.now += 100
+        assert app.game.elapsed == 5
+        await pilot.press("space")  # nothing happens while paused
+        assert len(app.game.history) == 1
+        await pilot.press("p")
+        clock.now += 1
+        assert app.game.elapsed == 6
+        assert app.board.display
+
+    drive(app, scenario, (60, 20))
+
+
+def test_hint_highlights_a_safe_square_and_marks_the_game_assisted(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        await pilot.press("H")
+        await pilot.pause()
+        assert app.assisted
+        assert app.board.hint is not None
+        assert app.board.cursor == app.board.hint
+        field = app.game.field
+        assert field is not None
+        message = str(app.query_one("#message").render())
+        assert message.startswith("Hint: ")
+        if "safe:" in message:
+            assert not field.mines[app.board.hint]
+        assert "assisted" in str(app.query_one("#status").render())
+
+    drive(app, scenario, (60, 20))
+
+
+def test_probability_overlay_toggles(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path, theme="mono")
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "o")
+        await pilot.pause()
+        assert app.board.overlay is not None
+        assert app.assisted
+        await pilot.press("o")
+        assert app.board.overlay is None
+
+    drive(app, scenario, (60, 20))
+
+
+def test_undo_takes_back_a_loss(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        before = app.game.state.copy()
+        field = app.game.field
+        assert field is not None
+        r, c = np.argwhere(field.mines)[0]
+        app.board.move_cursor(int(r), int(c))
+        await pilot.press("space")
+        assert app.game.status is GameStatus.LOST
+        await pilot.press("u")
+        assert app.game.status is GameStatus.PLAYING
+        assert np.array_equal(app.game.state, before)
+        assert app.assisted
+
+    drive(app, scenario, (60, 20))
+
+
+def test_new_game_starts_fresh(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "n")
+        assert app.game.history == ()
+        assert app.game.status is GameStatus.READY
+
+    drive(app, scenario, (60, 20))
+
+
+# --- persistence, sizes, keys ------------------------------------------------------------------
+
+
+def test_a_game_in_progress_resumes_after_a_restart(tmp_path: pathlib.Path) -> None:
+    first = make_app(tmp_path)
+    state: list[np.ndarray] = []
+
+    async def play(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "down", "down", "right", "f")
+        state.append(first.game.state.copy())
+        # No quit: the process could have been killed here.
+
+    drive(first, play, (60, 20))
+    again = make_app(tmp_path)
+
+    async def check(pilot: Pilot[None]) -> None:
+        assert np.array_equal(again.game.state, state[0])
+        assert [str(a) for a in again.game.history] == ["O0,0", "F2,1"]
+
+    drive(again, check, (60, 20))
+
+
+def test_a_terminal_too_small_gets_a_message(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        assert app.query_one("#too-small").display
+        assert not app.board.display
+
+    drive(app, scenario, (20, 6))
+
+
+def test_help_lists_the_keys(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help").render())
+        assert "reveal" in text
+        assert "hint" in text
+        await pilot.press("escape")
+
+    drive(app, scenario, (90, 30))
+
+
+def test_keys_are_remapped_from_a_file(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "tui.toml"
+    path.write_text('[keys]\nflag = ["m"]\nreveal = "x"\n')
+    keys = load_keys(path)
+    assert keys["flag"] == ["m"]
+    assert keys["reveal"] == ["x"]
+    assert keys["up"] == ["up", "k"]
+    app = make_app(tmp_path, settings=Settings(rows=9, cols=9, mines=10, seed=7, keys=keys))
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("x")
+        assert len(app.game.history) == 1
+        await pilot.press("space")  # no longer bound
+        assert len(app.game.history) == 1
+
+    drive(app, scenario, (60, 20))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[keys]\nfly = ['f']\n", "unknown action 'fly'"),
+        ("[keys\n", "cannot read"),
+        ("[keys]\nflag = 3\n", "must be a key or a list"),
+    ],
+)
+def test_bad_key_files_are_refused(tmp_path: pathlib.Path, text: str, message: str) -> None:
+    path = tmp_path / "tui.toml"
+    path.write_text(text)
+    with pytest.raises(ParseError, match=message):
+        load_keys(path)
+
+
+def test_settings_from_the_command_line_are_checked() -> None:
+    keys = load_keys(None)
+    with pytest.raises(InvalidBoardError, match="--size needs --mines"):
+        settings_for(
+            preset=None,
+            size=(9, 9),
+            mines=None,
+            seed=None,
+            rule="opening",
+            no_guess=False,
+            theme="color",
+            keys=keys,
+        )
+    with pytest.raises(InvalidBoardError, match="do not fit"):
+        settings_for(
+            preset=None,
+            size=(3, 3),
+            mines=8,
+            seed=None,
+            rule="opening",
+            no_guess=False,
+            theme="color",
+            keys=keys,
+        )
+    settings = settings_for(
+        preset=None,
+        size=(20, 30),
+        mines=100,
+        seed=1,
+        rule="safe",
+        no_guess=False,
+        theme="mono",
+        keys=keys,
+    )
+    assert settings.kind == "20x30/100"
+
+
+def test_no_guess_games_lay_a_field_the_solver_clears(tmp_path: pathlib.Path) -> None:
+    from minesweep.solver import clears_without_guessing
+
+    settings = Settings(rows=9, cols=9, mines=10, preset="beginner", seed=5, no_guess=True)
+    app = make_app(tmp_path, settings=settings)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        app.board.move_cursor(4, 4)
+        await pilot.press("space")
+        field = app.game.field
+        assert field is not None
+        assert clears_without_guessing(field, (4, 4))
+
+    drive(app, scenario, (60, 20))
+
+
+def test_nothing_in_the_core_imports_the_terminal_game() -> None:
+    package = pathlib.Path(__import__("minesweep").__file__).parent
+    for path in package.rglob("*.py"):
+        if "tui" in path.parts or path.name == "cli.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            for name in names:
+                assert "tui" not in name.split("."), path
+                assert not name.startswith("textual"), path
+
+
+# --- snapshots (the timer frozen, no animation) ------------------------------------------------
+
+
+def snapshot_app(tmp_path: pathlib.Path, theme: str = "color") -> MinesweeperApp:
+    app = make_app(tmp_path, theme=theme)
+    app.animation_level = "none"
+    return app
+
+
+def test_snapshot_a_new_game(snap_compare: Callable[..., bool], tmp_path: pathlib.Path) -> None:
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=(40, 16))
+
+
+def test_snapshot_after_an_opening(
+    snap_compare: Callable[..., bool], tmp_path: pathlib.Path
+) -> None:
+    assert snap_compare(snapshot_app(tmp_path), press=["space"], terminal_size=(40, 16))
+
+
+def test_snapshot_a_loss_in_mono(snap_compare: Callable[..., bool], tmp_path: pathlib.Path) -> None:
+    async def lose(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        assert isinstance(app, MinesweeperApp)
+        await pilot.press("space")
+        field = app.game.field
+        assert field is not None
+        r, c = np.argwhere(field.mines)[0]
+        app.board.move_cursor(int(r), int(c))
+        await pilot.press("space")
+        await pilot.pause()
+
+    assert snap_compare(
+        snapshot_app(tmp_path, theme="mono"), run_before=lose, terminal_size=(60, 16)
+    )
