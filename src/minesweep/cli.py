@@ -189,6 +189,21 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     play_game.set_defaults(run=_run_play)
 
+    serve = commands.add_parser(
+        "serve",
+        help="serve the web game (needs the extra: pip install 'minesweep[web]')",
+        description=(
+            "Serve the web game. The server holds the mines and the rules; the page only "
+            "draws what the player may see. --db takes an SQLAlchemy URL: the default is a "
+            "SQLite file under the platform's data directory; postgresql://user@host/db lets "
+            "several server processes share one database."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
+    serve.add_argument("--port", type=_count, default=8000, help="default 8000")
+    serve.add_argument("--db", metavar="URL", help="database URL (default: a SQLite file)")
+    serve.set_defaults(run=_run_serve)
+
     bench = commands.add_parser(
         "bench",
         help="measure the autoplayer: win rate and speed over many seeded games",
@@ -392,6 +407,20 @@ def _run_play(arguments: argparse.Namespace) -> None:
         keys=load_keys(key_file),
     )
     MinesweeperApp(settings).run()
+
+
+def _run_serve(arguments: argparse.Namespace) -> None:
+    try:
+        import uvicorn
+
+        from .web import create_app
+    except ImportError:
+        _fail("minesweep serve: the web game needs its extra: pip install 'minesweep[web]'")
+    try:
+        app = create_app(arguments.db)
+    except Exception as error:  # a bad URL or an unreachable database
+        _fail(f"minesweep serve: cannot open the database: {str(error).splitlines()[0]}")
+    uvicorn.run(app, host=arguments.host, port=arguments.port, log_level="warning")
 
 
 def _run_bench_play(arguments: argparse.Namespace) -> None:

@@ -408,6 +408,24 @@ class Game:
         return end - self._start
 
     @property
+    def started_at(self) -> float | None:
+        """The clock time of the first action (None before it)."""
+        return self._start
+
+    def set_start(self, start: float) -> None:
+        """Put the first action at clock time ``start``.
+
+        For a game kept outside the process between actions (a server loads it
+        for every request): with a wall clock, its time then runs between
+        requests as it would in one process.
+        """
+        if not self._steps:
+            raise InvalidClickError("a game with no action has no start to set")
+        self._start = start
+        if self.is_over:
+            self._end = start + self._steps[-1].action.time
+
+    @property
     def history(self) -> tuple[Action, ...]:
         """Every action applied and not undone, in order, with its time."""
         return tuple(step.action for step in self._steps)

@@ -16,7 +16,13 @@ given the total mine count; :func:`hint` turns it into advice, and
 from __future__ import annotations
 
 from .hints import Hint, hint, hint_from_analysis
-from .noguess import NoGuessBudgetError, NoGuessField, clears_without_guessing, generate_no_guess
+from .noguess import (
+    NoGuessBudgetError,
+    NoGuessField,
+    clears_without_guessing,
+    generate_no_guess,
+    no_guess_game,
+)
 from .probability import (
     DEFAULT_MAX_STATES,
     Analysis,
@@ -38,4 +44,5 @@ __all__ = [
     "generate_no_guess",
     "hint",
     "hint_from_analysis",
+    "no_guess_game",
 ]

@@ -17,6 +17,7 @@ the same field on every machine.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,10 +25,17 @@ import numpy.typing as npt
 
 from ..errors import MinesweepError
 from ..field import Minefield, check_position
-from ..generate import FirstClickRule, check_fits, check_seed, generate_field
+from ..game import Game
+from ..generate import FirstClickRule, check_fits, check_seed, generate_field, new_seed
 from .probability import analyze
 
-__all__ = ["NoGuessBudgetError", "NoGuessField", "clears_without_guessing", "generate_no_guess"]
+__all__ = [
+    "NoGuessBudgetError",
+    "NoGuessField",
+    "clears_without_guessing",
+    "generate_no_guess",
+    "no_guess_game",
+]
 
 _UNKNOWN, _OPEN, _MINE = 0, 1, 2
 
@@ -112,6 +120,30 @@ def generate_no_guess(
             )
     raise NoGuessBudgetError(
         f"no no-guess {rows}x{cols} field with {mines} mines found in {max_attempts} attempts"
+    )
+
+
+def no_guess_game(
+    rows: int,
+    cols: int,
+    mines: int,
+    *,
+    first_click: tuple[int, int],
+    seed: int | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Game:
+    """A new game on a no-guess field laid around ``first_click`` (not yet clicked).
+
+    Front ends call it at the first reveal of a no-guess game, then replay
+    that reveal (and any flags placed before it) on the game it returns. The
+    field, not a seed, is what the game records: a seed alone cannot say
+    which attempt succeeded.
+    """
+    result = generate_no_guess(
+        rows, cols, mines, first_click=first_click, seed=new_seed() if seed is None else seed
+    )
+    return Game(
+        rows, cols, mines, rule="opening", field=result.field, first_click=first_click, clock=clock
     )
 
 

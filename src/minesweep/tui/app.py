@@ -346,21 +346,12 @@ class MinesweeperApp(App[None]):
 
     def _lay_no_guess(self, row: int, col: int) -> Game:
         """At the first reveal of a no-guess game: a field the solver clears from here."""
-        from minesweep.generate import new_seed
-        from minesweep.solver import generate_no_guess
+        from minesweep.solver import no_guess_game
 
         s = self.settings
-        seed = s.seed if s.seed is not None else new_seed()
-        result = generate_no_guess(s.rows, s.cols, s.mines, first_click=(row, col), seed=seed)
         old = self.game
-        game = Game(
-            s.rows,
-            s.cols,
-            s.mines,
-            rule="opening",
-            field=result.field,
-            first_click=(row, col),
-            clock=self.clock,
+        game = no_guess_game(
+            s.rows, s.cols, s.mines, first_click=(row, col), seed=s.seed, clock=self.clock
         )
         for r, c in np.argwhere(old.state == CellState.FLAGGED).tolist():
             game.flag(r, c)

@@ -1,0 +1,412 @@
+// The page only draws what the server says the player sees; every rule is on the server.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+const SYMBOLS = { "#": "", "F": "⚑", "?": "?", ".": "", "*": "✱", "X": "✱", "!": "⚑" };
+const NAMES = {
+  "#": "hidden", "F": "flagged", "?": "question mark", ".": "blank", "*": "mine",
+  "X": "exploded mine", "!": "wrong flag",
+};
+
+let game = null;          // the last state the server sent
+let cells = [];           // the buttons, row by row
+let cursor = [0, 0];
+let flagMode = false;
+let overlay = null;       // mine probabilities, when shown
+let timerBase = 0;        // elapsed seconds at the last response
+let timerAt = 0;          // local time of that response
+let busy = Promise.resolve();
+let replaying = false;
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function say(text) { $("message").textContent = text; }
+
+// --- drawing -----------------------------------------------------------------------------
+
+function build(rows, cols) {
+  board.replaceChildren();
+  board.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
+  const size = Math.max(14, Math.min(32, Math.floor((window.innerWidth - 40) / cols) - 1));
+  document.documentElement.style.setProperty("--cell", `${size}px`);
+  cells = [];
+  for (let r = 0; r < rows; r++) {
+    const line = [];
+    for (let c = 0; c < cols; c++) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cell";
+      button.dataset.row = r;
+      button.dataset.col = c;
+      button.tabIndex = r === cursor[0] && c === cursor[1] ? 0 : -1;
+      board.appendChild(button);
+      line.push(button);
+    }
+    cells.push(line);
+  }
+}
+
+function paint(r, c, symbol) {
+  const button = cells[r][c];
+  const number = symbol >= "1" && symbol <= "8";
+  button.className = "cell";
+  if (number || symbol === "." || symbol === "*" || symbol === "X" || symbol === "!") button.classList.add("open");
+  if (number) button.classList.add("n" + symbol);
+  if (symbol === "F" || symbol === "!") button.classList.add("flag");
+  if (symbol === "X") button.classList.add("exploded");
+  if (symbol === "!") button.classList.add("wrong");
+  let label = number ? `${symbol} ${symbol === "1" ? "mine" : "mines"} around` : NAMES[symbol];
+  let text = number ? symbol : SYMBOLS[symbol];
+  const p = overlay && overlay[r][c];
+  if (overlay && symbol === "#" && p !== null && p !== undefined) {
+    text = "";
+    const span = document.createElement("span");
+    span.className = "p";
+    span.textContent = p === 0 ? "safe" : Math.round(p * 100) + "%";
+    button.replaceChildren(span);
+    label += `, mine probability ${Math.round(p * 100)}%`;
+  } else {
+    button.textContent = text;
+  }
+  button.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}: ${label}`);
+}
+
+function paintAll() {
+  game.view.forEach((line, r) => [...line].forEach((symbol, c) => paint(r, c, symbol)));
+}
+
+function status() {
+  $("left").textContent = game.mines_left;
+  const node = $("status");
+  node.textContent = game.status + (game.assisted ? " (assisted)" : "") + (game.seeded ? " (seeded)" : "");
+  node.className = game.status;
+  timerBase = game.elapsed;
+  timerAt = performance.now();
+  if (game.stats) {
+    const s = game.stats;
+    say(`${game.status === "won" ? "Won" : "Lost"} in ${game.elapsed.toFixed(1)} s: 3BV ${s.solved_bbbv}/${s.bbbv}, ` +
+        `3BV/s ${s.bbbv_per_second.toFixed(2)}, efficiency ${Math.round(s.efficiency * 100)}%` +
+        (game.ranked ? " — on the leaderboard." : game.status === "won" ? " (not ranked)." : "."));
+    leaderboard();
+  }
+}
+
+setInterval(() => {
+  if (!game || replaying) return;
+  const running = game.status === "playing";
+  const seconds = running ? timerBase + (performance.now() - timerAt) / 1000 : timerBase;
+  $("time").textContent = seconds.toFixed(0);
+}, 250);
+
+// A reveal's squares appear ring by ring from the click, like the walk-throughs.
+function animate(changed, origin, view) {
+  const rings = new Map();
+  for (const [r, c] of changed) {
+    const d = Math.max(Math.abs(r - origin[0]), Math.abs(c - origin[1]));
+    if (!rings.has(d)) rings.set(d, []);
+    rings.get(d).push([r, c]);
+  }
+  const order = [...rings.keys()].sort((a, b) => a - b);
+  const step = order.length > 40 ? 4 : 18;
+  order.forEach((d, i) => setTimeout(() => {
+    for (const [r, c] of rings.get(d)) paint(r, c, view[r][c]);
+  }, i * step));
+  return order.length * step;
+}
+
+// --- playing -------------------------------------------------------------------------------
+
+function start(state) {
+  game = state;
+  overlay = null;
+  $("overlay").setAttribute("aria-pressed", "false");
+  localStorage.setItem("minesweep-game", game.id);
+  cursor = [Math.floor(game.rows / 2), Math.floor(game.cols / 2)];
+  build(game.rows, game.cols);
+  paintAll();
+  status();
+  $("kind").textContent = game.kind;
+  const preset = game.kind.split("/")[0];
+  $("preset").value = ["beginner", "intermediate", "expert"].includes(preset) ? preset : "custom";
+  $("custom").hidden = $("preset").value !== "custom";
+  if ($("preset").value === "custom") {
+    $("rows").value = game.rows; $("cols").value = game.cols; $("mines").value = game.mines;
+  }
+  $("noguess").checked = game.no_guess;
+  $("rule").value = game.rule;
+  leaderboard();
+}
+
+function act(action, r, c) {
+  busy = busy.then(async () => {
+    if (!game || game.status === "won" || game.status === "lost" || replaying) return;
+    try {
+      const result = await api("POST", `/api/games/${game.id}/actions`, { action, row: r, col: c });
+      const before = game;
+      game = result.state;
+      for (const line of cells) for (const b of line) b.classList.remove("hinted");
+      if (game.status === "lost" || game.status === "won" || before.status === "ready") {
+        const wait = result.changed.length ? animate(result.changed, [r, c], game.view) : 0;
+        setTimeout(paintAll, wait);
+      } else if (result.changed.length) {
+        animate(result.changed, [r, c], game.view);
+      }
+      if (overlay) await showOverlay();
+      status();
+      if (!result.effective && !game.stats) say("");
+    } catch (error) {
+      say(error.message);
+    }
+  });
+}
+
+function clickSquare(r, c, button) {
+  const symbol = game.view[r][c];
+  if (button === 2 || flagMode && button === 0) {
+    act(symbol === "F" ? "unflag" : "flag", r, c);
+  } else if (button === 1 || (symbol >= "1" && symbol <= "8")) {
+    act("chord", r, c);
+  } else if (button === 0) {
+    act("reveal", r, c);
+  }
+}
+
+function focusCell(r, c) {
+  r = Math.max(0, Math.min(game.rows - 1, r));
+  c = Math.max(0, Math.min(game.cols - 1, c));
+  cells[cursor[0]][cursor[1]].tabIndex = -1;
+  cursor = [r, c];
+  const button = cells[r][c];
+  button.tabIndex = 0;
+  button.focus();
+}
+
+async function showOverlay() {
+  const result = await api("POST", `/api/games/${game.id}/hint`);
+  game = result.state;
+  overlay = result.probabilities;
+  paintAll();
+  status();
+  return result;
+}
+
+board.addEventListener("click", (event) => {
+  const button = event.target.closest(".cell");
+  if (!button || pressed.fired) return;
+  const r = +button.dataset.row, c = +button.dataset.col;
+  cursor = [r, c];
+  clickSquare(r, c, 0);
+});
+board.addEventListener("auxclick", (event) => {
+  const button = event.target.closest(".cell");
+  if (button && event.button === 1) { event.preventDefault(); clickSquare(+button.dataset.row, +button.dataset.col, 1); }
+});
+board.addEventListener("contextmenu", (event) => {
+  const button = event.target.closest(".cell");
+  if (!button) return;
+  event.preventDefault();
+  if (!pressed.fired) clickSquare(+button.dataset.row, +button.dataset.col, 2);
+});
+
+// Touch: a long press flags, with a ring that fills while the finger stays down.
+const pressed = { timer: null, fired: false, button: null };
+board.addEventListener("touchstart", (event) => {
+  const button = event.target.closest(".cell");
+  if (!button) return;
+  pressed.fired = false;
+  pressed.button = button;
+  button.classList.add("pressing");
+  pressed.timer = setTimeout(() => {
+    pressed.fired = true;
+    button.classList.remove("pressing");
+    if (navigator.vibrate) navigator.vibrate(30);
+    clickSquare(+button.dataset.row, +button.dataset.col, 2);
+  }, 500);
+}, { passive: true });
+for (const name of ["touchend", "touchcancel", "touchmove"]) {
+  board.addEventListener(name, () => {
+    clearTimeout(pressed.timer);
+    if (pressed.button) pressed.button.classList.remove("pressing");
+    setTimeout(() => { pressed.fired = false; }, 50);
+  }, { passive: true });
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!game || event.target.closest("form")) return;
+  const [r, c] = cursor;
+  const moves = { ArrowUp: [-1, 0], k: [-1, 0], ArrowDown: [1, 0], j: [1, 0],
+                  ArrowLeft: [0, -1], h: [0, -1], ArrowRight: [0, 1], l: [0, 1] };
+  if (moves[event.key]) { focusCell(r + moves[event.key][0], c + moves[event.key][1]); event.preventDefault(); return; }
+  if (event.key === " " || event.key === "Enter") { clickSquare(r, c, 0); event.preventDefault(); }
+  else if (event.key === "f") clickSquare(r, c, 2);
+  else if (event.key === "c") act("chord", r, c);
+  else if (event.key === "i" || event.key === "H") $("hint").click();
+  else if (event.key === "u") $("undo").click();
+});
+
+$("hint").addEventListener("click", async () => {
+  if (!game) return;
+  try {
+    const result = await api("POST", `/api/games/${game.id}/hint`);
+    game = result.state;
+    const h = result.hint;
+    for (const line of cells) for (const b of line) b.classList.remove("hinted");
+    cells[h.row][h.col].classList.add("hinted");
+    focusCell(h.row, h.col);
+    say(`Hint: row ${h.row + 1}, column ${h.col + 1} — ` +
+        (h.safe ? "safe" : `mine probability ${(h.probability * 100).toFixed(1)}%`) + `. ${h.reason}`);
+    status();
+  } catch (error) { say(error.message); }
+});
+
+$("overlay").addEventListener("click", async () => {
+  if (!game) return;
+  if (overlay) {
+    overlay = null;
+    $("overlay").setAttribute("aria-pressed", "false");
+    paintAll();
+    return;
+  }
+  try {
+    await showOverlay();
+    $("overlay").setAttribute("aria-pressed", "true");
+  } catch (error) { say(error.message); }
+});
+
+$("undo").addEventListener("click", async () => {
+  if (!game) return;
+  try {
+    const result = await api("POST", `/api/games/${game.id}/undo`);
+    game = result.state;
+    paintAll();
+    status();
+    say("Undone.");
+  } catch (error) { say(error.message); }
+});
+
+$("flagmode").addEventListener("click", () => {
+  flagMode = !flagMode;
+  $("flagmode").setAttribute("aria-pressed", String(flagMode));
+});
+
+$("theme").addEventListener("click", () => {
+  const root = document.documentElement;
+  const dark = root.classList.contains("dark") ||
+    (!root.classList.contains("light") && matchMedia("(prefers-color-scheme: dark)").matches);
+  root.classList.toggle("dark", !dark);
+  root.classList.toggle("light", dark);
+  localStorage.setItem("minesweep-theme", dark ? "light" : "dark");
+});
+
+$("preset").addEventListener("change", () => { $("custom").hidden = $("preset").value !== "custom"; });
+
+$("setup").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const body = { rule: $("rule").value, no_guess: $("noguess").checked };
+  if ($("name").value.trim()) body.name = $("name").value.trim();
+  if ($("preset").value === "custom") {
+    body.rows = +$("rows").value; body.cols = +$("cols").value; body.mines = +$("mines").value;
+  } else {
+    body.preset = $("preset").value;
+  }
+  try {
+    replaying = false;
+    start(await api("POST", "/api/games", body));
+    say("New game: click any square.");
+    focusCell(cursor[0], cursor[1]);
+  } catch (error) { say(error.message); }
+});
+
+// --- leaderboards and replays -----------------------------------------------------------
+
+async function leaderboard() {
+  if (!game) return;
+  try {
+    const data = await api("GET", `/api/leaderboards/${game.kind}`);
+    const list = $("leaderboard");
+    list.replaceChildren();
+    for (const score of data.scores) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.textContent = `${score.name}: ${score.seconds.toFixed(2)} s, 3BV ${score.bbbv}`;
+      link.addEventListener("click", () => replay(score.replay));
+      item.appendChild(link);
+      list.appendChild(item);
+    }
+    if (!data.scores.length) list.innerHTML = "<li>No ranked game yet.</li>";
+  } catch (error) { /* not on a preset: no leaderboard */ }
+}
+
+async function replay(publicId) {
+  const data = await api("GET", `/api/replays/${publicId}`);
+  replaying = true;
+  say(`Replay: ${data.name}, ${data.seconds.toFixed(2)} s.`);
+  build(data.rows, data.cols);
+  const view = data.field.map((line) => [...line].map(() => "#"));
+  for (let r = 0; r < data.rows; r++) for (let c = 0; c < data.cols; c++) paint(r, c, "#");
+  const mines = data.field.map((line) => [...line].map((s) => s === "*"));
+  const count = (r, c) => {
+    let n = 0;
+    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
+      const rr = r + dr, cc = c + dc;
+      if ((dr || dc) && rr >= 0 && cc >= 0 && rr < data.rows && cc < data.cols && mines[rr][cc]) n++;
+    }
+    return n;
+  };
+  const open = (r, c) => {
+    const stack = [[r, c]];
+    while (stack.length) {
+      const [y, x] = stack.pop();
+      if (view[y][x] !== "#" && view[y][x] !== "?") continue;
+      const n = count(y, x);
+      view[y][x] = n ? String(n) : ".";
+      paint(y, x, view[y][x]);
+      if (!n) for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
+        const yy = y + dr, xx = x + dc;
+        if (yy >= 0 && xx >= 0 && yy < data.rows && xx < data.cols && !mines[yy][xx]) stack.push([yy, xx]);
+      }
+    }
+  };
+  const t0 = performance.now();
+  for (const step of data.history) {
+    const wait = step.time * 1000 - (performance.now() - t0);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (!replaying) return;
+    const [kind, rest] = [step.action[0], step.action.slice(1)];
+    const [r, c] = rest.split(",").map(Number);
+    $("time").textContent = step.time.toFixed(0);
+    if (kind === "O") open(r, c);
+    else if (kind === "F") { view[r][c] = "F"; paint(r, c, "F"); }
+    else if (kind === "U") { view[r][c] = "#"; paint(r, c, "#"); }
+    else if (kind === "C") {
+      for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
+        const y = r + dr, x = c + dc;
+        if (y >= 0 && x >= 0 && y < data.rows && x < data.cols && view[y][x] === "#") open(y, x);
+      }
+    }
+  }
+  replaying = false;
+  say("Replay over. Press New game to play.");
+}
+
+// --- start ------------------------------------------------------------------------------
+
+(async () => {
+  const theme = localStorage.getItem("minesweep-theme");
+  if (theme) document.documentElement.classList.add(theme);
+  const saved = localStorage.getItem("minesweep-game");
+  if (saved) {
+    try { start(await api("GET", `/api/games/${saved}`)); return; } catch (error) { /* gone */ }
+  }
+  $("setup").requestSubmit();
+})();

@@ -1,0 +1,529 @@
+"""The web game: the API's rules, no leaks, races, durability, scores, and a real browser."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient
+
+from minesweep import Minefield
+from minesweep.formats import parse_view
+from minesweep.solver import analyze
+from minesweep.web import Limits, create_app
+
+POSTGRES = os.environ.get("MINESWEEP_TEST_POSTGRES_URL")
+VIEW_SYMBOLS = set("#F?.12345678")
+
+
+def database_urls(tmp_path: Path) -> list[str]:
+    urls = [f"sqlite:///{tmp_path / 'web.sqlite3'}"]
+    if POSTGRES:
+        urls.append(POSTGRES)
+    return urls
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    if request.param == "postgresql":
+        if not POSTGRES:
+            pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
+        url = POSTGRES
+    else:
+        url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    app = create_app(url, limits=Limits(max_rows=40, max_cols=60))
+    if request.param == "postgresql":
+        # One shared test database: every test starts from an empty table.
+        from minesweep.web.db import games
+
+        with app.state.service.db.engine.begin() as connection:
+            connection.execute(games.delete())
+    with TestClient(app) as test_client:
+        yield test_client
+    app.state.service.db.dispose()
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body or {"preset": "beginner"})
+    assert response.status_code == 201, response.text
+    state: dict[str, Any] = response.json()
+    return state
+
+
+def act(client: TestClient, token: str, action: str, row: int, col: int) -> Any:
+    return client.post(
+        f"/api/games/{token}/actions", json={"action": action, "row": row, "col": col}
+    )
+
+
+def field_of(client: TestClient, token: str) -> Minefield:
+    """The server's field (a test may look; no client can)."""
+    row = client.app.state.service.db.load(token)  # type: ignore[attr-defined]
+    return Minefield.from_text("\n".join(json.loads(row.game)["field"]))
+
+
+# --- the API's rules ------------------------------------------------------------------------
+
+
+def test_a_new_game_shows_nothing_but_its_size(client: TestClient) -> None:
+    state = new_game(client, preset="expert")
+    assert (state["rows"], state["cols"], state["mines"], state["status"]) == (16, 30, 99, "ready")
+    assert state["view"] == ["#" * 30] * 16
+    assert len(state["id"]) >= 32
+    assert "seed" not in state
+    assert "field" not in state
+
+
+def test_reveal_flag_chord_and_read(client: TestClient) -> None:
+    token = new_game(client, preset="beginner", seed=7)["id"]
+    result = act(client, token, "reveal", 4, 4).json()
+    assert result["effective"]
+    assert result["opened"] == len(result["changed"]) > 1
+    state = client.get(f"/api/games/{token}").json()
+    assert state == result["state"] | {"elapsed": state["elapsed"]}
+    field = field_of(client, token)
+    mine = tuple(int(v) for v in np.argwhere(field.mines)[0])
+    flagged = act(client, token, "flag", *mine).json()["state"]
+    assert flagged["view"][mine[0]][mine[1]] == "F"
+    assert flagged["mines_left"] == 9
+    assert act(client, token, "unflag", *mine).json()["state"]["mines_left"] == 10
+
+
+def test_a_loss_shows_the_mines_and_ends_the_game(client: TestClient) -> None:
+    token = new_game(client, preset="beginner", seed=3)["id"]
+    act(client, token, "reveal", 4, 4)
+    r, c = (int(v) for v in np.argwhere(field_of(client, token).mines)[0])
+    state = act(client, token, "reveal", r, c).json()["state"]
+    assert state["status"] == "lost"
+    assert state["view"][r][c] == "X"
+    assert sum(line.count("*") for line in state["view"]) == 9
+    assert "stats" in state
+    after = act(client, token, "reveal", 0, 0)
+    assert after.status_code == 409
+    assert "over" in after.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"preset": "huge"}, 400, "preset must be one of"),
+        ({"rows": 500, "cols": 500, "mines": 10}, 422, "boards go up to 40 rows"),
+        ({"rows": 3, "cols": 3, "mines": 8}, 422, "do not fit"),
+        ({"rows": 9, "cols": 9}, 400, "mines must be an integer"),
+        ({"rows": 9.5, "cols": 9, "mines": 1}, 400, "rows must be an integer"),
+        ({"preset": "expert", "rows": 9}, 400, "not both"),
+        ({"preset": "expert", "colour": "red"}, 400, "unknown field 'colour'"),
+        ({"preset": "expert", "rule": "maybe"}, 422, "first-click rule"),
+        ({"preset": "expert", "no_guess": True, "rule": "safe"}, 422, "always open"),
+        ({"preset": "expert", "seed": -1}, 400, "seed must be"),
+        ({"preset": "expert", "name": "x" * 41}, 400, "at most 40"),
+        ({"preset": "expert", "no_guess": "yes"}, 400, "true or false"),
+    ],
+)
+def test_bad_new_games_are_refused_and_nothing_is_stored(
+    client: TestClient, body: dict[str, Any], status: int, message: str
+) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == status
+    assert message in response.json()["error"]
+    db = client.app.state.service.db  # type: ignore[attr-defined]
+    with db.engine.connect() as connection:
+        from sqlalchemy import func, select
+
+        from minesweep.web.db import games
+
+        assert connection.execute(select(func.count()).select_from(games)).scalar() == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"action": "reveal", "row": 9, "col": 0}, 422, "row 9 is outside"),
+        ({"action": "reveal", "row": -1, "col": 0}, 422, "row -1 is outside"),
+        ({"action": "reveal", "row": "1", "col": 0}, 400, "row must be an integer"),
+        ({"action": "detonate", "row": 0, "col": 0}, 400, "action must be one of"),
+        ({"action": "reveal", "row": 0, "col": 0, "x": 1}, 400, "unknown field 'x'"),
+    ],
+)
+def test_bad_actions_are_refused_and_change_nothing(
+    client: TestClient, body: dict[str, Any], status: int, message: str
+) -> None:
+    token = new_game(client)["id"]
+    act(client, token, "reveal", 4, 4)
+    before = client.get(f"/api/games/{token}").json()
+    response = client.post(f"/api/games/{token}/actions", json=body)
+    assert response.status_code == status
+    assert message in response.json()["error"]
+    after = client.get(f"/api/games/{token}").json()
+    assert after["view"] == before["view"]
+
+
+def test_malformed_and_oversized_bodies(client: TestClient) -> None:
+    token = new_game(client)["id"]
+    bad = client.post(
+        f"/api/games/{token}/actions",
+        content=b"{not json",
+        headers={"content-type": "application/json"},
+    )
+    assert (bad.status_code, bad.json()["error"]) == (400, "the body is not valid JSON")
+    big = client.post("/api/games", content=b"{" + b" " * 5000 + b"}")
+    assert big.status_code == 413
+    assert client.post("/api/games", json=[1, 2]).status_code == 400
+
+
+def test_unknown_ids_and_other_players_games(client: TestClient) -> None:
+    mine = new_game(client)["id"]
+    assert client.get("/api/games/" + "x" * 32).status_code == 404
+    assert act(client, "y" * 32, "reveal", 0, 0).status_code == 404
+    assert client.get("/api/games/short").status_code == 404
+    # Tokens are long and random: nothing about one tells another.
+    others = {new_game(client)["id"] for _ in range(20)}
+    assert mine not in others
+    assert len(others) == 20
+    assert all(len(token) >= 32 for token in others)
+
+
+def test_openapi_describes_the_api(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    assert spec["openapi"].startswith("3.")
+    assert {"/api/games", "/api/games/{token}/actions", "/api/leaderboards/{kind}"} <= set(
+        spec["paths"]
+    )
+
+
+# --- no leaks ----------------------------------------------------------------------------
+
+
+ALLOWED_BEFORE_END = {
+    "id",
+    "kind",
+    "rows",
+    "cols",
+    "mines",
+    "rule",
+    "no_guess",
+    "status",
+    "mines_left",
+    "elapsed",
+    "assisted",
+    "seeded",
+    "view",
+}
+
+
+def check_no_leak(state: dict[str, Any], field: Minefield, revealed: np.ndarray) -> None:
+    """A state of a game in progress: nothing beyond what the player sees."""
+    assert set(state) <= ALLOWED_BEFORE_END
+    view = parse_view("\n".join(state["view"]))
+    symbols = {s for line in state["view"] for s in line}
+    assert symbols <= VIEW_SYMBOLS
+    shown = view <= 8
+    # Numbers only where the game has revealed a square, and they are true.
+    assert np.array_equal(shown, revealed)
+    assert np.array_equal(view[shown], field.numbers[shown])
+
+
+@pytest.mark.slow
+def test_no_response_leaks_anything_over_many_random_games(client: TestClient) -> None:
+    rng = random.Random(2026)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    for game_number in range(40):
+        preset = rng.choice(["beginner", "intermediate", "expert"])
+        state = new_game(client, preset=preset, no_guess=rng.random() < 0.3)
+        token = state["id"]
+        rows, cols = state["rows"], state["cols"]
+        for _ in range(60):
+            action = rng.choice(
+                ["reveal", "reveal", "reveal", "flag", "unflag", "chord", "question"]
+            )
+            response = act(client, token, action, rng.randrange(rows), rng.randrange(cols))
+            if response.status_code == 409:
+                break
+            payload = response.json()
+            assert set(payload) == {"state", "effective", "opened", "changed"}
+            state = payload["state"]
+            if state["status"] in ("won", "lost"):
+                break
+            game = service._load(token)[1]
+            if game.field is not None:
+                check_no_leak(state, game.field, game.state == 3)
+            hint = client.post(f"/api/games/{token}/hint").json()
+            if game.field is not None and game_number % 5 == 0:
+                # The probabilities are the player's view's, the same as a solver run on it.
+                view = parse_view("\n".join(hint["state"]["view"]))
+                expected = analyze(view, state["mines"]).probability
+                served = np.array(hint["probabilities"], dtype=float)
+                assert np.array_equal(np.isnan(served), np.isnan(expected))
+                assert np.nanmax(np.abs(served - expected)) <= 1e-6
+
+
+# --- scores, rankings, replays ---------------------------------------------------------------
+
+
+def win(client: TestClient, token: str) -> dict[str, Any]:
+    """Win a game by opening every safe square (the test may know the field)."""
+    act(client, token, "reveal", 4, 4)
+    field = field_of(client, token)
+    state = client.get(f"/api/games/{token}").json()
+    for r, c in np.argwhere(~field.mines).tolist():
+        if state["status"] != "playing":
+            break
+        if state["view"][r][c] in "#?":
+            state = act(client, token, "reveal", r, c).json()["state"]
+    return state
+
+
+def test_a_won_game_ranks_and_can_be_replayed(client: TestClient) -> None:
+    token = new_game(client, preset="beginner", name="ada")["id"]
+    state = win(client, token)
+    assert state["status"] == "won"
+    assert state["ranked"] is True
+    board = client.get("/api/leaderboards/beginner").json()
+    assert board["scores"][0]["name"] == "ada"
+    assert board["scores"][0]["seconds"] == pytest.approx(state["elapsed"], abs=1e-3)
+    replay = client.get(f"/api/replays/{state['public_id']}").json()
+    assert replay["history"][0]["action"] == "O4,4"
+    assert len(replay["field"]) == 9
+
+
+def test_assisted_and_seeded_games_do_not_rank(client: TestClient) -> None:
+    helped = new_game(client, preset="beginner")["id"]
+    act(client, helped, "reveal", 4, 4)
+    client.post(f"/api/games/{helped}/hint")
+    assert win(client, helped)["ranked"] is False
+    undone = new_game(client, preset="beginner")["id"]
+    act(client, undone, "reveal", 4, 4)
+    act(client, undone, "flag", 0, 0)
+    client.post(f"/api/games/{undone}/undo")
+    assert win(client, undone)["ranked"] is False
+    seeded = new_game(client, preset="beginner", seed=5)["id"]
+    assert win(client, seeded)["ranked"] is False
+    assert client.get("/api/leaderboards/beginner").json()["scores"] == []
+
+
+def test_the_server_keeps_the_time(tmp_path: Path) -> None:
+    now = [1000.0]
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", clock=lambda: now[0])
+    with TestClient(app) as client:
+        token = new_game(client, preset="beginner", seed=1)["id"]
+        act(client, token, "reveal", 4, 4)
+        now[0] += 7.5
+        assert client.get(f"/api/games/{token}").json()["elapsed"] == 7.5
+        now[0] += 2.5
+        state = act(client, token, "flag", 0, 0).json()["state"]
+        assert state["elapsed"] == 10.0
+
+
+# --- races and durability (real server processes) ------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """``minesweep serve`` in a subprocess."""
+
+    def __init__(self, url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "minesweep", "serve", "--port", str(self.port), "--db", url],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        import httpx2 as httpx
+
+        self.http = httpx.Client(base_url=self.base, timeout=30)
+        for _ in range(300):
+            try:
+                self.http.get("/openapi.json")
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start: " + self.process.stderr.read().decode())  # type: ignore[union-attr]
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self._close()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self._close()
+
+    def _close(self) -> None:
+        self.process.wait()
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+        self.http.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_racing_requests_on_one_game_lose_no_update(tmp_path: Path, backend: str) -> None:
+    if backend == "postgresql" and not POSTGRES:
+        pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
+    url = POSTGRES if backend == "postgresql" else f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    # Two server processes on one database, requests from many threads.
+    servers = [Server(url), Server(url)]
+    try:
+        token = (
+            servers[0]
+            .http.post("/api/games", json={"rows": 30, "cols": 30, "mines": 0})
+            .json()["id"]
+        )
+        servers[0].http.post(
+            f"/api/games/{token}/actions", json={"action": "flag", "row": 0, "col": 0}
+        )
+        squares = [(r, c) for r in range(1, 30) for c in range(0, 30, 2)][:120]
+        acknowledged: list[tuple[int, int]] = []
+        lock = threading.Lock()
+
+        def worker(index: int) -> None:
+            server = servers[index % 2]
+            for r, c in squares[index::8]:
+                response = server.http.post(
+                    f"/api/games/{token}/actions", json={"action": "flag", "row": r, "col": c}
+                )
+                if response.status_code == 200:
+                    with lock:
+                        acknowledged.append((r, c))
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        state = servers[1].http.get(f"/api/games/{token}").json()
+        flagged = {
+            (r, c) for r, line in enumerate(state["view"]) for c, s in enumerate(line) if s == "F"
+        }
+        assert set(acknowledged) <= flagged
+        assert len(acknowledged) == len(squares)
+        assert state["mines_left"] == -(len(squares) + 1)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.mark.slow
+def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'durable.sqlite3'}"
+    server = Server(url)
+    token = server.http.post("/api/games", json={"preset": "expert", "seed": 11}).json()["id"]
+    server.http.post(f"/api/games/{token}/actions", json={"action": "reveal", "row": 8, "col": 15})
+    views = []
+    for col in range(0, 30, 3):
+        response = server.http.post(
+            f"/api/games/{token}/actions", json={"action": "flag", "row": 0, "col": col}
+        )
+        views.append(response.json()["state"]["view"])
+    server.kill()  # SIGKILL: no shutdown, no flush
+    again = Server(url)
+    try:
+        state = again.http.get(f"/api/games/{token}").json()
+        assert state["view"] == views[-1]
+        assert state["status"] == "playing"
+    finally:
+        again.stop()
+
+
+# --- a real browser ---------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    server = Server(f"sqlite:///{tmp_path / 'e2e.sqlite3'}")
+    try:
+        created = server.http.post(
+            "/api/games", json={"preset": "beginner", "no_guess": True, "seed": 3}
+        ).json()
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                ],
+            )
+            page = browser.new_page(viewport={"width": 900, "height": 800})
+            page.goto(server.base)
+            page.evaluate(f"localStorage.setItem('minesweep-game', '{created['id']}')")
+            page.reload()
+            page.wait_for_selector(".cell")
+            page.click('[aria-label="row 5, column 5: hidden"]')  # the first click, by mouse
+            started = "['playing', 'won'].some(s => document.querySelector('#status')"
+            page.wait_for_function(started + ".textContent.startsWith(s))")
+            use_keyboard = False
+            for _ in range(200):
+                status = page.inner_text("#status")
+                if status.startswith("won"):
+                    break
+                view = read_view(page, 9, 9)
+                safe = analyze(parse_view(view), 10).safe.tolist()
+                target = next((r, c) for r, c in safe if view.splitlines()[r][c] == "#")
+                if use_keyboard:
+                    page.focus(f'.cell[data-row="{target[0]}"][data-col="{target[1]}"]')
+                    page.evaluate(f"cursor = [{target[0]}, {target[1]}]")
+                    page.keyboard.press("Enter")
+                else:
+                    page.click(f'.cell[data-row="{target[0]}"][data-col="{target[1]}"]')
+                use_keyboard = not use_keyboard
+                page.wait_for_timeout(150)
+            page.wait_for_timeout(600)
+            assert page.inner_text("#status").startswith("won")
+            assert "Won in" in page.inner_text("#message")
+            shot = Path(os.environ.get("MINESWEEP_ARTIFACTS", tmp_path)) / "e2e-win.png"
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 1000
+            browser.close()
+    finally:
+        server.stop()
+
+
+def read_view(page: Any, rows: int, cols: int) -> str:
+    """The board as the page shows it, from the buttons' aria-labels."""
+    labels = page.eval_on_selector_all(
+        ".cell", "cells => cells.map(c => c.getAttribute('aria-label'))"
+    )
+    symbols = []
+    for label in labels:
+        what = label.split(": ", 1)[1]
+        if what.startswith("hidden") or what.startswith("question"):
+            symbols.append("#")
+        elif what.startswith("flagged"):
+            symbols.append("F")
+        elif what == "blank":
+            symbols.append(".")
+        else:
+            symbols.append(what[0])
+    return "\n".join("".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows))
