@@ -480,8 +480,7 @@ def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) 
             page.reload()
             page.wait_for_selector(".cell")
             page.click('[aria-label="row 5, column 5: hidden"]')  # the first click, by mouse
-            started = "['playing', 'won'].some(s => document.querySelector('#status')"
-            page.wait_for_function(started + ".textContent.startsWith(s))")
+            page.wait_for_selector(".cell.open")  # the opening, drawn ring by ring
             use_keyboard = False
             for _ in range(200):
                 status = page.inner_text("#status")
@@ -489,7 +488,9 @@ def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) 
                     break
                 view = read_view(page, 9, 9)
                 safe = analyze(parse_view(view), 10).safe.tolist()
-                target = next((r, c) for r, c in safe if view.splitlines()[r][c] == "#")
+                hidden = [(r, c) for r, c in safe if view.splitlines()[r][c] == "#"]
+                assert hidden, f"no safe hidden square in the page's view:\n{view}"
+                target = hidden[0]
                 if use_keyboard:
                     page.focus(f'.cell[data-row="{target[0]}"][data-col="{target[1]}"]')
                     page.evaluate(f"cursor = [{target[0]}, {target[1]}]")
@@ -497,7 +498,10 @@ def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) 
                 else:
                     page.click(f'.cell[data-row="{target[0]}"][data-col="{target[1]}"]')
                 use_keyboard = not use_keyboard
-                page.wait_for_timeout(150)
+                page.wait_for_selector(
+                    f'.cell.open[data-row="{target[0]}"][data-col="{target[1]}"]'
+                )
+                page.wait_for_timeout(100)  # the rest of the reveal's animation
             page.wait_for_timeout(600)
             assert page.inner_text("#status").startswith("won")
             assert "Won in" in page.inner_text("#message")
@@ -527,3 +531,134 @@ def read_view(page: Any, rows: int, cols: int) -> str:
         else:
             symbols.append(what[0])
     return "\n".join("".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows))
+
+
+# --- regressions found in review ---------------------------------------------------------
+
+
+def test_undo_after_the_end_is_refused(client: TestClient) -> None:
+    token = new_game(client, preset="beginner")["id"]
+    state = win(client, token)
+    assert state["ranked"] is True
+    response = client.post(f"/api/games/{token}/undo")
+    assert response.status_code == 409
+    assert client.get(f"/api/games/{token}").json()["status"] == "won"
+    lost = new_game(client, preset="beginner", seed=3)["id"]
+    act(client, lost, "reveal", 4, 4)
+    r, c = (int(v) for v in np.argwhere(field_of(client, lost).mines)[0])
+    act(client, lost, "reveal", r, c)
+    assert client.post(f"/api/games/{lost}/undo").status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("/api/games", {"preset": []}, 400),
+        ("/api/games", {"preset": {}}, 400),
+        ("/api/games", "[" * 1500 + "]" * 1500, 400),
+    ],
+)
+def test_odd_bodies_get_4xx_not_500(
+    client: TestClient, path: str, body: object, status: int
+) -> None:
+    if isinstance(body, str):
+        response = client.post(
+            path, content=body.encode(), headers={"content-type": "application/json"}
+        )
+    else:
+        response = client.post(path, json=body)
+    assert response.status_code == status
+
+
+def test_odd_actions_get_4xx_not_500(client: TestClient) -> None:
+    token = new_game(client, preset="beginner")["id"]
+    response = client.post(
+        f"/api/games/{token}/actions", json={"action": ["reveal"], "row": 1, "col": 1}
+    )
+    assert response.status_code == 400
+    plain = client.post(
+        f"/api/games/{token}/actions",
+        content=b'{"action": "reveal", "row": 1, "col": 1}',
+        headers={"content-type": "text/plain"},
+    )
+    assert plain.status_code == 415
+    no_guess = new_game(client, preset="beginner", no_guess=True)["id"]
+    assert act(client, no_guess, "reveal", -1, 0).status_code == 422
+    assert act(client, no_guess, "reveal", 9, 0).status_code == 422
+    assert act(client, no_guess, "reveal", 4, 4).status_code == 200
+
+
+def test_a_hint_with_every_hidden_square_flagged_is_a_clear_error(client: TestClient) -> None:
+    token = new_game(client, rows=2, cols=2, mines=1, rule="safe")["id"]
+    act(client, token, "reveal", 0, 0)
+    for r, c in [(0, 1), (1, 0), (1, 1)]:
+        act(client, token, "flag", r, c)
+    response = client.post(f"/api/games/{token}/hint")
+    assert response.status_code == 409
+    assert "flagged" in response.json()["error"]
+
+
+def test_no_guess_games_keep_their_clock_at_the_first_reveal(tmp_path: Path) -> None:
+    now = [500.0]
+    app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}", clock=lambda: now[0])
+    with TestClient(app) as client:
+        token = new_game(client, preset="beginner", no_guess=True)["id"]
+        act(client, token, "flag", 0, 0)
+        now[0] += 10
+        state = act(client, token, "reveal", 4, 4).json()["state"]
+        assert state["elapsed"] == 10.0
+        assert state["view"][0][0] == "F"
+
+
+def test_rules_rank_apart(client: TestClient) -> None:
+    assert new_game(client, preset="expert", rule="safe")["kind"] == "expert/safe"
+    assert new_game(client, preset="expert")["kind"] == "expert"
+    assert new_game(client, preset="beginner", no_guess=True)["kind"] == "beginner/no-guess"
+    too_big = client.post(
+        "/api/games", json={"rows": 40, "cols": 60, "mines": 100, "no_guess": True}
+    )
+    assert too_big.status_code == 422
+
+
+@pytest.mark.parametrize("kind", ["flag", "undo"])
+def test_racing_writers_apply_each_request_exactly_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    # Widen the window between reading a game and writing it, so that the two
+    # requests surely overlap.
+    from minesweep.web.app import Service
+
+    app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    with TestClient(app) as client:
+        token = new_game(client, preset="expert", seed=4)["id"]
+        act(client, token, "reveal", 8, 15)
+        for col in range(4):
+            act(client, token, "flag", 0, col)
+        service = app.state.service
+        load = Service._load
+
+        def slow_load(self: Service, token: str) -> Any:
+            result = load(self, token)
+            time.sleep(0.05)
+            return result
+
+        monkeypatch.setattr(Service, "_load", slow_load)
+        if kind == "undo":
+            calls = [lambda: service.undo(token)] * 2
+        else:
+            calls = [
+                lambda: service.act(token, {"action": "flag", "row": 1, "col": 0}),
+                lambda: service.act(token, {"action": "flag", "row": 1, "col": 1}),
+            ]
+        threads = [threading.Thread(target=call) for call in calls]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        monkeypatch.setattr(Service, "_load", load)
+        history = [str(a) for a in service._load(token)[1].history]
+    if kind == "undo":
+        assert history == ["O8,15", "F0,0", "F0,1"]
+    else:
+        assert sorted(history[5:]) == ["F1,0", "F1,1"]
+        assert len(history) == 7

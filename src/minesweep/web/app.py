@@ -58,6 +58,8 @@ class Limits:
     max_cols: int = 128
     max_body: int = 4096
     max_name: int = 40
+    max_no_guess_squares: int = 1024
+    no_guess_seconds: float = 3.0
     retries: int = 50
 
 
@@ -90,7 +92,7 @@ class Service:
         limits = self.limits
         preset = body.get("preset")
         if preset is not None:
-            if preset not in PRESETS:
+            if not isinstance(preset, str) or preset not in PRESETS:
                 raise ApiError(400, f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
             size = PRESETS[preset]
             rows, cols, mines = size.rows, size.cols, size.mines
@@ -116,6 +118,12 @@ class Service:
             raise ApiError(400, f"name must be text of at most {limits.max_name} characters")
         if no_guess and rule != "opening":
             raise ApiError(422, "no-guess games always open at the first click (rule opening)")
+        if no_guess and rows * cols > limits.max_no_guess_squares:
+            raise ApiError(
+                422,
+                f"no-guess boards go up to {limits.max_no_guess_squares} squares "
+                f"(their generation is costly), asked for {rows * cols}",
+            )
         unknown = set(body) - {
             "preset",
             "rows",
@@ -133,7 +141,13 @@ class Service:
         except MinesweepError as error:
             raise ApiError(422, str(error)) from None
         token = secrets.token_urlsafe(24)
-        kind = (preset or f"{rows}x{cols}/{mines}") + ("/no-guess" if no_guess else "")
+        # Leaderboards compare like with like: the first-click rule and no-guess
+        # boards make games easier or harder, so they rank apart.
+        kind = (
+            (preset or f"{rows}x{cols}/{mines}")
+            + ("" if rule == "opening" else f"/{rule}")
+            + ("/no-guess" if no_guess else "")
+        )
         self.db.insert(
             {
                 "token": token,
@@ -153,7 +167,9 @@ class Service:
 
     def state(self, token: str) -> dict[str, Any]:
         row, game = self._load(token)
-        return self._public(row, game)
+        public = self._public(row, game)
+        self._keep(token, row.version, game)
+        return public
 
     def act(self, token: str, body: dict[str, Any]) -> dict[str, Any]:
         kinds = {
@@ -164,7 +180,7 @@ class Service:
             "question": ActionKind.QUESTION,
         }
         action = body.get("action")
-        if action not in kinds:
+        if not isinstance(action, str) or action not in kinds:
             raise ApiError(400, f"action must be one of {', '.join(kinds)}, got {action!r}")
         row_index, col_index = _integer(body, "row"), _integer(body, "col")
         if set(body) - {"action", "row", "col"}:
@@ -193,6 +209,10 @@ class Service:
 
     def undo(self, token: str) -> dict[str, Any]:
         def apply(row: GameRow, game: Game) -> tuple[Game, dict[str, Any]]:
+            # A finished game stays finished here: its mines have been shown,
+            # and a ranked one has its score and replay.
+            if game.is_over:
+                raise ApiError(409, f"the game is over ({game.status.value})")
             try:
                 game.pop()
             except MinesweepError as error:
@@ -202,7 +222,7 @@ class Service:
         return self._update(token, apply, assisted=True)
 
     def hint(self, token: str) -> dict[str, Any]:
-        from minesweep.solver import analyze, hint_from_analysis
+        from minesweep.solver import AnalysisBudgetError, analyze, hint_from_analysis
 
         def apply(row: GameRow, game: Game) -> tuple[Game, dict[str, Any]]:
             if game.is_over:
@@ -221,8 +241,13 @@ class Service:
                     "probabilities": None,
                 }
             glyphs = game.glyphs()
-            analysis = analyze(glyphs, game.mine_count)
-            advice = hint_from_analysis(analysis, glyphs)
+            try:
+                analysis = analyze(glyphs, game.mine_count)
+                advice = hint_from_analysis(analysis, glyphs)
+            except AnalysisBudgetError as error:
+                raise ApiError(503, str(error)) from None
+            except MinesweepError as error:
+                raise ApiError(409, str(error)) from None
             probabilities = [
                 [None if value != value else round(float(value), 6) for value in line]
                 for line in analysis.probability.tolist()
@@ -284,11 +309,12 @@ class Service:
         row = self.db.load(token)
         if row is None:
             raise ApiError(404, "no game with that id")
+        # A cached game is taken out while in use, so no two requests ever hold
+        # the same object; it goes back (or its successor does) afterwards.
         with self._lock:
-            cached = self._cache.get(token)
-            if cached is not None and cached[0] == row.version:
-                self._cache.move_to_end(token)
-                return row, cached[1]
+            cached = self._cache.pop(token, None)
+        if cached is not None and cached[0] == row.version:
+            return row, cached[1]
         game = parse_game_json(row.game, clock=self.clock)
         if row.started_at is not None and game.history:
             game.set_start(row.started_at)
@@ -308,8 +334,6 @@ class Service:
                 # that racing requests spread out instead of colliding again.
                 time.sleep(random.uniform(0, 0.002 * min(attempt, 10)))
             row, game = self._load(token)
-            with self._lock:
-                self._cache.pop(token, None)  # the game object is about to change
             game, extra = apply(row, game)
             changes: dict[str, Any] = {
                 "game": _game_json(game),
@@ -330,27 +354,57 @@ class Service:
                     and row.kind.split("/")[0] in PRESETS,
                 )
             if self.db.store(token, row.version, changes):
-                with self._lock:
-                    self._cache[token] = (row.version + 1, game)
-                    while len(self._cache) > 256:
-                        self._cache.popitem(last=False)
+                self._keep(token, row.version + 1, game)
                 merged = GameRow(**{**row.__dict__, **changes, "version": row.version + 1})
                 return {"state": self._public(merged, game), **extra}
         raise ApiError(409, "the game changed too often while this action was applied; retry")
 
+    def _keep(self, token: str, version: int, game: Game) -> None:
+        """Put a game (at ``version``) back in the cache, unless a newer one is there."""
+        with self._lock:
+            cached = self._cache.get(token)
+            if cached is None or cached[0] < version:
+                self._cache[token] = (version, game)
+                self._cache.move_to_end(token)
+            while len(self._cache) > 256:
+                self._cache.popitem(last=False)
+
     def _no_guess(self, game: Game, row: int, col: int) -> Game:
-        from minesweep.solver import NoGuessBudgetError, no_guess_game
+        """At the first reveal of a no-guess game: its field, laid around that square."""
+        from minesweep.field import check_position
+        from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError, generate_no_guess
 
         rows, cols = game.shape
         try:
-            fresh = no_guess_game(
-                rows, cols, game.mine_count, first_click=(row, col), clock=self.clock
+            check_position((rows, cols), row, col)
+        except MinesweepError as error:
+            raise ApiError(422, str(error)) from None
+        try:
+            result = generate_no_guess(
+                rows,
+                cols,
+                game.mine_count,
+                first_click=(row, col),
+                seed=game.seed if game.seed is not None else secrets.randbits(64),
+                max_seconds=self.limits.no_guess_seconds,
             )
-        except NoGuessBudgetError as error:
-            raise ApiError(503, str(error)) from None
-        for action in game.history:
-            fresh.push(action)
-        return fresh
+        except (NoGuessBudgetError, AnalysisBudgetError) as error:
+            raise ApiError(503, f"no no-guess board found in time: {error}") from None
+        fresh = Game(
+            rows,
+            cols,
+            game.mine_count,
+            rule="opening",
+            field=result.field,
+            first_click=(row, col),
+            clock=self.clock,
+        )
+        # Keep what happened before the first reveal (flags), at its own times,
+        # and the clock that started with it.
+        replayed = Game.replay(fresh, game.history, clock=self.clock)
+        if game.started_at is not None:
+            replayed.set_start(game.started_at)
+        return replayed
 
     def _public(self, row: GameRow, game: Game) -> dict[str, Any]:
         """What the player may see. Until the end: the view, counters and time; no mine."""
@@ -421,9 +475,12 @@ def create_app(
                 raise ApiError(413, f"request bodies are at most {limits.max_body} bytes")
         if not raw:
             return {}
+        content_type = request.headers.get("content-type", "")
+        if content_type.split(";")[0].strip().lower() != "application/json":
+            raise ApiError(415, "send the body as application/json")
         try:
             data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             raise ApiError(400, "the body is not valid JSON") from None
         if not isinstance(data, dict):
             raise ApiError(400, "the body must be a JSON object")
