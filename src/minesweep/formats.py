@@ -35,6 +35,7 @@ from .errors import InvalidBoardError, ParseError
 from .field import Minefield
 from .game import Action, Game
 from .generate import generate_field
+from .notation import load_json
 
 __all__ = [
     "GAME_FORMAT",
@@ -188,14 +189,7 @@ def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -
     """
     if not isinstance(text, (str, bytes)):
         raise ParseError(f"a game file is JSON text, got {type(text).__name__}")
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(
-            f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
-        ) from None
-    except UnicodeDecodeError:
-        raise ParseError("a game file must be UTF-8 JSON") from None
+    document = load_json(text)
     if not isinstance(document, dict) or document.get("format") != GAME_FORMAT:
         raise ParseError(f'not a minesweep game: expected "format": {GAME_FORMAT!r}')
     version = document.get("version")

@@ -26,11 +26,13 @@ True
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from .errors import ParseError
 from .leetcode import LeetCodeBoard
 
 __all__ = [
+    "load_json",
     "parse_board",
     "parse_leetcode_json",
     "parse_text_grid",
@@ -60,12 +62,7 @@ def parse_leetcode_json(text: str) -> tuple[LeetCodeBoard, tuple[int, int] | Non
 
     Returns the board and the click, or ``None`` when the text has no click.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(
-            f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
-        ) from None
+    data = load_json(text)
     click: tuple[int, int] | None = None
     if isinstance(data, dict):
         unknown = sorted(set(data) - {"board", "click"})
@@ -90,6 +87,20 @@ def parse_leetcode_json(text: str) -> tuple[LeetCodeBoard, tuple[int, int] | Non
                     f"got {_brief(cell)}"
                 )
     return data, click
+
+
+def load_json(text: str | bytes) -> Any:
+    """``json.loads``, with every way it can fail turned into a ParseError."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(
+            f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    except UnicodeDecodeError:
+        raise ParseError("JSON text must be UTF-8") from None
+    except RecursionError:
+        raise ParseError("JSON nested too deeply") from None
 
 
 def to_leetcode_json(board: LeetCodeBoard) -> str:
