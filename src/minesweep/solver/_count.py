@@ -171,10 +171,26 @@ def count_component(  # pragma: no cover - compiled
     if layer_start[n + 1] > layer_start[n]:
         for m in range(length):
             total[m] = polys[layer_start[n], m]
-    # Backward: completions of every state, and each group's sums.
+    # Backward: completions of every state, and each group's sums. A state's
+    # polynomial is non-zero over a short range of mine counts only, so every
+    # loop runs over those ranges, not the whole length: without that, a
+    # wide component's products cost length squared per move.
+    poly_low = np.full(rows, length, np.int64)
+    poly_high = np.full(rows, -1, np.int64)
+    for row in range(rows):
+        line = polys[row]
+        for m in range(length):
+            if line[m] != 0.0:
+                if poly_low[row] == length:
+                    poly_low[row] = m
+                poly_high[row] = m
     completions = np.zeros((rows, length))
+    rest_low = np.full(rows, length, np.int64)
+    rest_high = np.full(rows, -1, np.int64)
     for row in range(layer_start[n], layer_start[n + 1]):
         completions[row, 0] = 1.0
+        rest_low[row] = 0
+        rest_high[row] = 0
     mines = np.zeros((n, length))
     safes = np.zeros((n, length))
     for i in range(n - 1, -1, -1):
@@ -183,20 +199,24 @@ def count_component(  # pragma: no cover - compiled
             source = move_from[move]
             target = move_to[move]
             k = move_k[move]
+            if rest_high[target] < 0:
+                continue  # no completion from there
             ways = pascal[size, k]
             rest = completions[target]
             here = completions[source]
-            for m in range(length - k):
+            for m in range(rest_low[target], min(rest_high[target] + 1, length - k)):
                 if rest[m] != 0.0:
                     here[m + k] += rest[m] * ways
-            if k == 0 and size == 0:
+            rest_low[source] = min(rest_low[source], rest_low[target] + k)
+            rest_high[source] = max(rest_high[source], min(rest_high[target] + k, length - 1))
+            if size == 0:
                 continue
             before = polys[source]
-            for a in range(length):
+            for a in range(poly_low[source], poly_high[source] + 1):
                 left = before[a]
                 if left == 0.0:
                     continue
-                for b in range(length - a - k):
+                for b in range(rest_low[target], min(rest_high[target] + 1, length - a - k)):
                     right = rest[b]
                     if right != 0.0:
                         product = left * right * ways
