@@ -225,7 +225,10 @@ class MinesweeperApp(App[None]):
     def on_mount(self) -> None:
         self.board.focus()
         self._update_status()
-        self.set_interval(0.2, self._update_status)
+        # The clock ticks on the status line's own timer, which Textual stops
+        # when the line is removed: an app-level timer can fire during
+        # shutdown, after the line is gone.
+        self.query_one("#status", Static).set_interval(0.2, self._update_status)
         self._check_size()
 
     def on_resize(self) -> None:
