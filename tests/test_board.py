@@ -100,7 +100,7 @@ def eager_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("eager_arrays")
-@settings(max_examples=300)
+@settings(max_examples=max(300, settings.default.max_examples))
 @given(boards_and_clicks(max_rows=30, max_cols=30), st.booleans())
 def test_update_board_on_arrays_matches_the_reference(
     case: tuple[list[list[str]], tuple[int, int]], check: bool

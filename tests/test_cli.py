@@ -99,7 +99,12 @@ def test_reveal_grid_file_as_json(
         (["reveal", "--click", "a,b"], "EEE\n", "expected ROW,COL"),
         (["reveal", "--click", "1"], "EEE\n", "expected ROW,COL"),
         (["reveal", "--format", "svg"], "EEE\n", "invalid choice"),
-        (["reveal", "does/not/exist.json"], "", "cannot read 'does/not/exist.json'"),
+        (["reveal", "does/not/exist.json"], "", "reveal: cannot read 'does/not/exist.json'"),
+        (["solve", "does/not/exist.json"], "", "solve: cannot read 'does/not/exist.json'"),
+        (["stats", "does/not/exist.mbf"], "", "stats: cannot read 'does/not/exist.mbf'"),
+        (["solve", "-", "--mines", "-1"], "##\n", "non-negative whole number, got '-1'"),
+        (["serve", "--port", "70000"], "", "a port from 1 to 65535, got '70000'"),
+        (["serve", "--port", "0"], "", "a port from 1 to 65535, got '0'"),
         (["bogus"], "", "invalid choice"),
         ([], "", "required"),
     ],
@@ -253,10 +258,14 @@ def run_raw(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
         (["new", "--size", "3x3"], "--size needs --mines"),
         (["new", "--preset", "expert", "--mines", "3"], "--mines goes with --size"),
         (["new", "--size", "3by3", "--mines", "1"], "expected ROWSxCOLS"),
-        (["new", "--seed", "-4"], "expected a whole number"),
+        (["new", "--seed", "-4"], "expected a non-negative whole number"),
         (["new", "--first-click", "20,0"], "row 20 is outside"),
         (["new", "--preset", "expert", "--size", "3x3"], "not allowed with argument"),
         (["stats", "no/such/file"], "cannot read 'no/such/file'"),
+        (
+            ["new", "--size", "100000x100000", "--mines", "1"],
+            "10,000,000,000 squares; at most 1,000,000,000",
+        ),
     ],
 )
 def test_new_and_stats_errors_exit_2_with_one_line(
@@ -268,6 +277,35 @@ def test_new_and_stats_errors_exit_2_with_one_line(
     status, out, err = run(capsys, monkeypatch, *argv)
     assert status == 2
     assert out == ""
+    assert err.count("\n") == 1
+    assert message in err
+
+
+@pytest.mark.parametrize("stdin", ['[["m","1"],["1","1"]]', "m1\n11\n", "M1\n11\n"])
+def test_stats_reads_flags_as_the_game_writes_them(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    status, out, err = run_raw(capsys, "stats", "-")
+    assert (status, err) == (0, "")
+    assert "mines      1 (25.0%)" in out
+    assert "3BV        3" in out
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ("", "the input is empty"),
+        ("garbage\n", "not a board minesweep reads"),
+        ("#1\n11\n", "not a board minesweep reads"),
+    ],
+)
+def test_stats_of_text_it_cannot_read_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, message: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    status, out, err = run_raw(capsys, "stats", "-")
+    assert (status, out) == (2, "")
     assert err.count("\n") == 1
     assert message in err
 
@@ -304,6 +342,37 @@ def test_solve_a_leetcode_board_counts_its_mines(
     status, out, _ = run(capsys, monkeypatch, "solve", "-", stdin="B1E1B\nB1M1B\nB111B\nBBBBB\n")
     assert status == 0
     assert out.splitlines()[0].split() == [".", "1", "S", "1", "."]
+
+
+def test_solve_a_game_before_its_first_click_follows_the_rule(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep import Game
+    from minesweep.formats import to_game_json
+
+    game = Game.new("beginner", rule="opening", seed=3)
+    status, out, err = run(capsys, monkeypatch, "solve", "-", stdin=to_game_json(game))
+    assert (status, err) == (0, "")
+    assert out.splitlines()[-1] == (
+        "hint: click (4, 4): the first click is safe: the 'opening' rule keeps it clear of mines"
+    )
+
+
+def test_serve_on_an_address_in_use_exits_2_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    import socket
+
+    pytest.importorskip("uvicorn")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        status, out, err = run(capsys, monkeypatch, "serve", "--port", port, "--db", db)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    assert err.startswith(f"minesweep serve: cannot listen on 127.0.0.1:{port}: ")
 
 
 @pytest.mark.parametrize(
@@ -398,3 +467,25 @@ def test_bench_errors_exit_2(
     assert out == ""
     assert err.count("\n") == 1
     assert message in err
+
+
+def test_standard_input_that_is_not_utf8_exits_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"EE\xff\n")))
+    status, out, err = run_raw(capsys, "reveal", "-", "--click", "0,0")
+    assert (status, out) == (2, "")
+    assert (
+        err == "minesweep reveal: cannot read standard input: not UTF-8 text (invalid start byte)\n"
+    )
+
+
+def test_a_byte_order_mark_is_not_part_of_the_board(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    path = tmp_path / "board.txt"
+    path.write_bytes(b"\xef\xbb\xbfEEE\nEEM\n")
+    status, out, err = run(capsys, monkeypatch, "reveal", str(path), "--click", "0,0")
+    assert (status, out, err) == (0, "B1E\nB1M\n", "")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    assert run_raw(capsys, "reveal", "-", "--click", "0,0") == (0, "B1E\nB1M\n", "")

@@ -162,6 +162,10 @@ def saved_game() -> dict[str, object]:
         ({"question_marks": "no"}, "must be true or false"),
         ({"first_click": [0]}, "must be \\[row, col\\] or null"),
         ({"undos": -1}, "non-negative integer"),
+        (
+            {"rows": 10**6, "cols": 10**6, "seed": 5, "field": None, "first_click": None},
+            "1,000,000,000,000 squares; at most 1,000,000,000",
+        ),
     ],
 )
 def test_tampered_game_files_are_refused(change: dict[str, object], message: str) -> None:

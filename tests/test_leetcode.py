@@ -251,6 +251,8 @@ BAD_INPUTS: list[tuple[str, object, object, type[MinesweepError], str, bool]] = 
     ("cell-empty-string", [["E", ""]], [0, 0], InvalidBoardError, "(0, 1) is ''", False),
     ("cell-unhashable", [["E", ["E"]]], [0, 0], InvalidBoardError, "(0, 1) is ['E']", False),
     ("cell-clicked-bad", [["E", "?"]], [0, 1], InvalidBoardError, "(0, 1) is '?'", True),
+    ("cell-clicked-list", [["E", ["E"]]], [0, 1], InvalidBoardError, "(0, 1) is ['E']", True),
+    ("cell-clicked-dict", [[{}, "E"]], [0, 0], InvalidBoardError, "(0, 0) is {}", True),
     ("already-exploded", grid("EXE"), [0, 0], GameOverError, "(0, 1) has exploded", False),
     ("click-exploded", grid("EXE"), [0, 1], GameOverError, "(0, 1) has exploded", True),
     ("click-none", grid("EE"), None, InvalidClickError, "None", True),

@@ -9,7 +9,7 @@ from fractions import Fraction
 import ms_toollib
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from minesweep import (
@@ -95,7 +95,35 @@ def test_probabilities_equal_brute_force_exactly(case: tuple[np.ndarray, int]) -
         assert ([r, c] in analysis.safe.tolist()) == (value == 0)
         assert ([r, c] in analysis.mines.tolist()) == (value == 1)
     assert analysis.layouts == layouts
+    assert analysis.log_layouts == pytest.approx(math.log(layouts), rel=1e-12, abs=1e-12)
     assert np.isnan(analysis.probability[view <= 8]).all()
+
+
+@settings(max_examples=200)
+@given(small_positions(), st.data())
+def test_layout_counts_give_the_chance_of_each_number(
+    case: tuple[np.ndarray, int], data: st.DataObject
+) -> None:
+    """What a hidden square would show: its chance is a ratio of two views' counts."""
+    view, mines = case
+    _, layouts = brute_force(view, mines)
+    hidden = np.argwhere(view > 8).tolist()
+    assume(hidden)
+    r, c = data.draw(st.sampled_from(hidden))
+    analysis = analyze(view, mines)
+    safe_chance = 0.0
+    for value in range(9):
+        shown = view.copy()
+        shown[r, c] = value
+        _, agreeing = brute_force(shown, mines)
+        if not agreeing:
+            with pytest.raises(ContradictionError):
+                analyze(shown, mines)
+            continue
+        chance = math.exp(analyze(shown, mines).log_layouts - analysis.log_layouts)
+        assert chance == pytest.approx(agreeing / layouts, rel=1e-9)
+        safe_chance += chance
+    assert safe_chance == pytest.approx(1.0 - analysis.probability[r, c], abs=1e-9)
 
 
 def ms_toollib_view(glyphs: np.ndarray) -> list[list[int]]:
@@ -364,6 +392,7 @@ def test_layout_counts_use_exact_integers() -> None:
     view[7:10, 14:17] = parse_view("111\n1.1\n111\n")
     analysis = analyze(view, 99)
     assert analysis.layouts > 2**200  # far beyond any float's exact range
+    assert math.isclose(analysis.log_layouts, math.log(analysis.layouts), rel_tol=1e-12)
     assert math.isclose(float(analysis.exact(0, 0)), analysis.probability[0, 0])
 
 
@@ -380,6 +409,7 @@ def test_float_and_exact_counting_agree(game: Game) -> None:
     assert np.array_equal(fast.safe, exact.safe)
     assert np.array_equal(fast.mines, exact.mines)
     assert fast.components == exact.components
+    assert math.isclose(fast.log_layouts, exact.log_layouts, rel_tol=1e-12)
 
 
 @settings(max_examples=100, deadline=None)
@@ -400,3 +430,4 @@ def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
     hidden = glyphs > 8
     assert np.allclose(fast.probability[hidden], fallback.probability[hidden], rtol=1e-12)
     assert np.array_equal(fast.safe, fallback.safe)
+    assert math.isclose(fast.log_layouts, fallback.log_layouts, rel_tol=1e-12)

@@ -168,6 +168,7 @@ def test_a_seeded_game_is_won_and_recorded(tmp_path: pathlib.Path) -> None:
         assert message.startswith("Won in ")
         assert "3BV" in message
         assert "efficiency" in message
+        assert "beginner: won 1 of 1 (100%), streak 1 (best 1), best time" in message
 
     drive(app, scenario, (60, 20))
     record = Store(tmp_path / "db.sqlite3").record("beginner")
@@ -267,12 +268,23 @@ def test_undo_takes_back_a_loss(tmp_path: pathlib.Path) -> None:
         app.board.move_cursor(int(r), int(c))
         await pilot.press("space")
         assert app.game.status is GameStatus.LOST
+        assert Store(tmp_path / "db.sqlite3").record("beginner").lost == 1
         await pilot.press("u")
         assert app.game.status is GameStatus.PLAYING
         assert np.array_equal(app.game.state, before)
         assert app.assisted
+        # The loss taken back is no longer on record; the game is recorded
+        # once, as assisted, when it ends for good.
+        assert Store(tmp_path / "db.sqlite3").record("beginner").lost == 0
+        for r, c in np.argwhere(~field.mines):
+            if app.game.state[r, c] != CellState.REVEALED:
+                app.board.move_cursor(int(r), int(c))
+                await pilot.press("space")
+        assert app.game.status is GameStatus.WON
 
     drive(app, scenario, (60, 20))
+    record = Store(tmp_path / "db.sqlite3").record("beginner")
+    assert (record.played, record.lost, record.assisted_played) == (0, 0, 1)
 
 
 def test_new_game_starts_fresh(tmp_path: pathlib.Path) -> None:
@@ -414,6 +426,28 @@ def test_no_guess_games_lay_a_field_the_solver_clears(tmp_path: pathlib.Path) ->
         field = app.game.field
         assert field is not None
         assert clears_without_guessing(field, (4, 4))
+
+    drive(app, scenario, (60, 20))
+
+
+def test_no_guess_generation_running_out_is_a_message_not_a_crash(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import minesweep.solver
+
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise minesweep.solver.NoGuessBudgetError("no no-guess 9x9 field with 60 mines found")
+
+    monkeypatch.setattr(minesweep.solver, "no_guess_game", exhausted)
+    settings = Settings(rows=9, cols=9, mines=60, preset=None, no_guess=True)
+    app = make_app(tmp_path, settings=settings)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        assert app.game.field is None
+        assert not app.game.history
+        message = str(app.query_one("#message").render())
+        assert "no no-guess 9x9 field with 60 mines found: try fewer mines" in message
 
     drive(app, scenario, (60, 20))
 

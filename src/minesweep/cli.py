@@ -200,7 +200,7 @@ def _build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
-    serve.add_argument("--port", type=_count, default=8000, help="default 8000")
+    serve.add_argument("--port", type=_port, default=8000, help="default 8000")
     serve.add_argument("--db", metavar="URL", help="database URL (default: a SQLite file)")
     serve.set_defaults(run=_run_serve)
 
@@ -269,23 +269,38 @@ def _size(text: str) -> tuple[int, int]:
 def _count(text: str) -> int:
     if text.isdigit():
         return int(text)
-    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected a non-negative whole number, got {text!r}")
 
 
-def _read(path: str) -> str:
+def _port(text: str) -> int:
+    if text.isdigit() and 1 <= int(text) <= 65535:
+        return int(text)
+    raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {text!r}")
+
+
+def _read(path: str, command: str) -> str:
+    # utf-8-sig: a byte-order mark some editors write is not part of the board.
     if path == "-":
-        return sys.stdin.read()
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text stream with no bytes underneath
+            return sys.stdin.read().removeprefix("\ufeff")
+        try:
+            return bytes(buffer.read()).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            _fail(
+                f"minesweep {command}: cannot read standard input: not UTF-8 text ({error.reason})"
+            )
     try:
-        with open(path, encoding="utf-8") as stream:
+        with open(path, encoding="utf-8-sig") as stream:
             return stream.read()
     except OSError as error:
-        _fail(f"minesweep: cannot read {path!r}: {error.strerror or error}")
+        _fail(f"minesweep {command}: cannot read {path!r}: {error.strerror or error}")
     except UnicodeDecodeError as error:
-        _fail(f"minesweep: cannot read {path!r}: not UTF-8 text ({error.reason})")
+        _fail(f"minesweep {command}: cannot read {path!r}: not UTF-8 text ({error.reason})")
 
 
 def _run_reveal(arguments: argparse.Namespace) -> None:
-    board, click, notation = parse_board(_read(arguments.file))
+    board, click, notation = parse_board(_read(arguments.file, "reveal"))
     if arguments.click is not None:
         click = arguments.click
     if click is None:
@@ -420,7 +435,26 @@ def _run_serve(arguments: argparse.Namespace) -> None:
         app = create_app(arguments.db)
     except Exception as error:  # a bad URL or an unreachable database
         _fail(f"minesweep serve: cannot open the database: {str(error).splitlines()[0]}")
+    _check_listen(arguments.host, arguments.port)
     uvicorn.run(app, host=arguments.host, port=arguments.port, log_level="warning")
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Fail in one line if the address cannot be listened on (a bad host, a port in use).
+
+    uvicorn would report it in its own log format and exit with status 3.
+    """
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        _fail(f"minesweep serve: cannot listen on {host}:{port}: {reason}")
 
 
 def _run_bench_play(arguments: argparse.Namespace) -> None:
@@ -467,9 +501,10 @@ def _run_bench_play(arguments: argparse.Namespace) -> None:
 
 
 def _run_solve(arguments: argparse.Namespace) -> None:
-    from .solver import analyze, hint_from_analysis
+    from . import GameStatus
+    from .solver import analyze, hint, hint_from_analysis
 
-    glyphs, mines = _load_view(arguments.file)
+    glyphs, mines, game = _load_view(arguments.file)
     if arguments.mines is not None:
         mines = arguments.mines
     if mines is None:
@@ -496,7 +531,11 @@ def _run_solve(arguments: argparse.Namespace) -> None:
             else:
                 cells.append(f"{round(value * 100):>4}")
         lines.append("".join(cells))
-    advice = hint_from_analysis(analysis, glyphs)
+    if game is not None and game.status is GameStatus.READY:
+        # No reveal yet: the first-click rule, not the view, decides what is safe.
+        advice = hint(game)
+    else:
+        advice = hint_from_analysis(analysis, glyphs)
     lines.append("")
     lines.append(
         "mine probability in % of each hidden square; S certainly safe, * certainly a mine"
@@ -505,24 +544,27 @@ def _run_solve(arguments: argparse.Namespace) -> None:
     sys.stdout.write("\n".join(lines) + "\n")
 
 
-def _load_view(path: str) -> tuple[Any, int | None]:
-    """A position to solve: (glyphs, total mines or None when the file does not say)."""
+def _load_view(path: str) -> tuple[Any, int | None, Any]:
+    """A position to solve: (glyphs, total mines or None when the file does not say, game).
+
+    The game is None unless the file is a game file.
+    """
     import numpy as np
 
     from .formats import parse_game_json, parse_view
     from .notation import parse_text_grid
 
-    text = _read(path)
+    text = _read(path, "solve")
     start = text.lstrip()[:1]
     if start == "{" and '"format"' in text:
         game = parse_game_json(text)
-        return game.glyphs(), game.mine_count
+        return game.glyphs(), game.mine_count, game
     if start in ("[", "{"):
         board, _ = parse_leetcode_json(text)
     elif text.strip() and not text.strip().strip("MEBXme12345678\n\r\t "):
         board = parse_text_grid(text)
     else:
-        return parse_view(text), None
+        return parse_view(text), None, None
     flat = "".join("".join(row) for row in board)
     if "X" in flat:
         _fail("minesweep solve: the board shows an exploded mine: the game is over")
@@ -534,7 +576,7 @@ def _load_view(path: str) -> tuple[Any, int | None]:
     revealed = state == 3
     glyphs[revealed] = position.field.numbers[revealed]
     glyphs[state == 2] = 10
-    return glyphs, position.field.mine_count
+    return glyphs, position.field.mine_count, None
 
 
 def _load_field_or_game(path: str) -> tuple[Any, Any]:
@@ -543,7 +585,7 @@ def _load_field_or_game(path: str) -> tuple[Any, Any]:
     from .formats import parse_game_json, parse_mbf
     from .notation import parse_text_grid
 
-    data = _read_bytes(path)
+    data = _read_bytes(path, "stats")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -556,22 +598,35 @@ def _load_field_or_game(path: str) -> tuple[Any, Any]:
         return game.field, game
     if start in ("[", "{"):
         board, _ = parse_leetcode_json(text)
-        return Minefield.from_leetcode(board), None
+        return Minefield.from_leetcode(_unflagged(board)), None
     if text.strip() and not text.strip().strip("*.\n\r\t "):
         return Minefield.from_text(text), None
-    if text.strip() and not text.strip().strip("MEBX12345678\n\r\t "):
-        return Minefield.from_leetcode(parse_text_grid(text)), None
+    if text.strip() and not text.strip().strip("MEBXme12345678\n\r\t "):
+        return Minefield.from_leetcode(_unflagged(parse_text_grid(text))), None
+    if not data.strip():
+        _fail("minesweep stats: the input is empty")
+    if "".join(text.split()).isprintable():
+        # MBF is binary: its first bytes (the size) are control characters.
+        _fail(
+            "minesweep stats: not a board minesweep reads: expected MBF, a game file, "
+            "LeetCode JSON or grid, or '*'/'.' text"
+        )
     return parse_mbf(data), None
 
 
-def _read_bytes(path: str) -> bytes:
+def _unflagged(board: list[list[str]]) -> list[list[str]]:
+    """A LeetCode board with its flags (lowercase ``m``/``e``, see Board) taken off."""
+    return [[cell.upper() if cell in ("m", "e") else cell for cell in row] for row in board]
+
+
+def _read_bytes(path: str, command: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read()
     try:
         with open(path, "rb") as stream:
             return stream.read()
     except OSError as error:
-        _fail(f"minesweep: cannot read {path!r}: {error.strerror or error}")
+        _fail(f"minesweep {command}: cannot read {path!r}: {error.strerror or error}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

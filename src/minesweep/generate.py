@@ -33,6 +33,7 @@ from .errors import InvalidBoardError, InvalidClickError
 from .field import Minefield, check_position
 
 __all__ = [
+    "MAX_SQUARES",
     "PRESETS",
     "FirstClickRule",
     "Preset",
@@ -75,6 +76,11 @@ PRESETS: Final = {
 }
 
 _MAX_SEED: Final = 2**128 - 1
+
+#: The most squares a generated board may have: a billion squares take 3 GB
+#: (mines, numbers and the player's state, a byte each). Larger sizes are
+#: refused up front with a clear error instead of failing on memory midway.
+MAX_SQUARES: Final = 10**9
 
 
 def new_seed() -> int:
@@ -161,6 +167,11 @@ def _check_size(rows: int, cols: int, mines: int) -> None:
             raise InvalidBoardError(f"{name} must be an int, got {value!r}")
     if rows < 1 or cols < 1:
         raise InvalidBoardError(f"a board needs at least one row and column, got {rows}x{cols}")
+    if rows * cols > MAX_SQUARES:
+        raise InvalidBoardError(
+            f"a {rows}x{cols} board has {rows * cols:,} squares; at most {MAX_SQUARES:,} are "
+            "supported"
+        )
     if mines < 0:
         raise InvalidBoardError(f"mines must be 0 or more, got {mines}")
 

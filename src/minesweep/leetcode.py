@@ -70,7 +70,8 @@ def update_board(
     one rolls back what the click had written and raises). A click that opens
     ``k`` squares then costs ``O(k)`` whatever the board's size. The price: a
     bad cell value or a stray ``X`` elsewhere on the board goes unnoticed, and
-    the squares next to it are revealed as if it were not a mine.
+    the squares next to it are revealed as if it were not a mine; what such a
+    board becomes is unspecified.
 
     >>> update_board([["E", "M"]], (0, 1))
     [['E', 'X']]
@@ -92,7 +93,7 @@ def update_board(
         _reveal_region(board, row, col, rows, cols, checked, journal=None if check else [])
     elif symbol == EXPLODED:
         raise GameOverError(f"the game is over: the mine at ({row}, {col}) has exploded")
-    elif symbol in PLAYABLE_SYMBOLS:
+    elif isinstance(symbol, str) and symbol in PLAYABLE_SYMBOLS:  # a list is unhashable
         raise InvalidClickError(
             f"click ({row}, {col}) is on a revealed square {symbol!r}; expected 'E' or 'M'"
         )
@@ -107,12 +108,12 @@ _ALPHABET = "expected one of 'M', 'E', 'B', 'X', '1'-'8'"
 def _board_dimensions(board: object) -> tuple[int, int]:
     """Rows and columns of ``board``, from its length and its first row's."""
     if not isinstance(board, list):
-        raise InvalidBoardError(f"board must be a list of rows, got {type(board).__name__}")
+        raise InvalidBoardError(f"board must be a list of rows, got {_typed(board)}")
     if not board:
         raise InvalidBoardError("board is empty; expected at least one row")
     first = board[0]
     if not isinstance(first, list):
-        raise InvalidBoardError(f"board row 0 must be a list, got {type(first).__name__}")
+        raise InvalidBoardError(f"board row 0 must be a list, got {_typed(first)}")
     if not first:
         raise InvalidBoardError("board row 0 is empty; expected at least one column")
     return len(board), len(first)
@@ -133,7 +134,7 @@ def _check_row(board: LeetCodeBoard, row: int, cols: int) -> None:
     """Raise unless ``board[row]`` is a list of ``cols`` cells."""
     line: object = board[row]
     if not isinstance(line, list):
-        raise InvalidBoardError(f"board row {row} must be a list, got {type(line).__name__}")
+        raise InvalidBoardError(f"board row {row} must be a list, got {_typed(line)}")
     if len(line) != cols:
         raise InvalidBoardError(
             f"board row {row} has {len(line)} cells; expected {cols} like row 0"
@@ -316,3 +317,11 @@ def _widen_checked_band(
         if not lo <= r <= hi:
             _check_row(board, r, cols)
     return (new_lo if new_lo < lo else lo), (new_hi if new_hi > hi else hi)
+
+
+def _typed(value: object) -> str:
+    """A bad value for a message: its type and its repr, cut short if long."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{type(value).__name__} {text}"

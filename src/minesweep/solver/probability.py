@@ -83,6 +83,10 @@ class Analysis:
     #: Sizes (in squares) of the independent frontier components.
     components: tuple[int, ...]
     interior: int
+    #: The natural log of the number of mine layouts that agree with the view
+    #: (in floating point, within rounding, unless counted exactly): the
+    #: ratio of two views' counts is the chance of one given the other.
+    log_layouts: float
     _view: npt.NDArray[np.uint8] = field(repr=False, compare=False)
     _mine_count: int = field(repr=False, compare=False)
     # The exact analysis, computed when first asked for (or at once with exact=True).
@@ -162,6 +166,8 @@ class _FloatCounts:
     layouts: npt.NDArray[np.float64]  # W[m]
     mines: npt.NDArray[np.float64]  # E[g, m]
     safes: npt.NDArray[np.float64]  # S[g, m]: safe squares of group g, summed
+    #: The counts above are the true ones times exp(-log_scale).
+    log_scale: float = 0.0
 
 
 def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _FloatCounts:
@@ -216,7 +222,7 @@ def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _
                 mines[g, m] = 2.0**-1000
             if group.size * result.layouts[m] - e and not safes[g, m]:
                 safes[g, m] = 2.0**-1000
-    return _FloatCounts(plan.groups, layouts, mines, safes)
+    return _FloatCounts(plan.groups, layouts, mines, safes, shift * math.log(2.0))
 
 
 def _combine_floats(
@@ -228,6 +234,9 @@ def _combine_floats(
     """
     interior = frontier.interior
     layouts = [c.layouts / c.layouts.max() for c in counts]
+    # The log of what the normalisations divide out: the count of layouts
+    # comes back from it at the end.
+    log_norm = sum(math.log(c.layouts.max()) + c.log_scale for c in counts)
     feasible = [c.layouts > 0 for c in counts]
     most = sum(len(w) - 1 for w in layouts)
     # Ways to place what is left in the interior, for t mines on the frontier,
@@ -240,7 +249,9 @@ def _combine_floats(
                 math.lgamma(interior + 1) - math.lgamma(r + 1) - math.lgamma(interior - r + 1)
             )
     fits = np.isfinite(log_ways)
-    before = _prefix(layouts)
+    norms: list[float] = []
+    before = _prefix(layouts, norms=norms)
+    log_norm += sum(norms)
     after = _prefix(layouts[::-1])[::-1]
     before_ok = _prefix([f.astype(np.float64) for f in feasible], boolean=True)
     after_ok = _prefix([f.astype(np.float64) for f in feasible[::-1]], boolean=True)[::-1]
@@ -253,6 +264,9 @@ def _combine_floats(
         )
     peak = np.max(log_ways[fits])
     ways = np.where(fits, np.exp(log_ways - peak), 0.0)
+    everything = float(np.dot(before[-1], ways[: len(before[-1])]))
+    if not everything > 0 or not math.isfinite(everything):
+        return None
 
     rows, cols = view.shape
     probability = np.full((rows, cols), np.nan)
@@ -308,6 +322,7 @@ def _combine_floats(
         mines=_cells(sure),
         components=tuple(sum(len(g.cells) for g in c.groups) for c in counts),
         interior=interior,
+        log_layouts=math.log(everything) + log_norm + float(peak),
         _view=view,
         _mine_count=total,
         _exact={},
@@ -315,16 +330,25 @@ def _combine_floats(
 
 
 def _prefix(
-    polys: list[npt.NDArray[np.float64]], *, boolean: bool = False
+    polys: list[npt.NDArray[np.float64]],
+    *,
+    boolean: bool = False,
+    norms: list[float] | None = None,
 ) -> list[npt.NDArray[np.float64]]:
-    """Running convolutions, renormalised (or clipped to 0/1 for feasibility)."""
+    """Running convolutions, renormalised (or clipped to 0/1 for feasibility).
+
+    ``norms``, when given, receives the log of each renormalisation's divisor.
+    """
     products = [np.ones(1)]
     for poly in polys:
         product = np.convolve(products[-1], poly)
         if boolean:
             product = (product > 0).astype(np.float64)
         else:
-            product /= product.max()
+            divisor = product.max()
+            product /= divisor
+            if norms is not None:
+                norms.append(math.log(divisor))
         products.append(product)
     return products
 
@@ -419,6 +443,7 @@ def _from_exact(view: npt.NDArray[np.uint8], total: int, exact: _Exact) -> Analy
             sum(len(frontier.groups[g].cells) for g in members) for members in frontier.components
         ),
         interior=interior,
+        log_layouts=math.log(exact.layouts),
         _view=view,
         _mine_count=total,
         _exact={"value": exact},

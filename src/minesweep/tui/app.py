@@ -36,7 +36,7 @@ from minesweep import (
 from minesweep.formats import parse_game_json, to_game_json
 
 from .board_view import THEMES, BoardView
-from .store import Store
+from .store import Record, Store
 
 __all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "Settings", "load_keys"]
 
@@ -202,6 +202,8 @@ class MinesweeperApp(App[None]):
         self.paused = False
         self.assisted = False
         self.overlay_on = False
+        # The store's record of the game just ended, while undo can take it back.
+        self._record_id: int | None = None
         resumed = self._resume() if resume else None
         self.game = resumed if resumed is not None else self._new_game()
         for action, names in settings.keys.items():
@@ -277,7 +279,7 @@ class MinesweeperApp(App[None]):
     def _finish(self) -> None:
         game = self.game
         field = game.field
-        self.store.finish(
+        self._record_id = self.store.finish(
             self.settings.kind,
             won=game.status is GameStatus.WON,
             seconds=game.elapsed,
@@ -331,7 +333,11 @@ class MinesweeperApp(App[None]):
         if self.paused or game.is_over:
             return
         if self.settings.no_guess and game.field is None and button == 1:
-            game = self._lay_no_guess(row, col)
+            try:
+                game = self._lay_no_guess(row, col)
+            except MinesweepError as error:
+                self._say(f"{error}: try fewer mines or a larger board.")
+                return
         state = game[row, col]
         if button == 3:
             kind = ActionKind.UNFLAG if state is CellState.FLAGGED else ActionKind.FLAG
@@ -390,16 +396,23 @@ class MinesweeperApp(App[None]):
         game = self.game
         if self.paused:
             return
+        was_over = game.is_over
         try:
             game.pop()
         except MinesweepError as error:
             self._say(str(error))
             return
+        if was_over and self._record_id is not None:
+            # Taking the end back takes its record back too: the game is
+            # recorded once, when it ends for good.
+            self.store.withdraw(self._record_id)
+            self._record_id = None
         self.assisted = True
         self._after(None)
 
     def _new_game_action(self) -> None:
         self.store.discard()
+        self._record_id = None
         self.game = self._new_game()
         self.board.set_hint(None)
         self.board.set_glyphs(self.game.glyphs())
@@ -487,12 +500,23 @@ class MinesweeperApp(App[None]):
         stats = game_stats(game)
         record = self.store.record(self.settings.kind)
         won = game.status is GameStatus.WON
-        best = f", best {record.best_time:.1f} s" if record.best_time is not None else ""
         head = f"Won in {game.elapsed:.1f} s" if won else "Lost"
         return (
             f"{head}: 3BV {stats.solved_bbbv}/{stats.bbbv}, 3BV/s {stats.bbbv_per_second:.2f}, "
-            f"efficiency {stats.ioe:.0%}{best}. Press {self._key('new_game')} for a new game."
+            f"efficiency {stats.ioe:.0%}. {_record_text(record)} "
+            f"Press {self._key('new_game')} for a new game."
         )
+
+
+def _record_text(record: Record) -> str:
+    """The player's record of this kind of game, in one sentence."""
+    share = f" ({record.won / record.played:.0%})" if record.played else ""
+    best = f", best time {record.best_time:.1f} s" if record.best_time is not None else ""
+    assisted = f"; {record.assisted_played} assisted apart" if record.assisted_played else ""
+    return (
+        f"{record.kind}: won {record.won} of {record.played}{share}, streak {record.streak} "
+        f"(best {record.best_streak}){best}{assisted}."
+    )
 
 
 def settings_for(

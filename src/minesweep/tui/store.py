@@ -73,15 +73,29 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
-    def finish(self, kind: str, *, won: bool, seconds: float, bbbv: int, assisted: bool) -> None:
-        """Record a finished game and forget the saved one, in one transaction."""
+    def finish(self, kind: str, *, won: bool, seconds: float, bbbv: int, assisted: bool) -> int:
+        """Record a finished game and forget the saved one, in one transaction.
+
+        Returns the record's id, for :meth:`withdraw`.
+        """
         with self._db:
-            self._db.execute(
+            cursor = self._db.execute(
                 "INSERT INTO games (kind, won, seconds, bbbv, assisted, finished) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (kind, int(won), seconds, bbbv, int(assisted), time.time()),
             )
             self._db.execute("DELETE FROM saved")
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def withdraw(self, record_id: int) -> None:
+        """Forget a finished game's record: the player took its end back with undo.
+
+        The game goes on and is recorded once more, as assisted, when it ends:
+        one game, one record.
+        """
+        with self._db:
+            self._db.execute("DELETE FROM games WHERE id = ?", (record_id,))
 
     def record(self, kind: str) -> Record:
         rows = self._db.execute(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import secrets
 import threading
 import time
@@ -48,6 +49,10 @@ from .openapi import OPENAPI
 __all__ = ["Limits", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
+# A leaderboard's kind, as games are filed under it (see Service.create).
+_KIND = re.compile(
+    r"(beginner|intermediate|expert|[1-9]\d*x[1-9]\d*/\d+)(/safe|/none)?(/no-guess)?"
+)
 
 
 @dataclass(frozen=True)
@@ -266,6 +271,12 @@ class Service:
         return self._update(token, apply, assisted=True)
 
     def leaderboard(self, kind: str) -> dict[str, Any]:
+        if not _KIND.fullmatch(kind):
+            raise ApiError(
+                404,
+                f"no kind of game {kind!r}: expected a preset or ROWSxCOLS/MINES, then /safe "
+                "or /none for those rules and /no-guess, e.g. 'expert' or '20x30/100/no-guess'",
+            )
         rows = self.db.leaderboard(kind, 20)
         return {
             "kind": kind,

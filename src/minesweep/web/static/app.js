@@ -108,20 +108,45 @@ setInterval(() => {
   $("time").textContent = seconds.toFixed(0);
 }, 250);
 
-// A reveal's squares appear ring by ring from the click, like the walk-throughs.
+// A reveal's squares appear in the order the flood fill reaches them, one step of the
+// fill at a time, like the seeds' walk-throughs: the clicked square (or, for a chord, the
+// squares around it), then the neighbours of every blank opened so far. Squares no fill
+// reaches (a loss shows every mine) come last, nearest first.
 function animate(changed, origin, view) {
-  const rings = new Map();
-  for (const [r, c] of changed) {
-    const d = Math.max(Math.abs(r - origin[0]), Math.abs(c - origin[1]));
-    if (!rings.has(d)) rings.set(d, []);
-    rings.get(d).push([r, c]);
+  const key = (r, c) => r * view[0].length + c;
+  const pending = new Map(changed.map(([r, c]) => [key(r, c), [r, c]]));
+  let next = [];
+  const take = (r, c) => {
+    const k = key(r, c);
+    if (r >= 0 && c >= 0 && r < view.length && c < view[0].length && pending.has(k)) {
+      pending.delete(k);
+      next.push([r, c]);
+    }
+  };
+  const around = (r, c, visit) => {
+    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if (dr || dc) visit(r + dr, c + dc);
+  };
+  take(origin[0], origin[1]);
+  if (!next.length) around(origin[0], origin[1], take);
+  const steps = [];
+  while (next.length) {
+    const step = next;
+    steps.push(step);
+    next = [];
+    for (const [r, c] of step) if (view[r][c] === ".") around(r, c, take);
   }
-  const order = [...rings.keys()].sort((a, b) => a - b);
-  const step = order.length > 40 ? 4 : 18;
-  order.forEach((d, i) => setTimeout(() => {
-    for (const [r, c] of rings.get(d)) paint(r, c, view[r][c]);
-  }, i * step));
-  return order.length * step;
+  const distance = ([r, c]) => Math.max(Math.abs(r - origin[0]), Math.abs(c - origin[1]));
+  const rest = [...pending.values()].sort((a, b) => distance(a) - distance(b));
+  for (const square of rest) {
+    const last = steps[steps.length - 1];
+    if (last && last.restDistance === distance(square)) last.push(square);
+    else { const step = [square]; step.restDistance = distance(square); steps.push(step); }
+  }
+  const delay = steps.length > 40 ? 4 : 18;
+  steps.forEach((step, i) => setTimeout(() => {
+    for (const [r, c] of step) paint(r, c, view[r][c]);
+  }, i * delay));
+  return steps.length * delay;
 }
 
 // --- playing -------------------------------------------------------------------------------
