@@ -30,6 +30,16 @@ def run(
     return status, out, err
 
 
+def assert_usage_error(result: tuple[int, str, str], message: str) -> None:
+    """Exit status 2, nothing on stdout, one line on stderr that says ``message``."""
+    status, out, err = result
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    assert err.endswith("\n")
+    assert message in err
+    assert "Traceback" not in err
+
+
 def test_reveal_seed_example_1_prints_the_expected_json(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -116,13 +126,7 @@ def test_bad_input_exits_2_with_one_line_on_stderr(
     stdin: str,
     message: str,
 ) -> None:
-    status, out, err = run(capsys, monkeypatch, *argv, stdin=stdin)
-    assert status == 2
-    assert out == ""
-    assert err.count("\n") == 1
-    assert err.endswith("\n")
-    assert message in err
-    assert "Traceback" not in err
+    assert_usage_error(run(capsys, monkeypatch, *argv, stdin=stdin), message)
 
 
 def test_non_utf8_file_exits_2(
@@ -274,11 +278,7 @@ def test_new_and_stats_errors_exit_2_with_one_line(
     argv: list[str],
     message: str,
 ) -> None:
-    status, out, err = run(capsys, monkeypatch, *argv)
-    assert status == 2
-    assert out == ""
-    assert err.count("\n") == 1
-    assert message in err
+    assert_usage_error(run(capsys, monkeypatch, *argv), message)
 
 
 @pytest.mark.parametrize("stdin", ['[["m","1"],["1","1"]]', "m1\n11\n", "M1\n11\n"])
@@ -304,10 +304,7 @@ def test_stats_of_text_it_cannot_read_says_so(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, message: str
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
-    status, out, err = run_raw(capsys, "stats", "-")
-    assert (status, out) == (2, "")
-    assert err.count("\n") == 1
-    assert message in err
+    assert_usage_error(run_raw(capsys, "stats", "-"), message)
 
 
 def test_stats_of_a_truncated_mbf_file(
@@ -369,10 +366,9 @@ def test_serve_on_an_address_in_use_exits_2_in_one_line(
         taken.listen()
         port = str(taken.getsockname()[1])
         db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-        status, out, err = run(capsys, monkeypatch, "serve", "--port", port, "--db", db)
-    assert (status, out) == (2, "")
-    assert err.count("\n") == 1
-    assert err.startswith(f"minesweep serve: cannot listen on 127.0.0.1:{port}: ")
+        result = run(capsys, monkeypatch, "serve", "--port", port, "--db", db)
+    assert_usage_error(result, f"cannot listen on 127.0.0.1:{port}: ")
+    assert result[2].startswith("minesweep serve: ")
 
 
 @pytest.mark.parametrize(
@@ -391,11 +387,7 @@ def test_solve_errors_exit_2(
     argv: list[str],
     message: str,
 ) -> None:
-    status, out, err = run(capsys, monkeypatch, "solve", "-", *argv, stdin=stdin)
-    assert status == 2
-    assert out == ""
-    assert err.count("\n") == 1
-    assert message in err
+    assert_usage_error(run(capsys, monkeypatch, "solve", "-", *argv, stdin=stdin), message)
 
 
 def test_new_no_guess_gives_a_field_the_solver_clears(
@@ -462,11 +454,7 @@ def test_bench_errors_exit_2(
     argv: list[str],
     message: str,
 ) -> None:
-    status, out, err = run(capsys, monkeypatch, *argv)
-    assert status == 2
-    assert out == ""
-    assert err.count("\n") == 1
-    assert message in err
+    assert_usage_error(run(capsys, monkeypatch, *argv), message)
 
 
 def test_standard_input_that_is_not_utf8_exits_2(

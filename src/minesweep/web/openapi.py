@@ -171,7 +171,7 @@ OPENAPI: dict[str, Any] = {
                 "parameters": [
                     {"name": "kind", "in": "path", "required": True, "schema": {"type": "string"}}
                 ],
-                "responses": {"200": {"description": "The leaderboard"}},
+                "responses": {"200": {"description": "The leaderboard"}, "404": _ERROR},
             }
         },
         "/api/replays/{public_id}": {
