@@ -80,7 +80,9 @@ def choose_guess(
     # Among the about-as-safe squares, the one most likely to be a blank,
     # which opens its neighbours: its own safety times its neighbours'.
     opening = _chance_of_blank(probability)
-    scores = (1.0 - probability[tuple(candidates.T)]) * (1.0 + opening[tuple(candidates.T)])
+    scores = (1.0 - probability[tuple(candidates.T)]) * (
+        1.0 + OPENING_WEIGHT * opening[tuple(candidates.T)]
+    )
     best = candidates[int(np.argmax(scores))]
     row, col = int(best[0]), int(best[1])
     return Guess(
