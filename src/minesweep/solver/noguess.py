@@ -5,9 +5,12 @@ passes :func:`clears_without_guessing`, a player that only makes certain
 moves: the compiled rules of :mod:`minesweep.solver._deduce` while they make
 progress, and the exact analysis (:func:`minesweep.solver.analyze`, which
 uses the global mine count) whenever they stall. A field is accepted only
-when that player opens every safe square; when the attempts or the time run
-out, :class:`NoGuessBudgetError` says so. It never hands back a field that
-needs a guess.
+when that player opens every safe square; a field whose analysis would outgrow
+the state budget is skipped like one that needs a guess (rare: a frontier of
+about 90 squares in one piece), so one unlucky draw cannot cost seconds or end
+the search with an error. When the attempts or the time run out,
+:class:`NoGuessBudgetError` says so. It never hands back a field that needs a
+guess.
 
 Reproducible: attempt ``i`` of seed ``s`` draws its field with the seed
 derived by ``numpy.random.SeedSequence([s, i])``, so the same arguments give
@@ -27,7 +30,7 @@ from ..errors import MinesweepError
 from ..field import Minefield, check_position
 from ..game import Game
 from ..generate import FirstClickRule, check_fits, check_seed, generate_field, new_seed
-from .probability import analyze
+from .probability import DEFAULT_MAX_STATES, AnalysisBudgetError, analyze
 
 __all__ = [
     "NoGuessBudgetError",
@@ -55,8 +58,18 @@ class NoGuessField:
     attempt_seed: int
 
 
-def clears_without_guessing(field: Minefield, first_click: tuple[int, int]) -> bool:
-    """Whether certain moves alone clear ``field`` from ``first_click``."""
+def clears_without_guessing(
+    field: Minefield,
+    first_click: tuple[int, int],
+    *,
+    max_states: int | None = DEFAULT_MAX_STATES,
+) -> bool:
+    """Whether certain moves alone clear ``field`` from ``first_click``.
+
+    Raises AnalysisBudgetError when a position's analysis needs more than
+    ``max_states`` partial layouts (see :func:`analyze`); None counts without
+    limit.
+    """
     from ._deduce import play_certain_moves
 
     row, col = first_click
@@ -72,7 +85,7 @@ def clears_without_guessing(field: Minefield, first_click: tuple[int, int]) -> b
         if play_certain_moves(numbers, field.mine_count, state, opens, mines) == 0:
             return True
         # The rules stalled: ask the exact analysis, which also weighs the mine count.
-        analysis = analyze(_view(numbers, state), field.mine_count)
+        analysis = analyze(_view(numbers, state), field.mine_count, max_states=max_states)
         safe = analysis.safe
         if not len(safe):
             return False
@@ -90,11 +103,13 @@ def generate_no_guess(
     seed: int,
     max_attempts: int = 100_000,
     max_seconds: float | None = 10.0,
+    max_states: int | None = DEFAULT_MAX_STATES,
 ) -> NoGuessField:
     """A random field that :func:`clears_without_guessing` from ``first_click``.
 
     The first click always opens (rule "opening"). Raises NoGuessBudgetError
-    when ``max_attempts`` fields, or ``max_seconds``, are used up.
+    when ``max_attempts`` fields, or ``max_seconds``, are used up. A field
+    whose analysis needs more than ``max_states`` partial layouts is skipped.
     """
     check_fits(rows, cols, mines, FirstClickRule.OPENING)
     seed = check_seed(seed)
@@ -111,7 +126,11 @@ def generate_no_guess(
             rule=FirstClickRule.OPENING,
             seed=attempt_seed,
         )
-        if clears_without_guessing(field, (row, col)):
+        try:
+            cleared = clears_without_guessing(field, (row, col), max_states=max_states)
+        except AnalysisBudgetError:
+            cleared = False
+        if cleared:
             return NoGuessField(field, (int(row), int(col)), attempt, attempt_seed)
         if max_seconds is not None and time.perf_counter() - started > max_seconds:
             raise NoGuessBudgetError(
