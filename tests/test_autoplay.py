@@ -66,6 +66,23 @@ def test_endgame_search_weighs_whole_games() -> None:
     assert "search of the 3 layouts left: this square wins 33.3%" in guess.reason
 
 
+def test_endgame_search_sets_certain_mines_aside() -> None:
+    # Sixteen mines every number pins down, then the 50/50 of "11" over "##":
+    # eighteen hidden squares, but only two in doubt.
+    pinned = "22\n##\n22\n..\n" * 8
+    view = parse_view(pinned + "11\n##\n")
+    analysis = analyze(view, 17)
+    assert len(analysis.mines) == 16
+    assert endgame_guess(view, 17) is None  # eighteen squares: too many to search
+    guess = endgame_guess(view, 17, analysis.mines)
+    assert guess is not None
+    assert (guess.row, guess.col) in ((33, 0), (33, 1))
+    assert guess.probability == 0.5
+    assert "search of the 2 layouts left: this square wins 50.0%" in guess.reason
+    chosen = choose_guess(analysis, view, 17)
+    assert (chosen.row, chosen.col, chosen.reason) == (guess.row, guess.col, guess.reason)
+
+
 def test_endgame_search_declines_large_positions() -> None:
     assert endgame_guess(np.full((5, 5), 9, np.uint8), 5) is None
 

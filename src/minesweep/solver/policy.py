@@ -63,7 +63,7 @@ def choose_guess(
     (:func:`endgame_guess`).
     """
     if mines is not None:
-        exhaustive = endgame_guess(glyphs, mines)
+        exhaustive = endgame_guess(glyphs, mines, analysis.mines)
         if exhaustive is not None:
             return exhaustive
     forced = forced_fifty_fifty(analysis, glyphs)
@@ -156,19 +156,29 @@ def _numbers_around(view: npt.NDArray[np.uint8], row: int, col: int) -> set[tupl
     }
 
 
-def endgame_guess(glyphs: npt.NDArray[np.uint8], mines: int) -> Guess | None:
+def endgame_guess(
+    glyphs: npt.NDArray[np.uint8],
+    mines: int,
+    known_mines: npt.ArrayLike = (),
+) -> Guess | None:
     """The guess with the best chance of winning, by searching every remaining layout.
 
-    Runs only in small endgames (at most :data:`ENDGAME_SQUARES` hidden
-    squares and :data:`ENDGAME_LAYOUTS` layouts); returns None otherwise. A
-    move opens a square (and, as the game does, the blank region around it);
-    what it shows splits the layouts, and the search takes, at every step,
-    the move whose outcomes win most often.
+    ``known_mines`` lists squares (row, col) certainly holding mines: they are
+    set aside, so that the search sees only the squares still in doubt (in an
+    expert endgame the 99 mines alone are more hidden squares than any search
+    could take). Runs only in small endgames (at most
+    :data:`ENDGAME_SQUARES` squares in doubt and :data:`ENDGAME_LAYOUTS`
+    layouts); returns None otherwise. A move opens a square (and, as the game
+    does, the blank region around it); what it shows splits the layouts, and
+    the search takes, at every step, the move whose outcomes win most often.
     """
     view = np.asarray(glyphs)
     rows, cols = view.shape
-    hidden = [r * cols + c for r, c in np.argwhere(view >= HIDDEN).tolist()]
-    if not hidden or len(hidden) > ENDGAME_SQUARES:
+    known = {r * cols + c for r, c in np.asarray(known_mines, np.int64).reshape(-1, 2).tolist()}
+    hidden = [
+        r * cols + c for r, c in np.argwhere(view >= HIDDEN).tolist() if r * cols + c not in known
+    ]
+    if not hidden or len(hidden) > ENDGAME_SQUARES or len(known) > mines:
         return None
     numbers = {r * cols + c: int(view[r, c]) for r, c in np.argwhere(view <= 8).tolist()}
     neighbours = {
@@ -180,13 +190,19 @@ def endgame_guess(glyphs: npt.NDArray[np.uint8], mines: int) -> Guess | None:
         ]
         for index in range(rows * cols)
     }
+    # Only the numbers next to a square in doubt constrain the layouts; each
+    # needs its count, less the known mines it touches, among those squares.
+    doubtful = set(hidden)
+    constraints = []
+    for index, value in numbers.items():
+        around = [n for n in neighbours[index] if n in doubtful]
+        if around:
+            constraints.append((around, value - sum(n in known for n in neighbours[index])))
     layouts = []
-    for combo in itertools.combinations(hidden, mines):
-        placed = set(combo)
-        if all(
-            sum(n in placed for n in neighbours[index]) == value for index, value in numbers.items()
-        ):
-            layouts.append(frozenset(combo))
+    for combo in itertools.combinations(hidden, mines - len(known)):
+        chosen = set(combo)
+        if all(sum(n in chosen for n in around) == need for around, need in constraints):
+            layouts.append(frozenset(known | chosen))
             if len(layouts) > ENDGAME_LAYOUTS:
                 return None
     if not layouts:
