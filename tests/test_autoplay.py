@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+from functools import cache
+
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from minesweep import InvalidBoardError, InvalidClickError
 from minesweep.autoplay import PlayConfig, play_game, play_games, summarize, wilson_interval
@@ -81,6 +87,98 @@ def test_endgame_search_sets_certain_mines_aside() -> None:
     assert "search of the 2 layouts left: this square wins 50.0%" in guess.reason
     chosen = choose_guess(analysis, view, 17)
     assert (chosen.row, chosen.col, chosen.reason) == (guess.row, guess.col, guess.reason)
+
+
+@st.composite
+def endgames(draw: st.DrawFn) -> tuple[np.ndarray, int]:
+    """A small view: a random field with a random set of its safe squares shown."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    cells = list(itertools.product(range(rows), range(cols)))
+    mines = set(draw(st.lists(st.sampled_from(cells), min_size=1, max_size=5, unique=True)))
+    safe = [cell for cell in cells if cell not in mines]
+    assume(safe)
+    shown = draw(st.lists(st.sampled_from(safe), min_size=1, unique=True))
+    view = np.full((rows, cols), 9, np.uint8)
+    for r, c in shown:
+        view[r, c] = sum((rr, cc) in mines for rr, cc in _around(rows, cols, r, c))
+    return view, len(mines)
+
+
+def _around(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
+    return [
+        (rr, cc)
+        for rr in range(max(0, r - 1), min(rows, r + 2))
+        for cc in range(max(0, c - 1), min(cols, c + 2))
+        if (rr, cc) != (r, c)
+    ]
+
+
+def win_chances(view: np.ndarray, mines: int) -> dict[tuple[int, int], float]:
+    """The reference: each first move's chance of winning under best play after it.
+
+    Written from the rules alone: every layout of the mines over the hidden
+    squares that agrees with the numbers is equally likely; opening a safe
+    square shows its number and, when that is 0, opens its neighbours in
+    turn; the game is won when every safe square is open. No pruning, no
+    setting aside: every move is tried at every step.
+    """
+    rows, cols = view.shape
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
+    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    layouts = [
+        frozenset(combo)
+        for combo in itertools.combinations(hidden, mines)
+        if all(sum(n in combo for n in _around(rows, cols, r, c)) == view[r, c] for r, c in shown)
+    ]
+
+    def opened(cell: tuple[int, int], layout: frozenset[tuple[int, int]]) -> frozenset:
+        seen, stack = {cell}, [cell]
+        while stack:
+            r, c = stack.pop()
+            if not any(n in layout for n in _around(rows, cols, r, c)):
+                for n in _around(rows, cols, r, c):
+                    if n in hidden and n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+        return frozenset(seen)
+
+    def move(cell: tuple[int, int], options: frozenset, open_: frozenset) -> float:
+        outcomes: dict[tuple, list] = {}
+        for layout in options:
+            if cell not in layout:
+                now = opened(cell, layout)
+                numbers = tuple(
+                    sorted((n, sum(m in layout for m in _around(rows, cols, *n))) for n in now)
+                )
+                outcomes.setdefault(numbers, []).append(layout)
+        total = 0.0
+        for numbers, group in outcomes.items():
+            total += len(group) * value(frozenset(group), open_ | {n for n, _ in numbers})
+        return total / len(options)
+
+    @cache
+    def value(options: frozenset, open_: frozenset) -> float:
+        closed = [cell for cell in hidden if cell not in open_]
+        if all(cell in layout for layout in options for cell in closed):
+            return 1.0
+        return max(move(cell, options, open_) for cell in closed)
+
+    start = frozenset(layouts)
+    return {cell: move(cell, start, frozenset()) for cell in hidden}
+
+
+@settings(max_examples=100, deadline=None)
+@given(endgames())
+def test_endgame_search_finds_the_best_move(position: tuple[np.ndarray, int]) -> None:
+    view, mines = position
+    analysis = analyze(view, mines)
+    guess = endgame_guess(view, mines, analysis.mines)
+    # Positions with nothing left to guess, or beyond the search's limits, are declined.
+    assume(guess is not None)
+    assert guess is not None
+    chances = win_chances(view, mines)
+    assert math.isclose(chances[guess.row, guess.col], max(chances.values()), abs_tol=1e-9)
+    assert f"wins {max(chances.values()):.1%}" in guess.reason
 
 
 def test_endgame_search_declines_large_positions() -> None:

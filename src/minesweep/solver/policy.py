@@ -146,6 +146,64 @@ def forced_fifty_fifty(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> tup
     return None
 
 
+def _enumerate_layouts(
+    squares: list[int],
+    constraints: list[tuple[list[int], int]],
+    mines: int,
+    limit: int,
+) -> list[frozenset[int]] | None:
+    """Every set of ``mines`` squares meeting the constraints, or None past ``limit``.
+
+    A backtracking search: squares next to numbers come first, so a wrong
+    choice fails at the number it breaks rather than after every square is
+    placed, and each number tracks how many mines it still needs and how many
+    of its squares are still open to choice.
+    """
+    touching: dict[int, list[int]] = {square: [] for square in squares}
+    for c, (around, _) in enumerate(constraints):
+        for square in around:
+            touching[square].append(c)
+    order = sorted(squares, key=lambda square: (not touching[square], square))
+    need = [value for _, value in constraints]
+    free = [len(around) for around, _ in constraints]
+    if any(n < 0 or n > f for n, f in zip(need, free, strict=True)):
+        return []
+    found: list[frozenset[int]] = []
+    placed: list[int] = []
+
+    def place(position: int, left: int) -> bool:
+        """Extend the partial layout; False once more than ``limit`` are found."""
+        if left > len(order) - position:
+            return True
+        if position == len(order):
+            found.append(frozenset(placed))
+            return len(found) <= limit
+        square = order[position]
+        for mine in (True, False) if left else (False,):
+            ok = True
+            for c in touching[square]:
+                free[c] -= 1
+                need[c] -= mine
+                if need[c] < 0 or need[c] > free[c]:
+                    ok = False
+            if ok:
+                if mine:
+                    placed.append(square)
+                going = place(position + 1, left - mine)
+                if mine:
+                    placed.pop()
+            else:
+                going = True
+            for c in touching[square]:
+                free[c] += 1
+                need[c] += mine
+            if not going:
+                return False
+        return True
+
+    return found if place(0, mines) else None
+
+
 def _numbers_around(view: npt.NDArray[np.uint8], row: int, col: int) -> set[tuple[int, int]]:
     rows, cols = view.shape
     return {
@@ -198,13 +256,10 @@ def endgame_guess(
         around = [n for n in neighbours[index] if n in doubtful]
         if around:
             constraints.append((around, value - sum(n in known for n in neighbours[index])))
-    layouts = []
-    for combo in itertools.combinations(hidden, mines - len(known)):
-        chosen = set(combo)
-        if all(sum(n in chosen for n in around) == need for around, need in constraints):
-            layouts.append(frozenset(known | chosen))
-            if len(layouts) > ENDGAME_LAYOUTS:
-                return None
+    chosen = _enumerate_layouts(hidden, constraints, mines - len(known), ENDGAME_LAYOUTS)
+    if chosen is None:
+        return None
+    layouts = [frozenset(known | combo) for combo in chosen]
     if not layouts:
         return None
 
@@ -232,12 +287,21 @@ def endgame_guess(
         key = (options, closed)
         if key in memo:
             return memo[key]
-        safe_left = [cell for cell in closed if any(cell not in layout for layout in options)]
+        risk = {cell: sum(cell in layout for layout in options) for cell in closed}
+        safe_left = [cell for cell in closed if risk[cell] < len(options)]
         if not safe_left:
             memo[key] = (1.0, -1)
             return memo[key]
-        result = (0.0, safe_left[0])
-        for cell in sorted(safe_left):
+        # A square safe in every layout costs nothing and can only inform:
+        # open it before any risk. Otherwise try the safest squares first; a
+        # square's chance of winning is at most its chance of being safe, so
+        # the search stops once no square left could beat the best found.
+        certain = [cell for cell in safe_left if not risk[cell]]
+        ordered = certain[:1] or sorted(safe_left, key=lambda cell: (risk[cell], cell))
+        result = (0.0, ordered[0])
+        for cell in ordered:
+            if 1.0 - risk[cell] / len(options) <= result[0] + 1e-12:
+                break
             outcomes: dict[tuple[tuple[int, int], ...], list[frozenset[int]]] = {}
             for layout in options:
                 if cell in layout:
