@@ -9,7 +9,7 @@ from fractions import Fraction
 import ms_toollib
 import numpy as np
 import pytest
-from hypothesis import assume, example, given, settings
+from hypothesis import assume, example, given, reject, settings
 from hypothesis import strategies as st
 
 from minesweep import (
@@ -22,6 +22,7 @@ from minesweep import (
 )
 from minesweep.formats import parse_view
 from minesweep.solver import (
+    Analysis,
     AnalysisBudgetError,
     ContradictionError,
     NoGuessBudgetError,
@@ -157,6 +158,18 @@ def midgame(draw: st.DrawFn) -> Game:
     return game
 
 
+def analyze_in_budget(glyphs: np.ndarray, mines: int, **options: bool) -> Analysis:
+    """Analyse a random position, setting aside the rare one past the state budget.
+
+    Scattered reveals now and then link a frontier of about a hundred squares
+    into one component; the budget's own error is tested on its own below.
+    """
+    try:
+        return analyze(glyphs, mines, **options)
+    except AnalysisBudgetError:
+        reject()
+
+
 # Three times the profile's examples: 3,000 positions in CI.
 @settings(max_examples=settings.default.max_examples * 3, deadline=None)
 @given(midgame())
@@ -164,7 +177,7 @@ def test_probabilities_equal_ms_toollib(game: Game) -> None:
     if game.is_over:
         return
     glyphs = game.glyphs()
-    ours = analyze(glyphs, game.mine_count).probability
+    ours = analyze_in_budget(glyphs, game.mine_count).probability
     theirs = np.array(
         ms_toollib.cal_probability_onboard(ms_toollib_view(glyphs), game.mine_count)[0]
     )
@@ -178,7 +191,7 @@ def test_flags_are_claims_not_facts(game: Game) -> None:
         return
     glyphs = game.glyphs()
     unflagged = np.where(glyphs == Glyph.FLAG, HIDDEN, glyphs)
-    a, b = analyze(glyphs, game.mine_count), analyze(unflagged, game.mine_count)
+    a, b = analyze_in_budget(glyphs, game.mine_count), analyze_in_budget(unflagged, game.mine_count)
     assert np.array_equal(a.probability, b.probability, equal_nan=True)
 
 
@@ -186,7 +199,7 @@ def test_flags_are_claims_not_facts(game: Game) -> None:
 def test_probabilities_add_up_to_the_mine_count(game: Game) -> None:
     if game.is_over:
         return
-    analysis = analyze(game.glyphs(), game.mine_count)
+    analysis = analyze_in_budget(game.glyphs(), game.mine_count)
     assert np.nansum(analysis.probability) == pytest.approx(game.mine_count)
     mines = game.field.mines  # type: ignore[union-attr]
     # The solver never calls a mine safe, nor a safe square a mine.
@@ -254,6 +267,54 @@ def test_budget_stops_a_tangled_frontier_with_a_clear_error() -> None:
     with pytest.raises(AnalysisBudgetError, match="raise max_states"):
         analyze(view, field.mine_count, max_states=5)
     assert analyze(view, field.mine_count, max_states=None).layouts > 0
+    # Counted once, the component is remembered; the budget still holds, so
+    # whether a call raises does not depend on the calls before it.
+    with pytest.raises(AnalysisBudgetError, match="a frontier of 60 squares"):
+        analyze(view, field.mine_count, max_states=5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(midgame(), st.data())
+def test_remembered_components_change_nothing(game: Game, data: st.DataObject) -> None:
+    from minesweep.solver import probability
+
+    if game.is_over:
+        return
+    glyphs = game.glyphs()
+    probability._cache.clear()
+    cold = analyze_in_budget(glyphs, game.mine_count)
+    # Another position of the same game, sharing most components, then this one again.
+    hidden_safe = np.argwhere((game.state == 0) & ~game.field.mines)  # type: ignore[union-attr]
+    if len(hidden_safe):
+        r, c = hidden_safe[data.draw(st.integers(0, len(hidden_safe) - 1))]
+        game.reveal(int(r), int(c))
+        if not game.is_over:
+            analyze_in_budget(game.glyphs(), game.mine_count)
+    warm = analyze_in_budget(glyphs, game.mine_count)
+    assert np.array_equal(cold.probability, warm.probability, equal_nan=True)
+    assert np.array_equal(cold.safe, warm.safe)
+    assert np.array_equal(cold.mines, warm.mines)
+    assert cold.components == warm.components
+    assert cold.log_layouts == warm.log_layouts
+
+
+def test_remembered_components_are_told_apart_by_their_numbers() -> None:
+    # The same squares around the same square, a different number: a
+    # different component, never the remembered one.
+    assert analyze(parse_view("1#\n##\n"), 1).probability[0, 1] == pytest.approx(1 / 3)
+    assert analyze(parse_view("2#\n##\n"), 2).probability[0, 1] == pytest.approx(2 / 3)
+    assert analyze(parse_view("1#\n##\n"), 1).probability[0, 1] == pytest.approx(1 / 3)
+
+
+def test_a_contradiction_is_explained_when_read_and_survives_pickling() -> None:
+    import pickle
+
+    with pytest.raises(ContradictionError) as caught:
+        analyze(parse_view("##1.\n#21.\n##1.\n"), 2)
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert type(again) is ContradictionError
+    assert str(again) == str(caught.value)
+    assert "the 1 at square (0, 2) contradicts" in str(again)
 
 
 # --- hints ----------------------------------------------------------------------------
@@ -425,8 +486,8 @@ def test_float_and_exact_counting_agree(game: Game) -> None:
     if game.is_over:
         return
     glyphs = game.glyphs()
-    fast = analyze(glyphs, game.mine_count)
-    exact = analyze(glyphs, game.mine_count, exact=True)
+    fast = analyze_in_budget(glyphs, game.mine_count)
+    exact = analyze_in_budget(glyphs, game.mine_count, exact=True)
     hidden = glyphs > 8
     assert np.allclose(fast.probability[hidden], exact.probability[hidden], rtol=1e-12, atol=0)
     assert np.array_equal(fast.safe, exact.safe)
@@ -442,17 +503,18 @@ def test_float_and_exact_counting_agree(game: Game) -> None:
 def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
     if game.is_over:
         return
-    from minesweep.solver import _count
+    from minesweep.solver import _count, probability
 
     glyphs = game.glyphs()
-    fast = analyze(glyphs, game.mine_count)
+    fast = analyze_in_budget(glyphs, game.mine_count)
     width = _count.MAX_WIDTH
     try:
         _count.MAX_WIDTH = -1  # every component takes the fallback
-        fallback = analyze(glyphs, game.mine_count)
+        probability._cache.clear()  # and none is taken from the cache
+        fallback = analyze_in_budget(glyphs, game.mine_count)
     finally:
         _count.MAX_WIDTH = width
     hidden = glyphs > 8
     assert np.allclose(fast.probability[hidden], fallback.probability[hidden], rtol=1e-12)
     assert np.array_equal(fast.safe, fallback.safe)
-    assert math.isclose(fast.log_layouts, fallback.log_layouts, rel_tol=1e-12)
+    assert math.isclose(fast.log_layouts, fallback.log_layouts, rel_tol=1e-12, abs_tol=1e-12)

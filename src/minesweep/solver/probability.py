@@ -33,7 +33,11 @@ and "certainly safe" means probability exactly zero.
 
 from __future__ import annotations
 
+import functools
 import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
@@ -50,7 +54,32 @@ _OFFSETS: Final = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc
 
 
 class ContradictionError(MinesweepError):
-    """No mine layout agrees with the view; the message names a square at fault."""
+    """No mine layout agrees with the view; the message names a square at fault.
+
+    Finding the square at fault means counting the component again once per
+    number, which costs far more than finding the contradiction: searches
+    that try views which may be impossible (a lookahead) would pay it on
+    every try. So the message can be given as a function, run the first time
+    the message is read.
+    """
+
+    def __init__(self, message: str | Callable[[], str]) -> None:
+        if callable(message):
+            super().__init__("no mine layout agrees with the view")
+            self._explain: Callable[[], str] | None = message
+        else:
+            super().__init__(message)
+            self._explain = None
+
+    def __str__(self) -> str:
+        if self._explain is not None:
+            self.args = (self._explain(),)
+            self._explain = None
+        return str(self.args[0])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The explanation holds the whole frontier: send the message instead.
+        return (type(self), (str(self),))
 
 
 class AnalysisBudgetError(MinesweepError):
@@ -170,7 +199,53 @@ class _FloatCounts:
     log_scale: float = 0.0
 
 
+#: Components counted recently, by what defines them (their squares, and the
+#: numbers around them with their values). Successive views of one game, and
+#: the views a lookahead tries, share most components; counting each once
+#: saves most of an analysis. Only compiled counts are kept, with the states
+#: they took, so a hit charges the budget what the count would have: whether
+#: a call raises AnalysisBudgetError never depends on what ran before it.
+_CACHE_SIZE: Final = 1024
+_cache: OrderedDict[tuple[Any, ...], tuple[_FloatCounts, int]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _component_key(frontier: _Frontier, members: list[int]) -> tuple[Any, ...]:
+    cells, targets = frontier.witness_cells, frontier.targets
+    return tuple(
+        (tuple(group.cells), tuple((cells[w], targets[w]) for w in group.witnesses))
+        for group in (frontier.groups[index] for index in members)
+    )
+
+
 def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _FloatCounts:
+    key = _component_key(frontier, members)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+    if hit is not None:
+        counts, states = hit
+        if budget[0] >= 0:
+            if states > budget[0]:
+                raise _over_budget(sum(len(group.cells) for group in counts.groups))
+            budget[0] -= states
+        return counts
+    counts, states = _count_fresh(frontier, members, budget)
+    if states >= 0:
+        for array in (counts.layouts, counts.mines, counts.safes):
+            array.flags.writeable = False
+        with _cache_lock:
+            _cache[key] = (counts, states)
+            if len(_cache) > _CACHE_SIZE:
+                _cache.popitem(last=False)
+    return counts
+
+
+def _count_fresh(
+    frontier: _Frontier, members: list[int], budget: list[int]
+) -> tuple[_FloatCounts, int]:
+    """One component's counts, and the states the compiled kernel took (-1: not compiled)."""
     from ._count import MAX_WIDTH, count_component
 
     plan = _plan(frontier, members)
@@ -192,18 +267,18 @@ def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _
         kernel: Any = count_component
         layouts, mines, safes, states = kernel(*arrays, limit)
         if states < 0:
-            raise _over_budget(plan)
+            raise _over_budget(plan.squares)
         if budget[0] >= 0:
             budget[0] -= states
         if np.isfinite(layouts).all() and np.isfinite(mines).all() and np.isfinite(safes).all():
             if not layouts.any():
-                raise ContradictionError(_blame(frontier, members))
-            return _FloatCounts(plan.groups, layouts, mines, safes)
+                raise ContradictionError(functools.partial(_blame, frontier, members))
+            return _FloatCounts(plan.groups, layouts, mines, safes), int(states)
     # Too many open numbers for the compiled state, or counts beyond float range:
     # count exactly, then scale into floats.
     result = _count_exact(plan, budget)
     if result is None:
-        raise ContradictionError(_blame(frontier, members))
+        raise ContradictionError(functools.partial(_blame, frontier, members))
     length = plan.squares + 1
     scale = max(result.layouts.values()).bit_length()
     shift = max(0, scale - 900)
@@ -222,7 +297,7 @@ def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _
                 mines[g, m] = 2.0**-1000
             if group.size * result.layouts[m] - e and not safes[g, m]:
                 safes[g, m] = 2.0**-1000
-    return _FloatCounts(plan.groups, layouts, mines, safes, shift * math.log(2.0))
+    return _FloatCounts(plan.groups, layouts, mines, safes, shift * math.log(2.0)), -1
 
 
 def _combine_floats(
@@ -374,7 +449,7 @@ def _analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | No
     for members in frontier.components:
         result = _count_exact(_plan(frontier, members), budget)
         if result is None:
-            raise ContradictionError(_blame(frontier, members))
+            raise ContradictionError(functools.partial(_blame, frontier, members))
         results.append(result)
     interior = frontier.interior
     polys = [result.layouts for result in results]
@@ -660,7 +735,7 @@ def _count_exact(plan: _Plan, budget: list[int]) -> _ComponentResult | None:
         if budget[0] >= 0:
             budget[0] -= len(nxt)
             if budget[0] < 0:
-                raise _over_budget(plan)
+                raise _over_budget(plan.squares)
     total = layers[-1].get((), {})
     if not total:
         return None
@@ -687,10 +762,10 @@ def _count_exact(plan: _Plan, budget: list[int]) -> _ComponentResult | None:
     return _ComponentResult(total, results, plan.squares)
 
 
-def _over_budget(plan: _Plan) -> AnalysisBudgetError:
+def _over_budget(squares: int) -> AnalysisBudgetError:
     return AnalysisBudgetError(
         f"counting this view needs more than the budget of partial layouts (a frontier of "
-        f"{plan.squares} squares in one component); raise max_states or pass None to count "
+        f"{squares} squares in one component); raise max_states or pass None to count "
         "without limit"
     )
 
