@@ -100,6 +100,10 @@ def test_reveal_grid_file_as_json(
     [
         (["reveal", "--click", "0,0"], "EEX\n", "the game is over"),
         (["reveal", "--click", "5,0"], "EEE\n", "click row 5 is outside the board"),
+        # A negative row reaches our check, as a separate word or after "=".
+        (["reveal", "--click", "-1,0"], "EEE\n", "click row -1 is outside the board"),
+        (["reveal", "--click=-1,0"], "EEE\n", "click row -1 is outside the board"),
+        (["new", "--first-click", "-3,2"], "", "row -3 is outside the board"),
         (["reveal", "--click", "0,1"], "E3\n", "revealed square '3'"),
         (["reveal", "--click", "0,0"], "EE\nE\n", "board row 1 has 1 cells"),
         (["reveal", "--click", "0,0"], "Eq\n", "board cell (0, 1) is 'q'"),

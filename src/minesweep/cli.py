@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from . import __version__
 from .errors import MinesweepError
@@ -629,9 +629,36 @@ def _read_bytes(path: str, command: str) -> bytes:
         _fail(f"minesweep {command}: cannot read {path!r}: {error.strerror or error}")
 
 
+#: Options whose value is a square: a negative row ("-1,0") must reach our
+#: check, which says what is wrong with it.
+_SQUARE_OPTIONS: Final = ("--click", "--first-click")
+
+
+def _join_negative_squares(argv: Sequence[str]) -> list[str]:
+    """Write ``--click -1,0`` as ``--click=-1,0``.
+
+    argparse takes any word starting with "-" that is not a plain negative
+    number for an option, so "-1,0" would be reported as a missing value.
+    """
+    joined: list[str] = []
+    words = list(argv)
+    index = 0
+    while index < len(words):
+        word = words[index]
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in _SQUARE_OPTIONS and following[:1] == "-" and following[1:2].isdigit():
+            joined.append(f"{word}={following}")
+            index += 2
+        else:
+            joined.append(word)
+            index += 1
+    return joined
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
-    arguments = _build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    arguments = _build_parser().parse_args(_join_negative_squares(words))
     try:
         arguments.run(arguments)
     except MinesweepError as error:
