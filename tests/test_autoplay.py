@@ -178,7 +178,19 @@ def test_endgame_search_finds_the_best_move(position: tuple[np.ndarray, int]) ->
     assert guess is not None
     chances = win_chances(view, mines)
     assert math.isclose(chances[guess.row, guess.col], max(chances.values()), abs_tol=1e-9)
-    assert f"wins {max(chances.values()):.1%}" in guess.reason
+
+
+def test_endgame_search_checks_the_known_mines() -> None:
+    view = parse_view("1#\n##\n")
+    with pytest.raises(InvalidBoardError, match=r"known mine \(0, 0\) is not a hidden square"):
+        endgame_guess(view, 1, [(0, 0)])
+    with pytest.raises(InvalidBoardError, match=r"known mine \(2, 0\) is not a hidden square"):
+        endgame_guess(view, 1, [(2, 0)])
+    # Known mines the numbers cannot hold: no layout, nothing to search. The
+    # 0 would hold a mine; the 2 sees only its known mine, one short.
+    assert endgame_guess(parse_view("0#\n##\n"), 1, [(1, 1)]) is None
+    assert endgame_guess(parse_view("2#1##\n"), 2, [(0, 1)]) is None
+    assert endgame_guess(parse_view("1#1##\n"), 2, [(0, 1)]) is not None
 
 
 def test_endgame_search_declines_large_positions() -> None:

@@ -280,17 +280,20 @@ def test_remembered_components_change_nothing(game: Game, data: st.DataObject) -
 
     if game.is_over:
         return
-    glyphs = game.glyphs()
-    probability._cache.clear()
-    cold = analyze_in_budget(glyphs, game.mine_count)
-    # Another position of the same game, sharing most components, then this one again.
+    before = game.glyphs()
+    # The next position of the same game: most of its components are the
+    # ones just counted, some are new.
     hidden_safe = np.argwhere((game.state == 0) & ~game.field.mines)  # type: ignore[union-attr]
-    if len(hidden_safe):
-        r, c = hidden_safe[data.draw(st.integers(0, len(hidden_safe) - 1))]
-        game.reveal(int(r), int(c))
-        if not game.is_over:
-            analyze_in_budget(game.glyphs(), game.mine_count)
-    warm = analyze_in_budget(glyphs, game.mine_count)
+    assume(len(hidden_safe))
+    r, c = hidden_safe[data.draw(st.integers(0, len(hidden_safe) - 1))]
+    game.reveal(int(r), int(c))
+    assume(not game.is_over)
+    after = game.glyphs()
+    probability._clear_cache()
+    cold = analyze_in_budget(after, game.mine_count)
+    probability._clear_cache()
+    analyze_in_budget(before, game.mine_count)
+    warm = analyze_in_budget(after, game.mine_count)
     assert np.array_equal(cold.probability, warm.probability, equal_nan=True)
     assert np.array_equal(cold.safe, warm.safe)
     assert np.array_equal(cold.mines, warm.mines)
@@ -311,10 +314,13 @@ def test_a_contradiction_is_explained_when_read_and_survives_pickling() -> None:
 
     with pytest.raises(ContradictionError) as caught:
         analyze(parse_view("##1.\n#21.\n##1.\n"), 2)
+    caught.value.add_note("while testing")
     again = pickle.loads(pickle.dumps(caught.value))
     assert type(again) is ContradictionError
     assert str(again) == str(caught.value)
     assert "the 1 at square (0, 2) contradicts" in str(again)
+    assert again.__notes__ == ["while testing"]
+    assert repr(again) == repr(caught.value) == f"ContradictionError({str(again)!r})"
 
 
 # --- hints ----------------------------------------------------------------------------
@@ -510,7 +516,7 @@ def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
     width = _count.MAX_WIDTH
     try:
         _count.MAX_WIDTH = -1  # every component takes the fallback
-        probability._cache.clear()  # and none is taken from the cache
+        probability._clear_cache()  # and none is taken from the cache
         fallback = analyze_in_budget(glyphs, game.mine_count)
     finally:
         _count.MAX_WIDTH = width

@@ -20,6 +20,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import InvalidBoardError
 from .probability import Analysis
 
 __all__ = [
@@ -31,8 +32,8 @@ __all__ = [
     "forced_fifty_fifty",
 ]
 
-#: The exhaustive endgame search runs when at most this many squares are
-#: hidden and at most this many layouts remain.
+#: The exhaustive endgame search runs when at most this many squares are in
+#: doubt (hidden and not certainly mines) and at most this many layouts remain.
 ENDGAME_SQUARES: Final = 14
 ENDGAME_LAYOUTS: Final = 60
 
@@ -221,8 +222,9 @@ def endgame_guess(
 ) -> Guess | None:
     """The guess with the best chance of winning, by searching every remaining layout.
 
-    ``known_mines`` lists squares (row, col) certainly holding mines: they are
-    set aside, so that the search sees only the squares still in doubt (in an
+    ``known_mines`` lists squares (row, col) certainly holding mines (a square
+    that is not hidden in the view raises InvalidBoardError): they are set
+    aside, so that the search sees only the squares still in doubt (in an
     expert endgame the 99 mines alone are more hidden squares than any search
     could take). Runs only in small endgames (at most
     :data:`ENDGAME_SQUARES` squares in doubt and :data:`ENDGAME_LAYOUTS`
@@ -232,7 +234,13 @@ def endgame_guess(
     """
     view = np.asarray(glyphs)
     rows, cols = view.shape
-    known = {r * cols + c for r, c in np.asarray(known_mines, np.int64).reshape(-1, 2).tolist()}
+    known = set()
+    for r, c in np.asarray(known_mines, np.int64).reshape(-1, 2).tolist():
+        if not (0 <= r < rows and 0 <= c < cols and view[r, c] >= HIDDEN):
+            raise InvalidBoardError(
+                f"known mine ({r}, {c}) is not a hidden square of the {rows}x{cols} view"
+            )
+        known.add(r * cols + c)
     hidden = [
         r * cols + c for r, c in np.argwhere(view >= HIDDEN).tolist() if r * cols + c not in known
     ]
@@ -254,8 +262,11 @@ def endgame_guess(
     constraints = []
     for index, value in numbers.items():
         around = [n for n in neighbours[index] if n in doubtful]
+        need = value - sum(n in known for n in neighbours[index])
         if around:
-            constraints.append((around, value - sum(n in known for n in neighbours[index])))
+            constraints.append((around, need))
+        elif need:
+            return None  # the known mines do not add up to this number: no layout
     chosen = _enumerate_layouts(hidden, constraints, mines - len(known), ENDGAME_LAYOUTS)
     if chosen is None:
         return None
@@ -297,7 +308,10 @@ def endgame_guess(
         # square's chance of winning is at most its chance of being safe, so
         # the search stops once no square left could beat the best found.
         certain = [cell for cell in safe_left if not risk[cell]]
-        ordered = certain[:1] or sorted(safe_left, key=lambda cell: (risk[cell], cell))
+        if certain:
+            ordered = [min(certain)]
+        else:
+            ordered = sorted(safe_left, key=lambda cell: (risk[cell], cell))
         result = (0.0, ordered[0])
         for cell in ordered:
             if 1.0 - risk[cell] / len(options) <= result[0] + 1e-12:

@@ -60,7 +60,8 @@ class ContradictionError(MinesweepError):
     number, which costs far more than finding the contradiction: searches
     that try views which may be impossible (a lookahead) would pay it on
     every try. So the message can be given as a function, run the first time
-    the message is read.
+    the message is read (``str``, ``repr``, pickling); until then ``args``
+    holds a short summary.
     """
 
     def __init__(self, message: str | Callable[[], str]) -> None:
@@ -72,14 +73,20 @@ class ContradictionError(MinesweepError):
             self._explain = None
 
     def __str__(self) -> str:
-        if self._explain is not None:
-            self.args = (self._explain(),)
+        explain = self._explain  # read once: another thread may get here too
+        if explain is not None:
+            self.args = (explain(),)
             self._explain = None
         return str(self.args[0])
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
     def __reduce__(self) -> tuple[Any, ...]:
-        # The explanation holds the whole frontier: send the message instead.
-        return (type(self), (str(self),))
+        # The explanation holds the whole frontier: send the message instead,
+        # with whatever else the exception carries (notes, say).
+        state = {key: value for key, value in vars(self).items() if key != "_explain"}
+        return (type(self), (str(self),), state)
 
 
 class AnalysisBudgetError(MinesweepError):
@@ -206,8 +213,19 @@ class _FloatCounts:
 #: they took, so a hit charges the budget what the count would have: whether
 #: a call raises AnalysisBudgetError never depends on what ran before it.
 _CACHE_SIZE: Final = 1024
-_cache: OrderedDict[tuple[Any, ...], tuple[_FloatCounts, int]] = OrderedDict()
+#: And at most this many bytes of counts: a component of a huge board can
+#: hold megabytes, and a long-running server should not keep a thousand.
+_CACHE_BYTES: Final = 64 * 2**20
+_cache: OrderedDict[tuple[Any, ...], tuple[_FloatCounts, int, int]] = OrderedDict()
+_cache_bytes = [0]
 _cache_lock = threading.Lock()
+
+
+def _clear_cache() -> None:
+    """Forget every remembered component (for tests that count afresh)."""
+    with _cache_lock:
+        _cache.clear()
+        _cache_bytes[0] = 0
 
 
 def _component_key(frontier: _Frontier, members: list[int]) -> tuple[Any, ...]:
@@ -225,20 +243,23 @@ def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _
         if hit is not None:
             _cache.move_to_end(key)
     if hit is not None:
-        counts, states = hit
+        counts, states, _ = hit
         if budget[0] >= 0:
             if states > budget[0]:
                 raise _over_budget(sum(len(group.cells) for group in counts.groups))
             budget[0] -= states
         return counts
     counts, states = _count_fresh(frontier, members, budget)
-    if states >= 0:
+    size = counts.layouts.nbytes + counts.mines.nbytes + counts.safes.nbytes
+    if states >= 0 and size <= _CACHE_BYTES:
         for array in (counts.layouts, counts.mines, counts.safes):
             array.flags.writeable = False
         with _cache_lock:
-            _cache[key] = (counts, states)
-            if len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
+            if key not in _cache:
+                _cache[key] = (counts, states, size)
+                _cache_bytes[0] += size
+            while len(_cache) > _CACHE_SIZE or _cache_bytes[0] > _CACHE_BYTES:
+                _cache_bytes[0] -= _cache.popitem(last=False)[1][2]
     return counts
 
 
