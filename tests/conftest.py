@@ -4,10 +4,21 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-# "default" for a quick local run; CI sets HYPOTHESIS_PROFILE=ci for more examples.
+# "default" for a quick local run, random examples each time.
+# "ci": more examples, and the same ones on every run (derandomize), so that
+# whether a submission lands does not depend on the draw; every local run
+# keeps exploring new examples, and "explore" hunts with as many as CI.
 settings.register_profile("default", max_examples=200, deadline=None)
 settings.register_profile(
     "ci",
+    max_examples=1000,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "explore",
     max_examples=1000,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
