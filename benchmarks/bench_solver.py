@@ -7,7 +7,10 @@ Run from the project root (pip install ms-toollib for the comparison):
 1. Analysis of expert positions met in real play: a player reveals every
    square the analysis calls safe, guesses the lowest probability when none
    is, and every position it analyses is timed, ours and
-   ms_toollib.cal_probability_onboard back to back on the same view.
+   ms_toollib.cal_probability_onboard back to back on the same view. Ours
+   twice: "cold", with the remembered components forgotten first (the cost
+   of one position alone, as ms_toollib counts it), and "in play", with the
+   components of the game's earlier positions remembered.
 2. Large frontiers: the left part of big boards revealed, the time it takes
    and what the state budget does.
 3. No-guess expert boards: ours and ms_toollib.laymine_solvable, interleaved.
@@ -23,7 +26,7 @@ import time
 import numpy as np
 
 from minesweep import Game, Glyph, Minefield
-from minesweep.solver import AnalysisBudgetError, analyze, generate_no_guess
+from minesweep.solver import AnalysisBudgetError, analyze, generate_no_guess, probability
 
 try:
     import ms_toollib
@@ -39,15 +42,31 @@ def percentiles(values: list[float]) -> str:
     )
 
 
-def play_and_time(games: int) -> tuple[list[float], list[float], list[int]]:
+def time_cold(glyphs: np.ndarray, mines: int) -> float:
+    """One analysis with nothing remembered; the game's components are put back after."""
+    kept, kept_bytes = probability._cache.copy(), probability._cache_bytes[0]
+    probability._clear_cache()
+    start = time.perf_counter()
+    analyze(glyphs, mines)
+    seconds = time.perf_counter() - start
+    probability._clear_cache()
+    probability._cache.update(kept)
+    probability._cache_bytes[0] = kept_bytes
+    return seconds
+
+
+def play_and_time(games: int) -> tuple[list[float], list[float], list[float], list[int]]:
+    cold: list[float] = []
     ours: list[float] = []
     theirs: list[float] = []
     frontier: list[int] = []
     for seed in range(games):
         game = Game.new("expert", seed=seed)
         game.reveal(8, 15)
+        probability._clear_cache()
         while not game.is_over:
             glyphs = game.glyphs()
+            cold.append(time_cold(glyphs, game.mine_count))
             start = time.perf_counter()
             analysis = analyze(glyphs, game.mine_count)
             ours.append(time.perf_counter() - start)
@@ -66,10 +85,10 @@ def play_and_time(games: int) -> tuple[list[float], list[float], list[int]]:
                     if game.state[r, c] in (0, 1):
                         game.reveal(r, c)
             else:
-                probability = np.where(np.isnan(analysis.probability), 2.0, analysis.probability)
-                r, c = np.unravel_index(int(np.argmin(probability)), probability.shape)
+                risk = np.where(np.isnan(analysis.probability), 2.0, analysis.probability)
+                r, c = np.unravel_index(int(np.argmin(risk)), risk.shape)
                 game.reveal(int(r), int(c))
-    return ours, theirs, frontier
+    return cold, ours, theirs, frontier
 
 
 def large_frontiers() -> None:
@@ -124,11 +143,14 @@ def main() -> None:
     warm[0, 0] = 1
     analyze(warm, 1)
     print(f"1. analysis of expert positions met in play ({arguments.games} games)")
-    ours, theirs, frontier = play_and_time(arguments.games)
-    print(f"  ours:       {percentiles(ours)}")
+    cold, ours, theirs, frontier = play_and_time(arguments.games)
+    print(f"  ours, cold:    {percentiles(cold)}")
+    print(f"  ours, in play: {percentiles(ours)}")
     if theirs:
-        print(f"  ms_toollib: {percentiles(theirs)}  (cal_probability_onboard)")
-        print(f"  ratio of medians ours/ms_toollib: {np.median(ours) / np.median(theirs):.2f}")
+        print(f"  ms_toollib:    {percentiles(theirs)}  (cal_probability_onboard)")
+        for name, times in (("cold", cold), ("in play", ours)):
+            ratio = np.median(times) / np.median(theirs)
+            print(f"  ratio of medians ours ({name})/ms_toollib: {ratio:.2f}")
     print(f"  frontier squares: median {statistics.median(frontier)}, max {max(frontier)}")
     worst = sorted(zip(ours, frontier, strict=True), reverse=True)[:3]
     print("  slowest: " + ", ".join(f"{t * 1e3:.1f} ms ({f} frontier)" for t, f in worst))
