@@ -27,8 +27,11 @@ How, in the order the code does it:
    mines: a component layout with ``m`` mines is weighted by the ways of
    placing the other mines, ``C(interior, M - m - others)``.
 
-All counting is in Python integers: the probabilities are exact fractions,
-and "certainly safe" means probability exactly zero.
+By default step 4 runs compiled, in floating point, keeping exact zeros
+exact (so "certainly safe" never rounds away), and the counts of components
+seen recently are remembered; ``exact=True`` counts everything in Python
+integers, where the probabilities are exact fractions. Either way
+"certainly safe" means probability exactly zero.
 """
 
 from __future__ import annotations
