@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-__all__ = ["MAX_WIDTH", "count_component"]
+__all__ = ["MAX_WIDTH", "count_component", "plan_component"]
 
 MAX_WIDTH = 15
 
@@ -223,3 +223,213 @@ def count_component(  # pragma: no cover - compiled
                         mines[i, a + b + k] += product * k
                         safes[i, a + b + k] += product * (size - k)
     return total, mines, safes, rows
+
+
+@njit(
+    types.UniTuple(types.int64[::1], 10)(_index, _index, _index, _index, types.int64),
+    cache=True,
+    nogil=True,
+)
+def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pragma: no cover
+    """Order a component's groups and work out how each step reads the state.
+
+    Group ``g`` has ``sizes[g]`` squares and touches the numbers
+    ``group_witnesses[group_start[g]:group_start[g + 1]]`` (ids into
+    ``targets``); the number ``ignored`` (-1: none) is left out.
+
+    The order keeps few numbers open at a time: the counting state holds the
+    numbers touching groups on both sides of the current position, so each
+    step takes, among the groups next to an open number, the one that leaves
+    the fewest open (closing the most, opening the fewest; the lowest index
+    on a tie), starting from a far end of the frontier: the last group a
+    breadth-first search from group 0 reaches.
+
+    Returns the order, then the arrays :func:`count_component` takes (its
+    ``sizes`` in that order, ``touch_*``, ``carry_*``, ``widths``).
+    """
+    n = sizes.shape[0]
+    k = targets.shape[0]
+    # Groups of every number (CSR), and how many are still to place.
+    per = np.zeros(k + 1, np.int64)
+    for j in range(group_start[n]):
+        per[group_witnesses[j] + 1] += 1
+    for w in range(k):
+        per[w + 1] += per[w]
+    by_witness = np.zeros(group_start[n], np.int64)
+    fill = per[:k].copy()
+    for g in range(n):
+        for j in range(group_start[g], group_start[g + 1]):
+            w = group_witnesses[j]
+            by_witness[fill[w]] = g
+            fill[w] += 1
+    remaining = per[1:] - per[:k]
+    order = np.arange(n)
+    if n > 2:
+        # A far end: breadth-first from group 0, the last group reached.
+        seen = np.zeros(n, np.bool_)
+        queue = np.zeros(n, np.int64)
+        seen[0] = True
+        tail = 1
+        head = 0
+        while head < tail:
+            current = queue[head]
+            head += 1
+            for j in range(group_start[current], group_start[current + 1]):
+                w = group_witnesses[j]
+                for i in range(per[w], per[w + 1]):
+                    other = by_witness[i]
+                    if not seen[other]:
+                        seen[other] = True
+                        queue[tail] = other
+                        tail += 1
+        opened = np.zeros(k, np.bool_)
+        placed = np.zeros(n, np.bool_)
+        candidate = np.zeros(n, np.bool_)
+        listed = np.zeros(n, np.int64)  # the candidates, in no order (some stale)
+        count = 1
+        listed[0] = queue[tail - 1]
+        candidate[listed[0]] = True
+        for position in range(n):
+            best = -1
+            best_score = 0
+            best_closes = 0
+            kept = 0
+            for c in range(count):
+                index = listed[c]
+                if not candidate[index]:
+                    continue
+                listed[kept] = index
+                kept += 1
+                closes = 0
+                opens = 0
+                for j in range(group_start[index], group_start[index + 1]):
+                    w = group_witnesses[j]
+                    if remaining[w] == 1:
+                        if opened[w]:
+                            closes += 1
+                    elif not opened[w]:
+                        opens += 1
+                score = opens - closes
+                if (
+                    best < 0
+                    or score < best_score
+                    or (
+                        score == best_score
+                        and (closes > best_closes or (closes == best_closes and index < best))
+                    )
+                ):
+                    best = index
+                    best_score = score
+                    best_closes = closes
+            count = kept
+            if best < 0:  # a component in pieces: the lowest group left
+                for g in range(n):
+                    if not placed[g]:
+                        best = g
+                        break
+            order[position] = best
+            placed[best] = True
+            candidate[best] = False
+            for j in range(group_start[best], group_start[best + 1]):
+                w = group_witnesses[j]
+                remaining[w] -= 1
+                if remaining[w]:
+                    if not opened[w]:
+                        opened[w] = True
+                        for i in range(per[w], per[w + 1]):
+                            other = by_witness[i]
+                            if not placed[other] and not candidate[other]:
+                                candidate[other] = True
+                                listed = _grow(listed, count + 1)
+                                listed[count] = other
+                                count += 1
+                else:
+                    opened[w] = False
+    # The state bookkeeping, step by step.
+    last = np.full(k, -1, np.int64)
+    capacity = np.zeros(k, np.int64)
+    for position in range(n):
+        g = order[position]
+        for j in range(group_start[g], group_start[g + 1]):
+            w = group_witnesses[j]
+            if w != ignored:
+                last[w] = position
+                capacity[w] += sizes[g]
+    slot = np.full(k, -1, np.int64)  # each open number's slot in the state
+    active = np.zeros(k, np.int64)
+    width = 0
+    new_active = np.zeros(k, np.int64)
+    new_slot = np.full(k, -1, np.int64)
+    mine = np.zeros(k, np.bool_)
+    ordered_sizes = np.zeros(n, np.int64)
+    touch_start = np.zeros(n + 1, np.int64)
+    carry_start = np.zeros(n + 1, np.int64)
+    widths = np.zeros(n, np.int64)
+    touch_before = np.zeros(group_start[n], np.int64)
+    touch_after = np.zeros(group_start[n], np.int64)
+    touch_target = np.zeros(group_start[n], np.int64)
+    touch_capacity = np.zeros(group_start[n], np.int64)
+    carry_pairs = np.zeros(64, np.int64)
+    touches = 0
+    carries = 0
+    for position in range(n):
+        g = order[position]
+        ordered_sizes[position] = sizes[g]
+        after = 0
+        for a in range(width):
+            w = active[a]
+            if last[w] != position:
+                new_active[after] = w
+                new_slot[w] = after
+                after += 1
+        for j in range(group_start[g], group_start[g + 1]):
+            w = group_witnesses[j]
+            if w == ignored:
+                continue
+            mine[w] = True
+            if slot[w] < 0 and last[w] != position:
+                new_active[after] = w
+                new_slot[w] = after
+                after += 1
+        for j in range(group_start[g], group_start[g + 1]):
+            w = group_witnesses[j]
+            if w == ignored:
+                continue
+            capacity[w] -= sizes[g]
+            touch_before[touches] = slot[w]
+            touch_after[touches] = new_slot[w] if last[w] != position else -1
+            touch_target[touches] = targets[w]
+            touch_capacity[touches] = capacity[w]
+            touches += 1
+        touch_start[position + 1] = touches
+        for a in range(after):
+            w = new_active[a]
+            if slot[w] >= 0 and not mine[w]:
+                carry_pairs = _grow(carry_pairs, 2 * carries + 2)
+                carry_pairs[2 * carries] = slot[w]
+                carry_pairs[2 * carries + 1] = a
+                carries += 1
+        carry_start[position + 1] = carries
+        widths[position] = after
+        for a in range(width):
+            slot[active[a]] = -1
+        for j in range(group_start[g], group_start[g + 1]):
+            mine[group_witnesses[j]] = False
+        for a in range(after):
+            w = new_active[a]
+            active[a] = w
+            slot[w] = a
+            new_slot[w] = -1
+        width = after
+    return (
+        order,
+        ordered_sizes,
+        touch_start,
+        touch_before[:touches].copy(),
+        touch_after[:touches].copy(),
+        touch_target[:touches].copy(),
+        touch_capacity[:touches].copy(),
+        carry_start,
+        carry_pairs[: 2 * carries].copy(),
+        widths,
+    )

@@ -30,6 +30,7 @@ __all__ = [
     "choose_guess",
     "endgame_guess",
     "forced_fifty_fifty",
+    "lookahead_guess",
 ]
 
 #: The exhaustive endgame search runs when at most this many squares are in
@@ -45,6 +46,12 @@ QUESTION: Final = 11
 TOLERANCE = 0.005
 #: How much a square's chance of opening (being a blank) weighs against its risk.
 OPENING_WEIGHT = 1.0
+#: Lookahead candidates: squares with at least this share of the best safety,
+LOOKAHEAD_CUT: Final = 0.9
+#: at most this many interior squares next to the frontier among them,
+LOOKAHEAD_INTERIOR: Final = 3
+#: and at most this many in all (the choice without lookahead always added).
+LOOKAHEAD_CANDIDATES: Final = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +63,18 @@ class Guess:
 
 
 def choose_guess(
-    analysis: Analysis, glyphs: npt.NDArray[np.uint8], mines: int | None = None
+    analysis: Analysis,
+    glyphs: npt.NDArray[np.uint8],
+    mines: int | None = None,
+    *,
+    lookahead: bool = True,
 ) -> Guess:
     """The square to open when none is certainly safe.
 
     With the total ``mines`` given, small endgames are searched exhaustively
-    (:func:`endgame_guess`).
+    (:func:`endgame_guess`), and otherwise, with ``lookahead``, the safest
+    candidates are weighed by how safe the next guess would be after each
+    number they could show (:func:`lookahead_guess`).
     """
     if mines is not None:
         exhaustive = endgame_guess(glyphs, mines, analysis.mines)
@@ -86,12 +99,90 @@ def choose_guess(
     )
     best = candidates[int(np.argmax(scores))]
     row, col = int(best[0]), int(best[1])
-    return Guess(
+    own = Guess(
         row,
         col,
         float(probability[row, col]),
         "the lowest risk, and among equally safe squares the likeliest to open",
     )
+    if lookahead and mines is not None:
+        return lookahead_guess(analysis, glyphs, own) or own
+    return own
+
+
+def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Guess) -> Guess | None:
+    """The candidate whose outcomes leave the safest next guess (None: none could be weighed).
+
+    Surviving this click is not the whole aim: after it, the number the
+    square shows decides how safe the next guess can be. The candidates are
+    the frontier squares within :data:`LOOKAHEAD_CUT` of the best safety, a
+    few interior squares next to the frontier (likeliest to open first), and
+    ``own`` (the choice without lookahead). Each scores the sum, over the
+    numbers it could show, of that number's chance times the best safety
+    after it (1 when a square becomes certain), worked out by
+    :class:`minesweep.solver._whatif.Lookahead`. A score is at most the
+    candidate's own safety, so candidates go safest first and the search
+    stops a candidate, and the list, once they cannot beat the best found.
+    This follows the "secondary safety" of David Hill's JSMinesweeper solver.
+    """
+    from ._whatif import Lookahead
+
+    view = np.asarray(glyphs)
+    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    hidden = view >= HIDDEN
+    if len(analysis.mines):
+        risk[tuple(analysis.mines.T)] = np.inf
+    doubtful = np.isfinite(risk)
+    seen = _spread(~hidden)
+    frontier = doubtful & seen
+    good = (1.0 - risk) >= (1.0 - risk.min()) * LOOKAHEAD_CUT
+    blank = _chance_of_blank(np.where(np.isinf(risk), 1.0, risk))
+    near = sorted(
+        (tuple(cell) for cell in np.argwhere(doubtful & ~seen & _spread(frontier) & good).tolist()),
+        key=lambda cell: (-blank[cell], cell),
+    )
+    cells = [tuple(cell) for cell in np.argwhere(frontier & good).tolist()]
+    cells += [*near[:LOOKAHEAD_INTERIOR], (own.row, own.col)]
+    ordered = sorted(dict.fromkeys(cells), key=lambda cell: (risk[cell], cell))
+    candidates = ordered[:LOOKAHEAD_CANDIDATES]
+    if (own.row, own.col) not in candidates:
+        candidates.append((own.row, own.col))
+    if len(candidates) == 1:
+        return own
+    ask = Lookahead(analysis)
+    best: tuple[float, int, int] | None = None
+    for r, c in candidates:
+        safe = 1.0 - float(risk[r, c])
+        if best is not None and safe < best[0] - 1e-12:
+            continue
+        outcomes = ask.outcomes(r, c)
+        if outcomes is None:
+            continue  # no cheap answer: the candidate is left out
+        score = sum(outcome.chance * outcome.safest for outcome in outcomes)
+        if best is None or score > best[0] + 1e-12:
+            best = (score, r, c)
+    if best is None:
+        return None
+    score, r, c = best
+    if (r, c) == (own.row, own.col):
+        return own
+    return Guess(
+        r,
+        c,
+        float(risk[r, c]),
+        f"the best chance of surviving this guess and the next: {score:.1%}",
+    )
+
+
+def _spread(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The squares in ``mask`` or next to one."""
+    rows, cols = mask.shape
+    padded = np.zeros((rows + 2, cols + 2), np.bool_)
+    padded[1:-1, 1:-1] = mask
+    out = np.zeros(mask.shape, np.bool_)
+    for dr, dc in itertools.product((-1, 0, 1), repeat=2):
+        out |= padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+    return out
 
 
 def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

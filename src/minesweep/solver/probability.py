@@ -130,6 +130,10 @@ class Analysis:
     _mine_count: int = field(repr=False, compare=False)
     # The exact analysis, computed when first asked for (or at once with exact=True).
     _exact: dict[str, _Exact] = field(repr=False, compare=False)
+    # The float path's frontier and component counts, for what-if questions
+    # (:mod:`minesweep.solver._whatif`); None after an exact analysis.
+    _frontier: _Frontier | None = field(default=None, repr=False, compare=False)
+    _counts: tuple[_FloatCounts, ...] = field(default=(), repr=False, compare=False)
 
     def exact(self, row: int, col: int) -> Fraction:
         """The exact probability that hidden square ``(row, col)`` is a mine."""
@@ -272,21 +276,9 @@ def _count_fresh(
     """One component's counts, and the states the compiled kernel took (-1: not compiled)."""
     from ._count import MAX_WIDTH, count_component
 
-    plan = _plan(frontier, members)
+    plan = _plan(frontier.groups, frontier.targets, members)
     if max(plan.widths, default=0) <= MAX_WIDTH:
-        touched = [t for step in plan.touched for t in step]
-        carried = [p for step in plan.carried for pair in step for p in pair]
-        arrays = [
-            np.array([len(g.cells) for g in plan.groups], np.int64),
-            np.cumsum([0] + [len(step) for step in plan.touched], dtype=np.int64),
-            np.array([t[0] for t in touched], np.int64),
-            np.array([t[1] for t in touched], np.int64),
-            np.array([t[2] for t in touched], np.int64),
-            np.array([t[3] for t in touched], np.int64),
-            np.cumsum([0] + [len(step) for step in plan.carried], dtype=np.int64),
-            np.array(carried, np.int64),
-            np.array(plan.widths, np.int64),
-        ]
+        arrays = _kernel_arrays(plan)
         limit = budget[0] if budget[0] >= 0 else np.iinfo(np.int64).max
         kernel: Any = count_component
         layouts, mines, safes, states = kernel(*arrays, limit)
@@ -322,6 +314,11 @@ def _count_fresh(
             if group.size * result.layouts[m] - e and not safes[g, m]:
                 safes[g, m] = 2.0**-1000
     return _FloatCounts(plan.groups, layouts, mines, safes, shift * math.log(2.0)), -1
+
+
+def _kernel_arrays(plan: _Plan) -> list[npt.NDArray[np.int64]]:
+    """A plan as the compiled kernel takes it (see :func:`._count.count_component`)."""
+    return list(plan.arrays[1:])
 
 
 def _combine_floats(
@@ -425,6 +422,8 @@ def _combine_floats(
         _view=view,
         _mine_count=total,
         _exact={},
+        _frontier=frontier,
+        _counts=tuple(counts),
     )
 
 
@@ -471,7 +470,7 @@ def _analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | No
     budget = [max_states if max_states is not None else -1]
     results = []
     for members in frontier.components:
-        result = _count_exact(_plan(frontier, members), budget)
+        result = _count_exact(_plan(frontier.groups, frontier.targets, members), budget)
         if result is None:
             raise ContradictionError(functools.partial(_blame, frontier, members))
         results.append(result)
@@ -596,6 +595,10 @@ class _Frontier:
         self.interior_mask[inner[:, 0], inner[:, 1]] = True
         self.interior = len(inner)
         signatures, group_of = np.unique(neighbours[on_frontier], axis=0, return_inverse=True)
+        #: The group of every frontier square; -1 elsewhere.
+        self.group_at = np.full((rows, cols), -1, np.int64)
+        outer = hidden_cells[on_frontier]
+        self.group_at[outer[:, 0], outer[:, 1]] = np.ravel(group_of)
         self.groups = [
             _Group([], tuple(int(w) for w in signature if w >= 0)) for signature in signatures
         ]
@@ -643,66 +646,66 @@ class _ComponentResult:
 class _Plan:
     """A component's groups in counting order, and how each step reads the state.
 
-    For group ``i``: ``touched[i]`` lists its numbers as (slot in the state
-    before or -1 when first seen, slot after or -1 when closing here, target,
-    capacity of the later groups); ``carried[i]`` the (before, after) slots of
-    open numbers it does not touch; ``widths[i]`` the state width after it.
+    ``arrays`` are what the compiled kernel takes (see
+    :func:`._count.plan_component`): for group ``i``, its numbers' entries
+    ``touch_start[i]:touch_start[i + 1]`` of ``touch_*`` give the slot in the
+    state before (-1 when first seen), the slot after (-1 when closing here),
+    the target and the capacity of the later groups; the open numbers it
+    does not touch are carried over by the (before, after) slot pairs of
+    ``carry_pairs``; ``widths[i]`` is the state width after it.
     """
 
     groups: list[_Group]
-    touched: list[list[tuple[int, int, int, int]]]
-    carried: list[list[tuple[int, int]]]
-    widths: list[int]
+    arrays: tuple[npt.NDArray[np.int64], ...]
 
     @property
     def squares(self) -> int:
         return sum(len(group.cells) for group in self.groups)
 
+    @property
+    def widths(self) -> list[int]:
+        return [int(width) for width in self.arrays[9]]
 
-def _plan(frontier: _Frontier, members: list[int], ignored: int = -1) -> _Plan:
+    def touched(self, position: int) -> list[tuple[int, int, int, int]]:
+        start, end = self.arrays[2][position], self.arrays[2][position + 1]
+        return list(
+            zip(
+                *(self.arrays[i][start:end].tolist() for i in (3, 4, 5, 6)),
+                strict=True,
+            )
+        )
+
+    def carried(self, position: int) -> list[tuple[int, int]]:
+        start, end = self.arrays[7][position], self.arrays[7][position + 1]
+        pairs = self.arrays[8][2 * start : 2 * end].tolist()
+        return list(zip(pairs[::2], pairs[1::2], strict=True))
+
+
+def _plan(
+    all_groups: list[_Group], targets: list[int], members: list[int], ignored: int = -1
+) -> _Plan:
     """Order a component's groups and work out the state bookkeeping of each step.
 
-    The witness ``ignored`` is left out (used to find which number is at
-    fault when nothing fits).
+    The compiled :func:`._count.plan_component` does the work, on the
+    component's numbers renumbered from 0. The witness ``ignored`` is left
+    out (used to find which number is at fault when nothing fits).
     """
-    groups = [frontier.groups[index] for index in _order(frontier, members)]
-    targets = frontier.targets
-    last: dict[int, int] = {}
-    for position, group in enumerate(groups):
-        for w in group.witnesses:
-            last[w] = position
-    last.pop(ignored, None)
-    witnesses_of = [tuple(w for w in group.witnesses if w != ignored) for group in groups]
-    plan = _Plan(groups, [], [], [])
-    active: list[int] = []
-    capacity_left: dict[int, int] = {}
-    for position, group in enumerate(groups):
-        for w in witnesses_of[position]:
-            capacity_left[w] = capacity_left.get(w, 0) + len(group.cells)
-    for position, group in enumerate(groups):
-        mine = witnesses_of[position]
-        index_before = {w: i for i, w in enumerate(active)}
-        after = [w for w in active if last[w] != position]
-        after += [w for w in mine if w not in index_before and last[w] != position]
-        index_after = {w: i for i, w in enumerate(after)}
-        for w in mine:
-            capacity_left[w] -= len(group.cells)
-        plan.touched.append(
-            [
-                (index_before.get(w, -1), index_after.get(w, -1), targets[w], capacity_left[w])
-                for w in mine
-            ]
-        )
-        plan.carried.append(
-            [
-                (index_before[w], index_after[w])
-                for w in after
-                if w in index_before and w not in mine
-            ]
-        )
-        plan.widths.append(len(after))
-        active = after
-    return plan
+    from ._count import plan_component
+
+    groups = [all_groups[index] for index in members]
+    flat = np.array([w for group in groups for w in group.witnesses], np.int64)
+    numbers, local = np.unique(flat, return_inverse=True)
+    starts = np.zeros(len(groups) + 1, np.int64)
+    np.cumsum([len(group.witnesses) for group in groups], out=starts[1:])
+    where = int(np.searchsorted(numbers, ignored))
+    arrays = plan_component(
+        starts,
+        np.ravel(local).astype(np.int64),
+        np.array([len(group.cells) for group in groups], np.int64),
+        np.asarray(targets, np.int64)[numbers],
+        where if where < len(numbers) and numbers[where] == ignored else -1,
+    )
+    return _Plan([groups[i] for i in arrays[0].tolist()], arrays)
 
 
 def _count_exact(plan: _Plan, budget: list[int]) -> _ComponentResult | None:
@@ -719,9 +722,9 @@ def _count_exact(plan: _Plan, budget: list[int]) -> _ComponentResult | None:
     moves: list[dict[tuple[int, ...], list[tuple[int, int, tuple[int, ...]]]]] = []
     for position, group in enumerate(groups):
         touched, carried, width = (
-            plan.touched[position],
-            plan.carried[position],
-            plan.widths[position],
+            plan.touched(position),
+            plan.carried(position),
+            int(plan.arrays[9][position]),
         )
         nxt: dict[tuple[int, ...], Poly] = {}
         layer_moves: dict[tuple[int, ...], list[tuple[int, int, tuple[int, ...]]]] = {}
@@ -798,7 +801,7 @@ def _blame(frontier: _Frontier, members: list[int]) -> str:
     """Name a number of a component no layout satisfies: one without which some would."""
     witnesses = sorted({w for index in members for w in frontier.groups[index].witnesses})
     for w in witnesses:
-        if _count_exact(_plan(frontier, members, ignored=w), [-1]) is None:
+        if _count_exact(_plan(frontier.groups, frontier.targets, members, ignored=w), [-1]) is None:
             continue
         r, c = frontier.witness_cells[w]
         return (
@@ -807,64 +810,6 @@ def _blame(frontier: _Frontier, members: list[int]) -> str:
         )
     r, c = frontier.witness_cells[witnesses[0]]
     return f"no mine layout agrees with the numbers around square ({r}, {c})"
-
-
-def _order(frontier: _Frontier, members: list[int]) -> list[int]:
-    """An order of a component's groups that keeps few numbers open at a time.
-
-    The counting state holds the numbers touching groups on both sides of the
-    current position, so each step takes, among the groups next to an open
-    number, the one that leaves the fewest numbers open (closing the most,
-    opening the fewest), starting from a far end of the frontier: the last
-    group a breadth-first search from the first group reaches.
-    """
-    groups = frontier.groups
-    if len(members) <= 2:
-        return list(members)
-    by_witness: dict[int, list[int]] = {}
-    for index in members:
-        for w in groups[index].witnesses:
-            by_witness.setdefault(w, []).append(index)
-    # A far end: breadth-first from the first group, take the last one reached.
-    seen = {members[0]}
-    queue = [members[0]]
-    for current in queue:
-        for w in groups[current].witnesses:
-            for other in by_witness[w]:
-                if other not in seen:
-                    seen.add(other)
-                    queue.append(other)
-    remaining = {w: len(gs) for w, gs in by_witness.items()}  # unplaced groups per number
-    opened: set[int] = set()
-    placed: set[int] = set()
-    candidates = {queue[-1]}
-    order: list[int] = []
-    while len(order) < len(members):
-        best, best_key = -1, (0, 0, 0)
-        for index in candidates:
-            closes = opens = 0
-            for w in groups[index].witnesses:
-                if remaining[w] == 1:
-                    closes += w in opened
-                elif w not in opened:
-                    opens += 1
-            key = (opens - closes, -closes, index)
-            if best < 0 or key < best_key:
-                best, best_key = index, key
-        if best < 0:  # cannot happen in a connected component
-            best = min(set(members) - placed)
-        order.append(best)
-        placed.add(best)
-        candidates.discard(best)
-        for w in groups[best].witnesses:
-            remaining[w] -= 1
-            if remaining[w]:
-                if w not in opened:
-                    opened.add(w)
-                    candidates.update(i for i in by_witness[w] if i not in placed)
-            else:
-                opened.discard(w)
-    return order
 
 
 # --- small helpers -------------------------------------------------------------------

@@ -1,0 +1,213 @@
+"""What opening a square would show, worked out from the current analysis.
+
+A lookahead asks, of a square it might open: which number would it show,
+how likely is each, and how safe would the best square be then? A fresh
+analysis of every imagined view answers that, at the cost of a whole
+analysis per number. Most of that work is repeated: opening a square
+changes only the frontier component(s) around it. The square leaves its
+group, its hidden neighbours gain it as a number, and its interior
+neighbours join the frontier. Here that merged component is planned once
+and counted once per number the square could show (the plan does not depend
+on the number, only the kernel's input does); the other components keep the
+counts the analysis already holds, and the global mine count ties them
+together exactly as in :func:`minesweep.solver.analyze` (a new number moves
+their probabilities too, through the total). The answers are those of the
+full analyses, within rounding; tests check them against it.
+
+A component too tangled for the compiled counter (which the full analysis
+counts in Python integers, fifty times slower) gets no answer: the
+lookahead is meant to be cheap enough to run at every guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ._count import MAX_WIDTH, count_component
+from .probability import (
+    Analysis,
+    _correlate,
+    _Group,
+    _kernel_arrays,
+    _plan,
+)
+
+__all__ = ["Lookahead", "Outcome"]
+
+#: Dynamic-programming states one :class:`Lookahead` may spend in all, past
+#: which it gives up (returns None) rather than stall a game.
+DEFAULT_STATES: Final = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One number a square could show."""
+
+    number: int
+    #: The chance that the square is safe and shows ``number``.
+    chance: float
+    #: The best chance of safety of any square afterwards (1.0: one is certain).
+    safest: float
+
+
+class Lookahead:
+    """What-if questions about one analysis: build once per guess, ask per square."""
+
+    def __init__(self, analysis: Analysis, *, max_states: int = DEFAULT_STATES) -> None:
+        frontier = analysis._frontier
+        #: False after an exact analysis, which keeps no float counts.
+        self.available = frontier is not None
+        self._analysis = analysis
+        self._states_left = max_states
+        if frontier is None:
+            return
+        self._frontier = frontier
+        self._component_of = np.full(len(frontier.groups), -1, np.int64)
+        for index, members in enumerate(frontier.components):
+            self._component_of[members] = index
+        self._layouts = [c.layouts / c.layouts.max() for c in analysis._counts]
+        self._sizes = [
+            np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts
+        ]
+
+    def outcomes(self, row: int, col: int) -> list[Outcome] | None:
+        """Every number hidden square ``(row, col)`` could show, with its chance.
+
+        The chances add up to the square's chance of being safe. None when
+        there is no cheap answer: past the budget of states, a component too
+        tangled for the compiled counter, counts beyond float range, or an
+        analysis without float counts (``exact=True``).
+        """
+        if not self.available:
+            return None
+        analysis, frontier = self._analysis, self._frontier
+        view = analysis._view
+        rows, cols = view.shape
+        hidden = view >= 9
+        around = [
+            (r, c)
+            for r in range(max(0, row - 1), min(rows, row + 2))
+            for c in range(max(0, col - 1), min(cols, col + 2))
+            if (r, c) != (row, col) and hidden[r, c]
+        ]
+        touched = set()
+        for r, c in [(row, col), *around]:
+            group = frontier.group_at[r, c]
+            if group >= 0:
+                touched.add(int(self._component_of[group]))
+        near = set(around)
+        new = len(frontier.targets)  # the opened square, as a number
+        groups: list[_Group] = []
+        before: set[int] = set()
+        for component in sorted(touched):
+            for index in frontier.components[component]:
+                group = frontier.groups[index]
+                before.update(group.witnesses)
+                inside = [cell for cell in group.cells if cell in near]
+                outside = [cell for cell in group.cells if cell not in near and cell != (row, col)]
+                if inside:
+                    groups.append(_Group(inside, (*group.witnesses, new)))
+                if outside:
+                    groups.append(_Group(outside, group.witnesses))
+        joining = [cell for cell in around if frontier.interior_mask[cell]]
+        if joining:
+            groups.append(_Group(joining, (new,)))
+        left = {w for group in groups for w in group.witnesses}
+        if any(frontier.targets[w] for w in before - left):
+            return []  # a number needs this square to be a mine
+        interior = frontier.interior - len(joining) - int(frontier.interior_mask[row, col])
+        mines = analysis._mine_count
+
+        # The untouched components, and for each the product of the others'
+        # layouts (renormalised: only ratios matter here).
+        untouched = [index for index in range(len(self._layouts)) if index not in touched]
+        prefix = [np.ones(1)]
+        for index in untouched:
+            prefix.append(_normalised(np.convolve(prefix[-1], self._layouts[index])))
+        suffix = [np.ones(1)]
+        for index in reversed(untouched):
+            suffix.append(_normalised(np.convolve(suffix[-1], self._layouts[index])))
+        suffix.reverse()
+        others = prefix[-1]
+        apart = [np.convolve(prefix[i], suffix[i + 1]) for i in range(len(untouched))]
+        length = sum(len(group.cells) for group in groups) + 1
+        n = np.arange(len(others) + length - 1)
+        inside_mines = mines - n
+        log_ways = np.full(len(n), -np.inf)
+        for t in np.flatnonzero((inside_mines >= 0) & (inside_mines <= interior)).tolist():
+            r = int(inside_mines[t])
+            log_ways[t] = (
+                math.lgamma(interior + 1) - math.lgamma(r + 1) - math.lgamma(interior - r + 1)
+            )
+        if not np.isfinite(log_ways).any():
+            return []
+        ways = np.exp(log_ways - log_ways.max())
+        weight = _correlate(ways, others, length)
+        weight_inside = _correlate(ways * np.maximum(inside_mines, 0), others, length)
+        counts = self._analysis._counts
+
+        def safest_elsewhere(layouts: npt.NDArray[np.float64]) -> float:
+            """The best safety in the untouched components, given the merged one's counts."""
+            best = 0.0
+            scaled = layouts / layouts.max()
+            for i, index in enumerate(untouched):
+                component = counts[index]
+                weights = _correlate(ways, np.convolve(apart[i], scaled), len(component.layouts))
+                z = float(component.layouts @ weights)
+                if not z > 0:
+                    continue
+                risk = (component.mines @ weights) / (self._sizes[index] * z)
+                if (risk <= 0.0).any():
+                    return 1.0
+                best = max(best, 1.0 - float(risk.min()))
+            return best
+
+        safe_now = 1.0 - float(analysis.probability[row, col])
+
+        if not groups:
+            # Nothing hidden around it: it shows 0, and only the interior changes.
+            z = float(weight[0])
+            safest = safest_elsewhere(np.ones(1))
+            if interior and z > 0:
+                safest = max(safest, 1.0 - float(weight_inside[0]) / (z * interior))
+            return [Outcome(0, safe_now, safest)]
+
+        plan = _plan(groups, [*frontier.targets, 0], list(range(len(groups))))
+        if max(plan.widths, default=0) > MAX_WIDTH:
+            return None
+        arrays = _kernel_arrays(plan)
+        is_new = np.array([w == new for group in plan.groups for w in group.witnesses], np.bool_)
+        sizes = arrays[0].astype(np.float64)
+        kernel: Any = count_component
+        found: list[tuple[int, float, float]] = []
+        for number in range(len(around) + 1):
+            arrays[4][is_new] = number
+            layouts, mines_by, _, states = kernel(*arrays, self._states_left)
+            if states < 0:
+                self._states_left = 0
+                return None
+            self._states_left -= states
+            if not (np.isfinite(layouts).all() and np.isfinite(mines_by).all()):
+                return None
+            z = float(layouts @ weight)
+            if not z > 0:
+                continue
+            risk = (mines_by @ weight) / (sizes * z)
+            safest = 1.0 if (risk <= 0.0).any() else 1.0 - float(risk.min())
+            if interior:
+                safest = max(safest, 1.0 - float(layouts @ weight_inside) / (z * interior))
+            if safest < 1.0:
+                safest = max(safest, safest_elsewhere(layouts))
+            found.append((number, z, safest))
+        total = sum(z for _, z, _ in found)
+        return [Outcome(number, safe_now * z / total, safest) for number, z, safest in found]
+
+
+def _normalised(poly: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    scaled: npt.NDArray[np.float64] = poly / poly.max()
+    return scaled
