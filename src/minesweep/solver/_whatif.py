@@ -28,6 +28,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import InvalidBoardError
 from ._count import MAX_WIDTH, count_component
 from .probability import (
     Analysis,
@@ -71,6 +72,14 @@ class Lookahead:
         for index, members in enumerate(frontier.components):
             self._component_of[members] = index
         self._layouts = [c.layouts / c.layouts.max() for c in analysis._counts]
+        self._mines = [c.mines / c.layouts.max() for c in analysis._counts]
+        self._sure = np.zeros(analysis._view.shape, np.bool_)
+        if len(analysis.mines):
+            self._sure[tuple(analysis.mines.T)] = True
+        # log(k!) for k up to the number of squares, for the interior's binomials.
+        self._log_factorial = np.concatenate(
+            ([0.0], np.cumsum(np.log(np.arange(1, analysis._view.size + 1))))
+        )
         self._sizes = [
             np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts
         ]
@@ -78,17 +87,23 @@ class Lookahead:
     def outcomes(self, row: int, col: int) -> list[Outcome] | None:
         """Every number hidden square ``(row, col)`` could show, with its chance.
 
-        The chances add up to the square's chance of being safe. None when
+        The chances add up to the square's chance of being safe. A square
+        off the view or revealed raises InvalidBoardError. None when
         there is no cheap answer: past the budget of states, a component too
         tangled for the compiled counter, counts beyond float range, or an
         analysis without float counts (``exact=True``).
         """
-        if not self.available:
-            return None
-        analysis, frontier = self._analysis, self._frontier
+        analysis = self._analysis
         view = analysis._view
         rows, cols = view.shape
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise InvalidBoardError(f"square ({row}, {col}) is off the {rows}x{cols} view")
         hidden = view >= 9
+        if not hidden[row, col]:
+            raise InvalidBoardError(f"square ({row}, {col}) is revealed")
+        if not self.available:
+            return None
+        frontier = self._frontier
         around = [
             (r, c)
             for r in range(max(0, row - 1), min(rows, row + 2))
@@ -138,41 +153,39 @@ class Lookahead:
         length = sum(len(group.cells) for group in groups) + 1
         n = np.arange(len(others) + length - 1)
         inside_mines = mines - n
-        log_ways = np.full(len(n), -np.inf)
-        for t in np.flatnonzero((inside_mines >= 0) & (inside_mines <= interior)).tolist():
-            r = int(inside_mines[t])
-            log_ways[t] = (
-                math.lgamma(interior + 1) - math.lgamma(r + 1) - math.lgamma(interior - r + 1)
-            )
-        if not np.isfinite(log_ways).any():
+        fits = (inside_mines >= 0) & (inside_mines <= interior)
+        placed = np.where(fits, inside_mines, 0)
+        log_ways = np.where(
+            fits,
+            self._log_factorial[interior]
+            - self._log_factorial[placed]
+            - self._log_factorial[interior - placed],
+            -np.inf,
+        )
+        if not fits.any():
             return []
         ways = np.exp(log_ways - log_ways.max())
         weight = _correlate(ways, others, length)
         weight_inside = _correlate(ways * np.maximum(inside_mines, 0), others, length)
-        counts = self._analysis._counts
 
-        def safest_elsewhere(layouts: npt.NDArray[np.float64]) -> float:
+        def best_elsewhere(layouts: npt.NDArray[np.float64]) -> float:
             """The best safety in the untouched components, given the merged one's counts."""
             best = 0.0
-            scaled = layouts / layouts.max()
             for i, index in enumerate(untouched):
-                component = counts[index]
-                weights = _correlate(ways, np.convolve(apart[i], scaled), len(component.layouts))
-                z = float(component.layouts @ weights)
-                if not z > 0:
-                    continue
-                risk = (component.mines @ weights) / (self._sizes[index] * z)
-                if (risk <= 0.0).any():
-                    return 1.0
-                best = max(best, 1.0 - float(risk.min()))
+                weights = _correlate(
+                    ways, np.convolve(apart[i], layouts), len(self._layouts[index])
+                )
+                z = float(self._layouts[index] @ weights)
+                if z > 0:
+                    risk = (self._mines[index] @ weights) / (self._sizes[index] * z)
+                    best = max(best, 1.0 - float(risk.min()))
             return best
 
         safe_now = 1.0 - float(analysis.probability[row, col])
-
         if not groups:
             # Nothing hidden around it: it shows 0, and only the interior changes.
+            safest = best_elsewhere(np.ones(1))
             z = float(weight[0])
-            safest = safest_elsewhere(np.ones(1))
             if interior and z > 0:
                 safest = max(safest, 1.0 - float(weight_inside[0]) / (z * interior))
             return [Outcome(0, safe_now, safest)]
@@ -185,7 +198,9 @@ class Lookahead:
         sizes = arrays[0].astype(np.float64)
         kernel: Any = count_component
         found: list[tuple[int, float, float]] = []
-        for number in range(len(around) + 1):
+        # It shows at least the certain mines around it.
+        known = sum(bool(self._sure[cell]) for cell in around)
+        for number in range(known, len(around) + 1):
             arrays[4][is_new] = number
             layouts, mines_by, _, states = kernel(*arrays, self._states_left)
             if states < 0:
@@ -194,17 +209,24 @@ class Lookahead:
             self._states_left -= states
             if not (np.isfinite(layouts).all() and np.isfinite(mines_by).all()):
                 return None
+            scale = layouts.max()
+            if not scale > 0:
+                continue
+            # Scaled, so that the products below stay in float range.
+            layouts, mines_by = layouts / scale, mines_by / scale
             z = float(layouts @ weight)
             if not z > 0:
                 continue
-            risk = (mines_by @ weight) / (sizes * z)
-            safest = 1.0 if (risk <= 0.0).any() else 1.0 - float(risk.min())
+            # Risks that are exactly zero stay so: a certainly safe square.
+            safest = 1.0 - float(((mines_by @ weight) / (sizes * z)).min())
             if interior:
                 safest = max(safest, 1.0 - float(layouts @ weight_inside) / (z * interior))
             if safest < 1.0:
-                safest = max(safest, safest_elsewhere(layouts))
-            found.append((number, z, safest))
+                safest = max(safest, best_elsewhere(layouts))
+            found.append((number, z * scale, safest))
         total = sum(z for _, z, _ in found)
+        if not (math.isfinite(total) and total > 0):
+            return None if found else []
         return [Outcome(number, safe_now * z / total, safest) for number, z, safest in found]
 
 

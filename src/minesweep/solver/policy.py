@@ -50,7 +50,7 @@ OPENING_WEIGHT = 1.0
 LOOKAHEAD_CUT: Final = 0.9
 #: at most this many interior squares next to the frontier among them,
 LOOKAHEAD_INTERIOR: Final = 3
-#: and at most this many in all (the choice without lookahead always added).
+#: and at most this many in all (the choice without lookahead always first).
 LOOKAHEAD_CANDIDATES: Final = 10
 
 
@@ -120,10 +120,12 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     ``own`` (the choice without lookahead). Each scores the sum, over the
     numbers it could show, of that number's chance times the best safety
     after it (1 when a square becomes certain), worked out by
-    :class:`minesweep.solver._whatif.Lookahead`. A score is at most the
-    candidate's own safety, so candidates go safest first and the search
-    stops a candidate, and the list, once they cannot beat the best found.
-    This follows the "secondary safety" of David Hill's JSMinesweeper solver.
+    :class:`minesweep.solver._whatif.Lookahead`. ``own`` is weighed first
+    (if it cannot be, it is kept: None), then the others safest first; a
+    score is at most the candidate's own safety, so one that cannot beat the
+    best found is not weighed. A candidate without a cheap answer (a
+    component too tangled for the compiled counter) is left out. This
+    follows the "secondary safety" of David Hill's JSMinesweeper solver.
     """
     from ._whatif import Lookahead
 
@@ -143,10 +145,9 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     )
     cells = [tuple(cell) for cell in np.argwhere(frontier & good).tolist()]
     cells += [*near[:LOOKAHEAD_INTERIOR], (own.row, own.col)]
-    ordered = sorted(dict.fromkeys(cells), key=lambda cell: (risk[cell], cell))
-    candidates = ordered[:LOOKAHEAD_CANDIDATES]
-    if (own.row, own.col) not in candidates:
-        candidates.append((own.row, own.col))
+    mine = (own.row, own.col)
+    others = sorted(set(cells) - {mine}, key=lambda cell: (risk[cell], cell))
+    candidates = [mine, *others[: LOOKAHEAD_CANDIDATES - 1]]
     if len(candidates) == 1:
         return own
     ask = Lookahead(analysis)
@@ -154,15 +155,16 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     for r, c in candidates:
         safe = 1.0 - float(risk[r, c])
         if best is not None and safe < best[0] - 1e-12:
-            continue
+            continue  # a score is at most the square's safety
         outcomes = ask.outcomes(r, c)
         if outcomes is None:
+            if best is None:
+                return None  # the plain choice could not be weighed: keep it
             continue  # no cheap answer: the candidate is left out
         score = sum(outcome.chance * outcome.safest for outcome in outcomes)
         if best is None or score > best[0] + 1e-12:
             best = (score, r, c)
-    if best is None:
-        return None
+    assert best is not None
     score, r, c = best
     if (r, c) == (own.row, own.col):
         return own

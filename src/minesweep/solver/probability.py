@@ -579,7 +579,7 @@ class _Frontier:
         witness_mask = revealed & (hidden_around > 0)
         witness_cells = np.argwhere(witness_mask)
         self.targets = view[witness_mask].astype(np.int64).tolist()
-        self.witness_cells = [tuple(map(int, cell)) for cell in witness_cells]
+        self.witness_cells = list(map(tuple, witness_cells.tolist()))
         ids = np.full((rows + 2, cols + 2), -1, np.int64)
         ids[1:-1, 1:-1][witness_mask] = np.arange(len(witness_cells))
         # For every hidden square, the ids of the witnesses around it.
@@ -600,7 +600,7 @@ class _Frontier:
         outer = hidden_cells[on_frontier]
         self.group_at[outer[:, 0], outer[:, 1]] = np.ravel(group_of)
         self.groups = [
-            _Group([], tuple(int(w) for w in signature if w >= 0)) for signature in signatures
+            _Group([], tuple(w for w in signature if w >= 0)) for signature in signatures.tolist()
         ]
         for (r, c), group in zip(
             hidden_cells[on_frontier].tolist(), np.ravel(group_of).tolist(), strict=True
