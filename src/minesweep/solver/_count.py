@@ -418,14 +418,10 @@ def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pr
             if w == ignored:
                 continue
             mine[w] = True
-            if slot[w] < 0 and last[w] != position:
+            if slot[w] < 0 and last[w] != position:  # opened here
                 new_active[after] = w
                 new_slot[w] = after
                 after += 1
-        for j in range(group_start[g], group_start[g + 1]):
-            w = group_witnesses[j]
-            if w == ignored:
-                continue
             capacity[w] -= sizes[g]
             touch_before[touches] = slot[w]
             touch_after[touches] = new_slot[w] if last[w] != position else -1
