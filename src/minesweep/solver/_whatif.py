@@ -76,9 +76,10 @@ class Lookahead:
         self._sure = np.zeros(analysis._view.shape, np.bool_)
         if len(analysis.mines):
             self._sure[tuple(analysis.mines.T)] = True
-        # log(k!) for k up to the number of squares, for the interior's binomials.
+        # log(k!) for k up to the interior's size (an opening only shrinks
+        # it), for the interior's binomials.
         self._log_factorial = np.concatenate(
-            ([0.0], np.cumsum(np.log(np.arange(1, analysis._view.size + 1))))
+            ([0.0], np.cumsum(np.log(np.arange(1, frontier.interior + 1))))
         )
         self._sizes = [
             np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidBoardError
-from .probability import Analysis
+from .probability import Analysis, _around
 
 __all__ = [
     "ENDGAME_LAYOUTS",
@@ -135,18 +135,20 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     if len(analysis.mines):
         risk[tuple(analysis.mines.T)] = np.inf
     doubtful = np.isfinite(risk)
-    seen = _spread(~hidden)
+    seen = ~hidden | (_around(~hidden) > 0)  # revealed, or next to a revealed square
     frontier = doubtful & seen
     good = (1.0 - risk) >= (1.0 - risk.min()) * LOOKAHEAD_CUT
     blank = _chance_of_blank(np.where(np.isinf(risk), 1.0, risk))
+    interior_near = doubtful & ~seen & (_around(frontier) > 0) & good
     near = sorted(
-        (tuple(cell) for cell in np.argwhere(doubtful & ~seen & _spread(frontier) & good).tolist()),
+        (tuple(cell) for cell in np.argwhere(interior_near).tolist()),
         key=lambda cell: (-blank[cell], cell),
     )
     cells = [tuple(cell) for cell in np.argwhere(frontier & good).tolist()]
-    cells += [*near[:LOOKAHEAD_INTERIOR], (own.row, own.col)]
     mine = (own.row, own.col)
-    others = sorted(set(cells) - {mine}, key=lambda cell: (risk[cell], cell))
+    others = sorted(
+        {*cells, *near[:LOOKAHEAD_INTERIOR]} - {mine}, key=lambda cell: (risk[cell], cell)
+    )
     candidates = [mine, *others[: LOOKAHEAD_CANDIDATES - 1]]
     if len(candidates) == 1:
         return own
@@ -174,17 +176,6 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
         float(risk[r, c]),
         f"the best chance of surviving this guess and the next: {score:.1%}",
     )
-
-
-def _spread(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """The squares in ``mask`` or next to one."""
-    rows, cols = mask.shape
-    padded = np.zeros((rows + 2, cols + 2), np.bool_)
-    padded[1:-1, 1:-1] = mask
-    out = np.zeros(mask.shape, np.bool_)
-    for dr, dc in itertools.product((-1, 0, 1), repeat=2):
-        out |= padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
-    return out
 
 
 def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
