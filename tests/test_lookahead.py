@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -116,14 +117,20 @@ def stuck(game: Game) -> tuple[np.ndarray, Analysis]:
 )
 @given(midgame())
 def test_the_lookahead_takes_the_best_frontier_candidate(game: Game) -> None:
-    """The safest frontier squares score no better, by whole analyses, than the choice."""
+    """The safest frontier squares score no better, by whole analyses, than the choice.
+
+    Without the 50/50 weighing (tested on its own below), which can prefer a
+    square that scores a little less.
+    """
     view, analysis = stuck(game)
     mines = game.mine_count
     plain = choose_guess(analysis, view, mines, lookahead=False)
     assume("exhaustive" not in plain.reason and "50/50" not in plain.reason)
-    chosen = lookahead_guess(analysis, view, plain)
-    assume(chosen is not None)
-    assert choose_guess(analysis, view, mines) == chosen
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(policy, "LONG_TERM", False)
+        chosen = lookahead_guess(analysis, view, plain)
+        assume(chosen is not None)
+        assert choose_guess(analysis, view, mines) == chosen
     risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
     risk[tuple(analysis.mines.T)] = np.inf
     assert 1.0 - chosen.probability >= policy.LOOKAHEAD_CUT * (1.0 - risk.min()) - 1e-12
@@ -179,3 +186,84 @@ def test_a_long_frontier_is_planned_narrow() -> None:
     plan = _plan(frontier.groups, frontier.targets, frontier.components[0])
     assert max(plan.widths) <= 4
     assert sorted(map(id, plan.groups)) == sorted(map(id, frontier.groups))
+
+
+@st.composite
+def small_position(draw: st.DrawFn) -> tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]]:
+    """A small view, its mine total, and every layout of mines it allows (by brute force)."""
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(2, 5))
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+    mines = draw(st.integers(1, min(6, len(squares) - 1)))
+    placed = set(draw(st.permutations(squares))[:mines])
+    safe = [square for square in squares if square not in placed]
+    shown = draw(st.lists(st.sampled_from(safe), max_size=len(safe) - 1, unique=True))
+    view = np.full((rows, cols), Glyph.HIDDEN, np.uint8)
+
+    def count(square: tuple[int, int], layout: set[tuple[int, int]]) -> int:
+        r, c = square
+        return sum((r + dr, c + dc) in layout for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+
+    for square in shown:
+        view[square] = count(square, placed)
+    hidden = [square for square in squares if square not in shown]
+    layouts = [
+        frozenset(combo)
+        for combo in itertools.combinations(hidden, mines)
+        if all(count(square, set(combo)) == view[square] for square in shown)
+    ]
+    return view, mines, layouts
+
+
+@settings(max_examples=settings.default.max_examples, deadline=None)
+@given(small_position(), st.data())
+def test_joint_chances_match_counting_every_layout(
+    position: tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]], data: st.DataObject
+) -> None:
+    view, mines, layouts = position
+    hidden = [(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)]
+    squares = data.draw(st.lists(st.sampled_from(hidden), min_size=1, max_size=4, unique=True))
+    split = data.draw(st.integers(0, len(squares)))
+    are_mines, are_safe = squares[:split], squares[split:]
+    want = sum(
+        all(s in layout for s in are_mines) and not any(s in layout for s in are_safe)
+        for layout in layouts
+    ) / len(layouts)
+    got = Lookahead(analyze(view, mines)).joint(are_mines, are_safe)
+    assert got == pytest.approx(want, abs=1e-9)
+
+
+def test_joint_refuses_revealed_outside_and_repeated_squares() -> None:
+    view = parse_view("1##\n###\n")
+    ask = Lookahead(analyze(view, 2))
+    for mines, safe in [([(0, 0)], []), ([(2, 0)], []), ([(0, 1)], [(0, 1)]), ([], [(0, -1)])]:
+        with pytest.raises(InvalidBoardError):
+            ask.joint(mines, safe)
+    assert Lookahead(analyze(view, 2, exact=True)).joint([(0, 1)], []) is None
+
+
+def test_fifty_fifty_influence_by_hand() -> None:
+    """The chance a square is the safe side of a 50/50 that can still form, on tiny boards."""
+    # 2x2, two mines, nothing shown: the pair across (1/3), the pair down (1/3)
+    # and the block with mines on the other diagonal (1/6).
+    view = parse_view("##\n##\n")
+    analysis = analyze(view, 2)
+    risk = analysis.probability.copy()
+    ask = Lookahead(analysis)
+    assert policy._fifty_fifty_influence(ask, view, risk, (0, 0), 2) == pytest.approx(5 / 6)
+    # Capped at the square's chances of being a mine and safe: 1 + 0.9 * 0.5 / 0.5.
+    assert policy._influence_factor(ask, view, risk, (0, 0), 2) == pytest.approx(1.9)
+    # A row whose right end is a known mine: the two on the left are a true 50/50.
+    view = parse_view("###1\n")
+    analysis = analyze(view, 2)
+    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    risk[0, 2] = np.inf
+    ask = Lookahead(analysis)
+    assert policy._fifty_fifty_influence(ask, view, risk, (0, 0), 1) == pytest.approx(0.5)
+    # A number that sees one of the pair but not the other: no 50/50 can form,
+    # though the square is safe and its neighbour a mine half the time.
+    view = parse_view("##1#\n")
+    analysis = analyze(view, 1)
+    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    ask = Lookahead(analysis)
+    assert ask.joint([(0, 1)], [(0, 0)]) == pytest.approx(0.5)
+    assert policy._fifty_fifty_influence(ask, view, risk, (0, 0), 1) == 0.0

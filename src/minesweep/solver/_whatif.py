@@ -84,6 +84,8 @@ class Lookahead:
         self._sizes = [
             np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts
         ]
+        self._before: dict[tuple[int, ...], float | None] = {}
+        self._others: dict[tuple[int, ...], npt.NDArray[np.float64]] = {}
 
     def outcomes(self, row: int, col: int) -> list[Outcome] | None:
         """Every number hidden square ``(row, col)`` could show, with its chance.
@@ -229,6 +231,133 @@ class Lookahead:
         if not (math.isfinite(total) and total > 0):
             return None if found else []
         return [Outcome(number, safe_now * z / total, safest) for number, z, safest in found]
+
+    def joint(self, mines: list[tuple[int, int]], safe: list[tuple[int, int]]) -> float | None:
+        """The chance that every square of ``mines`` holds a mine and none of ``safe`` does.
+
+        Squares must be hidden and distinct (InvalidBoardError otherwise).
+        Only the components holding them are recounted, with the forced
+        mines taken off their numbers and the forced squares out of their
+        groups; the global mine count ties the rest in as in
+        :meth:`outcomes`. None when there is no cheap answer (see there).
+        """
+        analysis = self._analysis
+        view = analysis._view
+        rows, cols = view.shape
+        forced: dict[tuple[int, int], bool] = {}
+        for cell, is_mine in [*((m, True) for m in mines), *((s, False) for s in safe)]:
+            r, c = cell
+            if not (0 <= r < rows and 0 <= c < cols) or view[r, c] < 9 or cell in forced:
+                raise InvalidBoardError(
+                    f"square ({r}, {c}) is not a distinct hidden square of the {rows}x{cols} view"
+                )
+            forced[cell] = is_mine
+        if not self.available:
+            return None
+        frontier = self._frontier
+        mine_count = analysis._mine_count
+        for cell, is_mine in forced.items():
+            if self._sure[cell] and not is_mine:
+                return 0.0
+        touched = sorted(
+            {
+                int(self._component_of[frontier.group_at[cell]])
+                for cell in forced
+                if frontier.group_at[cell] >= 0
+            }
+        )
+        inside = [cell for cell in forced if frontier.interior_mask[cell]]
+        targets = list(frontier.targets)
+        witnesses: set[int] = set()
+        changed: list[_Group] = []
+        for component in touched:
+            for index in frontier.components[component]:
+                group = frontier.groups[index]
+                witnesses.update(group.witnesses)
+                rest = [cell for cell in group.cells if cell not in forced]
+                for cell in group.cells:
+                    if forced.get(cell):
+                        for w in group.witnesses:
+                            targets[w] -= 1
+                if rest:
+                    changed.append(_Group(rest, group.witnesses))
+        if any(targets[w] < 0 for w in witnesses):
+            return 0.0
+        left = {w for group in changed for w in group.witnesses}
+        if any(targets[w] for w in witnesses - left):
+            return 0.0
+        key = tuple(touched)
+        if key not in self._before:
+            # Unforced, the touched components count as the analysis found.
+            counted = np.ones(1)
+            for index in touched:
+                counted = np.convolve(counted, analysis._counts[index].layouts)
+            self._before[key] = self._log_weight(counted, [], touched, 0, mine_count)
+        before = self._before[key]
+        if before is None:
+            return None
+        after = self._log_weight(
+            changed,
+            targets,
+            touched,
+            len(inside),
+            mine_count - sum(forced.values()),
+        )
+        if after is None:
+            return None
+        return float(np.exp(after - before)) if np.isfinite(after) else 0.0
+
+    def _log_weight(
+        self,
+        groups: list[_Group] | npt.NDArray[np.float64],
+        targets: list[int],
+        touched: list[int],
+        taken: int,
+        mines: int,
+    ) -> float | None:
+        """log of the weight of all layouts: ``groups`` counted afresh (or
+        their counts by mines, given), the untouched components as the
+        analysis counted them (normalised), and the interior less ``taken``
+        squares holding the rest of ``mines``."""
+        if isinstance(groups, np.ndarray):
+            layouts = groups
+        elif groups:
+            plan = _plan(groups, targets, list(range(len(groups))))
+            if max(plan.widths, default=0) > MAX_WIDTH:
+                return None
+            layouts, _, _, states = count_component(*_kernel_arrays(plan), self._states_left)
+            if states < 0:
+                self._states_left = 0
+                return None
+            self._states_left -= states
+            if not np.isfinite(layouts).all():
+                return None
+        else:
+            layouts = np.ones(1)
+        key = tuple(touched)
+        others = self._others.get(key)
+        if others is None:
+            others = np.ones(1)
+            for index in range(len(self._layouts)):
+                if index not in touched:
+                    others = _normalised(np.convolve(others, self._layouts[index]))
+            self._others[key] = others
+        poly = np.convolve(layouts, others)
+        interior = self._frontier.interior - taken
+        n = np.arange(len(poly))
+        rest = mines - n
+        fits = (rest >= 0) & (rest <= interior) & (poly > 0)
+        if not fits.any():
+            return float("-inf")
+        placed = rest[fits]
+        logs = (
+            np.log(poly[fits])
+            + self._log_factorial[interior]
+            - self._log_factorial[placed]
+            - self._log_factorial[interior - placed]
+        )
+        top = float(logs.max())
+        return top + float(np.log(np.exp(logs - top).sum()))
 
 
 def _normalised(poly: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +52,16 @@ LOOKAHEAD_CUT: Final = 0.9
 LOOKAHEAD_INTERIOR: Final = 3
 #: and at most this many in all (the choice without lookahead always first).
 LOOKAHEAD_CANDIDATES: Final = 10
+#: Weigh each candidate by the 50/50s it may settle early (:func:`_influence_factor`):
+LONG_TERM = True
+#: by this much of its 50/50 influence over its safety,
+INFLUENCE_WEIGHT: Final = 0.9
+#: counting pairs with at most this many outside squares not known mines,
+PAIR_MISSING: Final = 3
+#: 2x2 blocks with at most this many,
+BLOCK_MISSING: Final = 3
+#: and only structures whose least likely square has at least this chance.
+STRUCTURE_FLOOR: Final = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,28 +164,140 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
         return own
     ask = Lookahead(analysis)
     best: tuple[float, int, int] | None = None
+    mines_left = analysis._mine_count - len(analysis.mines)
+    survival, weight = 0.0, 1.0  # the best's score without and with its 50/50 factor
     for r, c in candidates:
         safe = 1.0 - float(risk[r, c])
-        if best is not None and safe < best[0] - 1e-12:
-            continue  # a score is at most the square's safety
+        # A score is at most the square's safety times its 50/50 factor,
+        # whose bound (from single squares' chances) costs no counting.
+        bound = 1.0
+        if LONG_TERM and safe > 0:
+            bound = _influence_factor(None, view, risk, (r, c), mines_left)
+        if best is not None and safe * bound < best[0] - 1e-12:
+            continue
+        factor = bound
+        if bound > 1.0:
+            factor = _influence_factor(ask, view, risk, (r, c), mines_left)
+            if best is not None and safe * factor < best[0] - 1e-12:
+                continue
         outcomes = ask.outcomes(r, c)
         if outcomes is None:
             if best is None:
                 return None  # the plain choice could not be weighed: keep it
             continue  # no cheap answer: the candidate is left out
-        score = sum(outcome.chance * outcome.safest for outcome in outcomes)
-        if best is None or score > best[0] + 1e-12:
-            best = (score, r, c)
+        plain = sum(outcome.chance * outcome.safest for outcome in outcomes)
+        if best is None or factor * plain > best[0] + 1e-12:
+            best = (factor * plain, r, c)
+            survival, weight = plain, factor
     assert best is not None
-    score, r, c = best
+    _, r, c = best
     if (r, c) == (own.row, own.col):
         return own
-    return Guess(
-        r,
-        c,
-        float(risk[r, c]),
-        f"the best chance of surviving this guess and the next: {score:.1%}",
-    )
+    reason = f"the best chance of surviving this guess and the next: {survival:.1%}"
+    if weight > 1.0:
+        reason += f", weighed {weight:.2f}x for the 50/50s it may settle early"
+    return Guess(r, c, float(risk[r, c]), reason)
+
+
+def _influence_factor(
+    ask: Any,
+    view: npt.NDArray[np.uint8],
+    risk: npt.NDArray[np.float64],
+    cell: tuple[int, int],
+    mines_left: int,
+) -> float:
+    """How much more a guess at ``cell`` is worth for the 50/50s it may settle early.
+
+    1 + :data:`INFLUENCE_WEIGHT` times the 50/50 influence over the
+    square's safety; the influence capped at the square's chances of being
+    a mine and of being safe. With ``ask`` None, an upper bound that needs no
+    counting: each structure's chance bounded by its least likely square.
+    """
+    safe = 1.0 - float(risk[cell])
+    influence = _fifty_fifty_influence(ask, view, risk, cell, mines_left)
+    return 1.0 + INFLUENCE_WEIGHT * min(influence, safe, 1.0 - safe) / safe
+
+
+def _fifty_fifty_influence(
+    ask: Any,
+    view: npt.NDArray[np.uint8],
+    risk: npt.NDArray[np.float64],
+    cell: tuple[int, int],
+    mines_left: int,
+) -> float:
+    """The chance that ``cell`` is the safe side of a 50/50 that could still form.
+
+    Two squares side by side (or a 2x2 block, mines on one diagonal) can
+    become a 50/50 that no number will ever settle: when every square that
+    sees one of them but not the other holds a mine. For each such
+    structure around ``cell`` whose outside squares are all hidden and at
+    most a few are not yet known mines, the chance that those are mines,
+    the partner is a mine and ``cell`` is safe: then opening ``cell`` now
+    settles a guess that would otherwise come later at even odds. Pairs add
+    up; of the blocks the likeliest counts. This is David Hill's
+    "50/50 influence" (JSMinesweeper's long-term risk).
+    """
+    rows, cols = view.shape
+    r, c = cell
+
+    def chance(mines: list[tuple[int, int]], safe: list[tuple[int, int]]) -> float:
+        # The least likely square bounds them all.
+        bound = min(
+            min((float(risk[m]) for m in mines), default=1.0),
+            min((1.0 - float(risk[q]) for q in safe), default=1.0),
+        )
+        if ask is None:
+            return bound
+        if bound < STRUCTURE_FLOOR:
+            return 0.0  # not worth a count
+        joint = ask.joint(mines, safe)
+        return 0.0 if joint is None else float(joint)
+
+    def doubtful(square: tuple[int, int]) -> bool:
+        rr, cc = square
+        return 0 <= rr < rows and 0 <= cc < cols and bool(np.isfinite(risk[rr, cc]))
+
+    def outside(squares: list[tuple[int, int]], limit: int) -> list[tuple[int, int]] | None:
+        """The outside squares not yet known mines, or None when one is revealed."""
+        missing = []
+        for rr, cc in squares:
+            if not (0 <= rr < rows and 0 <= cc < cols):
+                continue
+            if view[rr, cc] < HIDDEN:
+                return None
+            if np.isfinite(risk[rr, cc]):
+                missing.append((rr, cc))
+        return missing if len(missing) <= limit else None
+
+    total = 0.0
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        partner = (r + dr, c + dc)
+        if not doubtful(partner):
+            continue
+        if dc:
+            low, high = min(c, c + dc) - 1, max(c, c + dc) + 1
+            walls = [(rr, cc) for cc in (low, high) for rr in (r - 1, r, r + 1)]
+        else:
+            low, high = min(r, r + dr) - 1, max(r, r + dr) + 1
+            walls = [(rr, cc) for rr in (low, high) for cc in (c - 1, c, c + 1)]
+        missing = outside(walls, min(PAIR_MISSING, mines_left - 1))
+        if missing is None:
+            continue
+        total += chance([*missing, partner], [cell])
+    block = 0.0
+    for top, left in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
+        squares = [(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)]
+        if not all(doubtful(square) for square in squares):
+            continue
+        corners = [(rr, cc) for rr in (top - 1, top + 2) for cc in (left - 1, left + 2)]
+        missing = outside(corners, min(BLOCK_MISSING, mines_left - 2))
+        if missing is None:
+            continue
+        i = squares.index(cell)
+        mine_side = [squares[j] for j in ((1, 2) if i in (0, 3) else (0, 3))]
+        safe_side = [squares[j] for j in ((0, 3) if i in (0, 3) else (1, 2))]
+        block = max(block, chance([*missing, *mine_side], safe_side))
+    return total + block
 
 
 def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
