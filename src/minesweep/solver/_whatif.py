@@ -325,7 +325,8 @@ class Lookahead:
             plan = _plan(groups, targets, list(range(len(groups))))
             if max(plan.widths, default=0) > MAX_WIDTH:
                 return None
-            layouts, _, _, states = count_component(*_kernel_arrays(plan), self._states_left)
+            kernel: Any = count_component
+            layouts, _, _, states = kernel(*_kernel_arrays(plan), self._states_left)
             if states < 0:
                 self._states_left = 0
                 return None
