@@ -14,6 +14,7 @@ Every function here sees only the view (glyphs) and the analysis of it.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -37,6 +38,8 @@ __all__ = [
 #: doubt (hidden and not certainly mines) and at most this many layouts remain.
 ENDGAME_SQUARES: Final = 14
 ENDGAME_LAYOUTS: Final = 60
+#: and gives up (leaving the guess to the lookahead) past this many positions.
+ENDGAME_NODES: Final = 20_000
 
 HIDDEN: Final = 9
 FLAG: Final = 10
@@ -86,7 +89,8 @@ def choose_guess(
     candidates are weighed by how safe the next guess would be after each
     number they could show (:func:`lookahead_guess`).
     """
-    if mines is not None:
+    # The analysis has counted the layouts: search only when few enough.
+    if mines is not None and analysis.log_layouts <= math.log(ENDGAME_LAYOUTS) + 1e-9:
         exhaustive = endgame_guess(glyphs, mines, analysis.mines)
         if exhaustive is not None:
             return exhaustive
@@ -480,66 +484,10 @@ def endgame_guess(
     if not layouts:
         return None
 
-    def opened_by(cell: int, layout: frozenset[int]) -> tuple[tuple[int, int], ...]:
-        """The squares a click on a safe ``cell`` opens, with their numbers."""
-        seen = {cell}
-        stack = [cell]
-        shown = []
-        while stack:
-            index = stack.pop()
-            value = sum(n in layout for n in neighbours[index])
-            shown.append((index, value))
-            if value == 0:
-                for n in neighbours[index]:
-                    if n in hidden_set and n not in seen:
-                        seen.add(n)
-                        stack.append(n)
-        return tuple(sorted(shown))
-
-    hidden_set = set(hidden)
-    memo: dict[tuple[frozenset[frozenset[int]], frozenset[int]], tuple[float, int]] = {}
-
-    def best(options: frozenset[frozenset[int]], closed: frozenset[int]) -> tuple[float, int]:
-        """Chance of winning from here, and the square to open (-1: already won)."""
-        key = (options, closed)
-        if key in memo:
-            return memo[key]
-        risk = {cell: sum(cell in layout for layout in options) for cell in closed}
-        safe_left = [cell for cell in closed if risk[cell] < len(options)]
-        if not safe_left:
-            memo[key] = (1.0, -1)
-            return memo[key]
-        # A square safe in every layout costs nothing and can only inform:
-        # open it before any risk. Otherwise try the safest squares first; a
-        # square's chance of winning is at most its chance of being safe, so
-        # the search stops once no square left could beat the best found.
-        certain = [cell for cell in safe_left if not risk[cell]]
-        if certain:
-            ordered = [min(certain)]
-        else:
-            ordered = sorted(safe_left, key=lambda cell: (risk[cell], cell))
-        result = (0.0, ordered[0])
-        for cell in ordered:
-            if 1.0 - risk[cell] / len(options) <= result[0] + 1e-12:
-                break
-            outcomes: dict[tuple[tuple[int, int], ...], list[frozenset[int]]] = {}
-            for layout in options:
-                if cell in layout:
-                    continue
-                outcomes.setdefault(opened_by(cell, layout), []).append(layout)
-            chance = 0.0
-            for shown, group in outcomes.items():
-                now_closed = closed - {index for index, _ in shown}
-                chance += len(group) * best(frozenset(group), now_closed)[0]
-            chance /= len(options)
-            if chance > result[0] + 1e-12:
-                result = (chance, cell)
-            if result[0] >= 1.0 - 1e-12:
-                break
-        memo[key] = result
-        return result
-
-    chance, cell = best(frozenset(layouts), frozenset(hidden))
+    searched = _search_layouts(layouts, hidden, neighbours, rows * cols)
+    if searched is None:
+        return None
+    chance, cell = searched
     if cell < 0:
         return None
     row, col = divmod(cell, cols)
@@ -551,3 +499,105 @@ def endgame_guess(
         f"an exhaustive search of the {len(layouts)} layouts left: this square wins "
         f"{chance:.1%} of them",
     )
+
+
+class _SearchTooLargeError(Exception):
+    """The endgame search visited more positions than it may."""
+
+
+def _search_layouts(
+    layouts: list[frozenset[int]],
+    hidden: list[int],
+    neighbours: dict[int, list[int]],
+    size: int,
+) -> tuple[float, int] | None:
+    """The best chance of winning and the square to open (-1: already won), or None.
+
+    A position is the set of layouts still possible, as a bitset (bit ``i``:
+    layout ``i``); for every square, bitsets of the layouts where it holds
+    a mine and of those where it shows each number. Opening a square splits
+    the position by the number it shows. The squares opened so far need no
+    bookkeeping: each shows the same number in every layout left, so opening
+    it again would tell nothing, and a square safe in every layout left is
+    opened at no risk (which is how a blank's neighbours open). None past
+    :data:`ENDGAME_NODES` positions.
+    """
+    count = len(layouts)
+    # Mines by layout, over the whole board plus one square that is never
+    # a mine (the padding of squares with fewer than eight neighbours).
+    mines = np.zeros((count, size + 1), np.bool_)
+    for index, layout in enumerate(layouts):
+        mines[index, list(layout)] = True
+    around = np.full((len(hidden), 8), size, np.int64)
+    for index, cell in enumerate(hidden):
+        around[index, : len(neighbours[cell])] = neighbours[cell]
+    shown = mines[:, around].sum(axis=2)
+    is_mine = mines[:, hidden]
+
+    def bits(column: npt.NDArray[np.bool_]) -> int:
+        return int.from_bytes(np.packbits(column, bitorder="little").tobytes(), "little")
+
+    mine_bits = [bits(is_mine[:, index]) for index in range(len(hidden))]
+    number_bits = [
+        [bits(~is_mine[:, index] & (shown[:, index] == number)) for number in range(9)]
+        for index in range(len(hidden))
+    ]
+    number_bits = [[b for b in row if b] for row in number_bits]
+    squares = range(len(hidden))
+    memo: dict[int, tuple[float, int]] = {}
+
+    def split(position: int, square: int, total: int) -> float:
+        """The chance of winning after opening a square, over the numbers it shows."""
+        won = 0.0
+        for layouts_showing in number_bits[square]:
+            part = position & layouts_showing
+            if part:
+                won += part.bit_count() * best(part)[0]
+        return won / total
+
+    def best(position: int) -> tuple[float, int]:
+        total = position.bit_count()
+        if total == 1:
+            return 1.0, -1
+        if position in memo:
+            return memo[position]
+        if len(memo) >= ENDGAME_NODES:
+            raise _SearchTooLargeError
+        # A square safe in every layout left, whose number tells them apart,
+        # costs nothing: open it first.
+        for square in squares:
+            if not position & mine_bits[square]:
+                parts = sum(1 for b in number_bits[square] if position & b)
+                if parts > 1:
+                    memo[position] = (split(position, square, total), square)
+                    return memo[position]
+        # Otherwise the safest first; a square wins at most its chance of
+        # being safe, so the search stops once none left could beat the best.
+        risky = sorted(
+            ((position & mine_bits[square]).bit_count(), hidden[square], square)
+            for square in squares
+        )
+        result = (0.0, -1)
+        for at_risk, _, square in risky:
+            if not 0 < at_risk < total:
+                continue
+            if (total - at_risk) / total <= result[0] + 1e-12:
+                break
+            chance = split(position, square, total)
+            if chance > result[0] + 1e-12:
+                result = (chance, square)
+            if result[0] >= 1.0 - 1e-12:
+                break
+        memo[position] = result
+        return result
+
+    everything = (1 << count) - 1
+    try:
+        chance, square = best(everything)
+    except _SearchTooLargeError:
+        return None
+    if square < 0:
+        # One layout left: nothing to guess, but a safe square still to open.
+        safe = [cell for cell, at in zip(hidden, mine_bits, strict=True) if not at & everything]
+        return chance, min(safe, default=-1)
+    return chance, hidden[square]
