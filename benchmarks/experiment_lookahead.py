@@ -8,7 +8,9 @@ difference rests on):
 
 The lookahead (:func:`minesweep.solver.policy.lookahead_guess`) weighs the
 safest candidates by how safe the next guess would be after each number
-they could show. See BENCHMARKS.md for what it gains and what it costs.
+they could show. ``--part long-term`` compares instead the lookahead with
+and without its weighing of the 50/50s a guess may settle early
+(``policy.LONG_TERM``). See BENCHMARKS.md for what each gains and costs.
 """
 
 from __future__ import annotations
@@ -28,40 +30,49 @@ def main() -> None:
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--first-click", default="corner")
     parser.add_argument("--seeds", default="0:1000", help="FIRST:END (end excluded)")
+    parser.add_argument(
+        "--part",
+        choices=["lookahead", "long-term"],
+        default="lookahead",
+        help="what to play with and without",
+    )
     arguments = parser.parse_args()
     first, end = (int(part) for part in arguments.seeds.split(":"))
     config = autoplay.PlayConfig.preset(
         arguments.preset, rule=arguments.rule, first_click=arguments.first_click
     )
-    original = policy.choose_guess
-    policies = {
-        "without": functools.partial(original, lookahead=False),
-        "with": functools.partial(original, lookahead=True),
-    }
+    original, long_term = policy.choose_guess, policy.LONG_TERM
+    if arguments.part == "lookahead":
+        policies = {
+            "without": (functools.partial(original, lookahead=False), long_term),
+            "with": (functools.partial(original, lookahead=True), long_term),
+        }
+    else:
+        policies = {"without": (original, False), "with": (original, True)}
     results: dict[str, list[bool]] = {name: [] for name in policies}
     seconds = dict.fromkeys(policies, 0.0)
     try:
         for seed in range(first, end):
             # Interleaved, so that the machine's moods fall on both alike.
-            for name, choose in policies.items():
+            for name, (choose, weigh) in policies.items():
                 policy.choose_guess = choose  # type: ignore[assignment]  # looked up per game
+                policy.LONG_TERM = weigh
                 start = time.perf_counter()
                 results[name].append(autoplay.play_game(config, seed).won)
                 seconds[name] += time.perf_counter() - start
     finally:
-        policy.choose_guess = original
+        policy.choose_guess, policy.LONG_TERM = original, long_term
     games = end - first
     base, look = results["without"], results["with"]
     only_look = sum(b and not a for a, b in zip(base, look, strict=True))
     only_base = sum(a and not b for a, b in zip(base, look, strict=True))
     spread = math.sqrt(only_look + only_base) or 1.0
+    part = arguments.part
     print(f"{config.rows}x{config.cols}/{config.mines}, {arguments.rule}, seeds {first}:{end}")
     for name, won in results.items():
-        print(
-            f"  {name:7} lookahead {sum(won):6} wins  {seconds[name] / games * 1e3:7.1f} ms a game"
-        )
+        print(f"  {name:7} {part} {sum(won):6} wins  {seconds[name] / games * 1e3:7.1f} ms a game")
     print(
-        f"  won only with the lookahead {only_look}, only without {only_base}: "
+        f"  won only with the {part} {only_look}, only without {only_base}: "
         f"{only_look - only_base:+d} ({(only_look - only_base) / spread:+.1f} standard errors)"
     )
 

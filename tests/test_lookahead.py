@@ -116,18 +116,20 @@ def stuck(game: Game) -> tuple[np.ndarray, Analysis]:
     suppress_health_check=[HealthCheck.filter_too_much],
 )
 @given(midgame())
-def test_the_lookahead_takes_the_best_frontier_candidate(game: Game) -> None:
+@pytest.mark.parametrize("long_term", [False, True])
+def test_the_lookahead_takes_the_best_frontier_candidate(long_term: bool, game: Game) -> None:
     """The safest frontier squares score no better, by whole analyses, than the choice.
 
-    Without the 50/50 weighing (tested on its own below), which can prefer a
-    square that scores a little less.
+    A score is the chance of surviving the guess and the next, by whole
+    analyses; with the 50/50 weighing on, times each square's factor for the
+    50/50s it may settle early (its parts are tested on their own below).
     """
     view, analysis = stuck(game)
     mines = game.mine_count
     plain = choose_guess(analysis, view, mines, lookahead=False)
     assume("exhaustive" not in plain.reason and "50/50" not in plain.reason)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(policy, "LONG_TERM", False)
+        patch.setattr(policy, "LONG_TERM", long_term)
         chosen = lookahead_guess(analysis, view, plain)
         assume(chosen is not None)
         assert choose_guess(analysis, view, mines) == chosen
@@ -147,9 +149,17 @@ def test_the_lookahead_takes_the_best_frontier_candidate(game: Game) -> None:
     frontier = frontier[: policy.LOOKAHEAD_CANDIDATES - policy.LOOKAHEAD_INTERIOR - 1]
     ask = Lookahead(analysis)
     assume(all(ask.outcomes(r, c) is not None for r, c in frontier))
-    best = second_safety(view, mines, chosen.row, chosen.col)
+    mines_left = mines - len(analysis.mines)
+
+    def score(r: int, c: int) -> float:
+        factor = 1.0
+        if long_term:
+            factor = policy._influence_factor(ask, view, risk, (r, c), mines_left)
+        return factor * second_safety(view, mines, r, c)
+
+    best = score(chosen.row, chosen.col)
     for r, c in frontier:
-        assert best >= second_safety(view, mines, r, c) - 1e-9
+        assert best >= score(r, c) - 1e-9
 
 
 def test_no_cheap_answer_without_float_counts_or_past_the_budget() -> None:

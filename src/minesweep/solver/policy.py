@@ -164,11 +164,11 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
         {*cells, *near[:LOOKAHEAD_INTERIOR]} - {mine}, key=lambda cell: (risk[cell], cell)
     )
     candidates = [mine, *others[: LOOKAHEAD_CANDIDATES - 1]]
+    mines_left = analysis._mine_count - len(analysis.mines)
     if len(candidates) == 1:
         return own
     ask = Lookahead(analysis)
     best: tuple[float, int, int] | None = None
-    mines_left = analysis._mine_count - len(analysis.mines)
     survival, weight = 0.0, 1.0  # the best's score without and with its 50/50 factor
     for r, c in candidates:
         safe = 1.0 - float(risk[r, c])
