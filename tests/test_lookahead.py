@@ -154,7 +154,7 @@ def test_the_lookahead_takes_the_best_frontier_candidate(long_term: bool, game: 
     def score(r: int, c: int) -> float:
         factor = 1.0
         if long_term:
-            factor = policy._influence_factor(ask, view, risk, (r, c), mines_left)
+            factor = policy._FiftyFifties(view, risk, mines_left).factor((r, c), ask)
         return factor * second_safety(view, mines, r, c)
 
     best = score(chosen.row, chosen.col)
@@ -259,16 +259,16 @@ def test_fifty_fifty_influence_by_hand() -> None:
     analysis = analyze(view, 2)
     risk = analysis.probability.copy()
     ask = Lookahead(analysis)
-    assert policy._fifty_fifty_influence(ask, view, risk, (0, 0), 2) == pytest.approx(5 / 6)
+    assert policy._FiftyFifties(view, risk, 2).influence((0, 0), ask) == pytest.approx(5 / 6)
     # Capped at the square's chances of being a mine and safe: 1 + 0.9 * 0.5 / 0.5.
-    assert policy._influence_factor(ask, view, risk, (0, 0), 2) == pytest.approx(1.9)
+    assert policy._FiftyFifties(view, risk, 2).factor((0, 0), ask) == pytest.approx(1.9)
     # A row whose right end is a known mine: the two on the left are a true 50/50.
     view = parse_view("###1\n")
     analysis = analyze(view, 2)
     risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
     risk[0, 2] = np.inf
     ask = Lookahead(analysis)
-    assert policy._fifty_fifty_influence(ask, view, risk, (0, 0), 1) == pytest.approx(0.5)
+    assert policy._FiftyFifties(view, risk, 1).influence((0, 0), ask) == pytest.approx(0.5)
     # A number that sees one of the pair but not the other: no 50/50 can form,
     # though the square is safe and its neighbour a mine half the time.
     view = parse_view("##1#\n")
@@ -276,4 +276,4 @@ def test_fifty_fifty_influence_by_hand() -> None:
     risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
     ask = Lookahead(analysis)
     assert ask.joint([(0, 1)], [(0, 0)]) == pytest.approx(0.5)
-    assert policy._fifty_fifty_influence(ask, view, risk, (0, 0), 1) == 0.0
+    assert policy._FiftyFifties(view, risk, 1).influence((0, 0), ask) == 0.0

@@ -13,6 +13,7 @@ Every function here sees only the view (glyphs) and the analysis of it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ LOOKAHEAD_CUT: Final = 0.9
 LOOKAHEAD_INTERIOR: Final = 3
 #: and at most this many in all (the choice without lookahead always first).
 LOOKAHEAD_CANDIDATES: Final = 10
-#: Weigh each candidate by the 50/50s it may settle early (:func:`_influence_factor`):
+#: Weigh each candidate by the 50/50s it may settle early (:class:`_FiftyFifties`):
 LONG_TERM = True
 #: by this much of its 50/50 influence over its safety,
 INFLUENCE_WEIGHT: Final = 0.9
@@ -168,6 +169,7 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     if len(candidates) == 1:
         return own
     ask = Lookahead(analysis)
+    fifty_fifties = _FiftyFifties(view, risk, mines_left)
     best: tuple[float, int, int] | None = None
     survival, weight = 0.0, 1.0  # the best's score without and with its 50/50 factor
     for r, c in candidates:
@@ -176,12 +178,12 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
         # whose bound (from single squares' chances) costs no counting.
         bound = 1.0
         if LONG_TERM and safe > 0:
-            bound = _influence_factor(None, view, risk, (r, c), mines_left)
+            bound = fifty_fifties.factor((r, c))
         if best is not None and safe * bound < best[0] - 1e-12:
             continue
-        factor = bound
+        factor = 1.0
         if bound > 1.0:
-            factor = _influence_factor(ask, view, risk, (r, c), mines_left)
+            factor = fifty_fifties.factor((r, c), ask)
             if best is not None and safe * factor < best[0] - 1e-12:
                 continue
         outcomes = ask.outcomes(r, c)
@@ -203,52 +205,66 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     return Guess(r, c, float(risk[r, c]), reason)
 
 
-def _influence_factor(
-    ask: Any,
-    view: npt.NDArray[np.uint8],
-    risk: npt.NDArray[np.float64],
-    cell: tuple[int, int],
-    mines_left: int,
-) -> float:
-    """How much more a guess at ``cell`` is worth for the 50/50s it may settle early.
+Structure = tuple[list[tuple[int, int]], list[tuple[int, int]]]
 
-    1 + :data:`INFLUENCE_WEIGHT` times the 50/50 influence over the
-    square's safety; the influence capped at the square's chances of being
-    a mine and of being safe. With ``ask`` None, an upper bound that needs no
-    counting: each structure's chance bounded by its least likely square.
+
+class _FiftyFifties:
+    """The 50/50s that could still form around the squares of one view.
+
+    Two squares side by side (or a 2x2 block, mines on one diagonal) become
+    a 50/50 that no number will ever settle when every square that sees one
+    of them but not the other holds a mine. A square's *influence* is the
+    chance that it is the safe side of such a structure that could still
+    form: then opening it now settles a guess that would otherwise come
+    later at even odds. This is David Hill's "50/50 influence"
+    (JSMinesweeper's long-term risk). ``risk`` is the mine probability,
+    infinite for revealed squares and known mines.
     """
-    safe = 1.0 - float(risk[cell])
-    influence = _fifty_fifty_influence(ask, view, risk, cell, mines_left)
-    return 1.0 + INFLUENCE_WEIGHT * min(influence, safe, 1.0 - safe) / safe
 
+    def __init__(
+        self, view: npt.NDArray[np.uint8], risk: npt.NDArray[np.float64], mines_left: int
+    ) -> None:
+        self.rows, self.cols = view.shape
+        # Lists, not arrays: they are read one square at a time.
+        self._revealed: list[list[bool]] = (view < HIDDEN).tolist()
+        self._doubtful: list[list[bool]] = np.isfinite(risk).tolist()
+        self._risk: list[list[float]] = risk.tolist()
+        self._mines_left = mines_left
+        self._found: dict[tuple[int, int], tuple[list[Structure], list[Structure]]] = {}
 
-def _fifty_fifty_influence(
-    ask: Any,
-    view: npt.NDArray[np.uint8],
-    risk: npt.NDArray[np.float64],
-    cell: tuple[int, int],
-    mines_left: int,
-) -> float:
-    """The chance that ``cell`` is the safe side of a 50/50 that could still form.
+    def factor(self, cell: tuple[int, int], ask: Any = None) -> float:
+        """How much more a guess at ``cell`` is worth for the 50/50s it may settle early.
 
-    Two squares side by side (or a 2x2 block, mines on one diagonal) can
-    become a 50/50 that no number will ever settle: when every square that
-    sees one of them but not the other holds a mine. For each such
-    structure around ``cell`` whose outside squares are all hidden and at
-    most a few are not yet known mines, the chance that those are mines,
-    the partner is a mine and ``cell`` is safe: then opening ``cell`` now
-    settles a guess that would otherwise come later at even odds. Pairs add
-    up; of the blocks the likeliest counts. This is David Hill's
-    "50/50 influence" (JSMinesweeper's long-term risk).
-    """
-    rows, cols = view.shape
-    r, c = cell
+        1 + :data:`INFLUENCE_WEIGHT` times its influence over its safety,
+        the influence capped at its chances of being a mine and safe. With
+        ``ask`` None, an upper bound that needs no counting.
+        """
+        safe = 1.0 - self._risk[cell[0]][cell[1]]
+        influence = self.influence(cell, ask)
+        return 1.0 + INFLUENCE_WEIGHT * min(influence, safe, 1.0 - safe) / safe
 
-    def chance(mines: list[tuple[int, int]], safe: list[tuple[int, int]]) -> float:
+    def influence(self, cell: tuple[int, int], ask: Any = None) -> float:
+        """The chance that ``cell`` is the safe side of a 50/50 that could still form.
+
+        For each structure around it whose outside squares are all hidden
+        and at most a few are not yet known mines: the chance that those
+        are mines, the partner (or the other diagonal) mines and ``cell``
+        (with its diagonal) safe, by ``ask.joint``. Pairs add up; of the
+        blocks the likeliest counts. With ``ask`` None, each chance is
+        bounded by the least likely of its squares.
+        """
+        pairs, blocks = self.structures(cell)
+        return sum(self._chance(s, ask) for s in pairs) + max(
+            (self._chance(s, ask) for s in blocks), default=0.0
+        )
+
+    def _chance(self, structure: Structure, ask: Any) -> float:
+        mines, safe = structure
+        risk = self._risk
         # The least likely square bounds them all.
         bound = min(
-            min((float(risk[m]) for m in mines), default=1.0),
-            min((1.0 - float(risk[q]) for q in safe), default=1.0),
+            min((risk[r][c] for r, c in mines), default=1.0),
+            min((1.0 - risk[r][c] for r, c in safe), default=1.0),
         )
         if ask is None:
             return bound
@@ -257,51 +273,55 @@ def _fifty_fifty_influence(
         joint = ask.joint(mines, safe)
         return 0.0 if joint is None else float(joint)
 
-    def doubtful(square: tuple[int, int]) -> bool:
-        rr, cc = square
-        return 0 <= rr < rows and 0 <= cc < cols and bool(np.isfinite(risk[rr, cc]))
-
-    def outside(squares: list[tuple[int, int]], limit: int) -> list[tuple[int, int]] | None:
-        """The outside squares not yet known mines, or None when one is revealed."""
-        missing = []
-        for rr, cc in squares:
-            if not (0 <= rr < rows and 0 <= cc < cols):
+    def structures(self, cell: tuple[int, int]) -> tuple[list[Structure], list[Structure]]:
+        """The pairs and the blocks around ``cell``, each as (squares to be mines, to be safe)."""
+        if cell in self._found:
+            return self._found[cell]
+        r, c = cell
+        pairs: list[Structure] = []
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            partner = (r + dr, c + dc)
+            if not self._is_doubtful(partner):
                 continue
-            if view[rr, cc] < HIDDEN:
-                return None
-            if np.isfinite(risk[rr, cc]):
-                missing.append((rr, cc))
-        return missing if len(missing) <= limit else None
+            if dc:
+                low, high = min(c, c + dc) - 1, max(c, c + dc) + 1
+                walls = [(rr, cc) for cc in (low, high) for rr in (r - 1, r, r + 1)]
+            else:
+                low, high = min(r, r + dr) - 1, max(r, r + dr) + 1
+                walls = [(rr, cc) for rr in (low, high) for cc in (c - 1, c, c + 1)]
+            missing = self._outside(walls, min(PAIR_MISSING, self._mines_left - 1))
+            if missing is not None:
+                pairs.append(([*missing, partner], [cell]))
+        blocks: list[Structure] = []
+        for top, left in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
+            squares = [(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)]
+            if not all(self._is_doubtful(square) for square in squares):
+                continue
+            corners = [(rr, cc) for rr in (top - 1, top + 2) for cc in (left - 1, left + 2)]
+            missing = self._outside(corners, min(BLOCK_MISSING, self._mines_left - 2))
+            if missing is None:
+                continue
+            on_main = squares.index(cell) in (0, 3)
+            main, other = [squares[0], squares[3]], [squares[1], squares[2]]
+            blocks.append(([*missing, *other], main) if on_main else ([*missing, *main], other))
+        self._found[cell] = (pairs, blocks)
+        return pairs, blocks
 
-    total = 0.0
-    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-        partner = (r + dr, c + dc)
-        if not doubtful(partner):
-            continue
-        if dc:
-            low, high = min(c, c + dc) - 1, max(c, c + dc) + 1
-            walls = [(rr, cc) for cc in (low, high) for rr in (r - 1, r, r + 1)]
-        else:
-            low, high = min(r, r + dr) - 1, max(r, r + dr) + 1
-            walls = [(rr, cc) for rr in (low, high) for cc in (c - 1, c, c + 1)]
-        missing = outside(walls, min(PAIR_MISSING, mines_left - 1))
-        if missing is None:
-            continue
-        total += chance([*missing, partner], [cell])
-    block = 0.0
-    for top, left in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
-        squares = [(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)]
-        if not all(doubtful(square) for square in squares):
-            continue
-        corners = [(rr, cc) for rr in (top - 1, top + 2) for cc in (left - 1, left + 2)]
-        missing = outside(corners, min(BLOCK_MISSING, mines_left - 2))
-        if missing is None:
-            continue
-        i = squares.index(cell)
-        mine_side = [squares[j] for j in ((1, 2) if i in (0, 3) else (0, 3))]
-        safe_side = [squares[j] for j in ((0, 3) if i in (0, 3) else (1, 2))]
-        block = max(block, chance([*missing, *mine_side], safe_side))
-    return total + block
+    def _is_doubtful(self, square: tuple[int, int]) -> bool:
+        r, c = square
+        return 0 <= r < self.rows and 0 <= c < self.cols and self._doubtful[r][c]
+
+    def _outside(self, squares: list[tuple[int, int]], limit: int) -> list[tuple[int, int]] | None:
+        """The outside squares not yet known mines, or None when one is revealed or too many."""
+        missing = []
+        for r, c in squares:
+            if not (0 <= r < self.rows and 0 <= c < self.cols):
+                continue
+            if self._revealed[r][c]:
+                return None
+            if self._doubtful[r][c]:
+                missing.append((r, c))
+        return missing if len(missing) <= limit else None
 
 
 def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -425,6 +445,20 @@ def _numbers_around(view: npt.NDArray[np.uint8], row: int, col: int) -> set[tupl
     }
 
 
+@functools.lru_cache(maxsize=8)
+def _neighbour_table(rows: int, cols: int) -> dict[int, list[int]]:
+    """For every square (as ``row * cols + col``), its neighbours', built once per shape."""
+    return {
+        index: [
+            rr * cols + cc
+            for rr in range(max(0, index // cols - 1), min(rows, index // cols + 2))
+            for cc in range(max(0, index % cols - 1), min(cols, index % cols + 2))
+            if rr * cols + cc != index
+        ]
+        for index in range(rows * cols)
+    }
+
+
 def endgame_guess(
     glyphs: npt.NDArray[np.uint8],
     mines: int,
@@ -457,15 +491,7 @@ def endgame_guess(
     if not hidden or len(hidden) > ENDGAME_SQUARES or len(known) > mines:
         return None
     numbers = {r * cols + c: int(view[r, c]) for r, c in np.argwhere(view <= 8).tolist()}
-    neighbours = {
-        index: [
-            rr * cols + cc
-            for rr in range(max(0, index // cols - 1), min(rows, index // cols + 2))
-            for cc in range(max(0, index % cols - 1), min(cols, index % cols + 2))
-            if rr * cols + cc != index
-        ]
-        for index in range(rows * cols)
-    }
+    neighbours = _neighbour_table(rows, cols)
     # Only the numbers next to a square in doubt constrain the layouts; each
     # needs its count, less the known mines it touches, among those squares.
     doubtful = set(hidden)

@@ -236,10 +236,12 @@ def _clear_cache() -> None:
 
 
 def _component_key(frontier: _Frontier, members: list[int]) -> tuple[Any, ...]:
-    cells, targets = frontier.witness_cells, frontier.targets
+    # Each number by where it is and what it says (its id differs between views).
+    numbers = frontier.witness_keys
+    groups = frontier.groups
     return tuple(
-        (tuple(group.cells), tuple((cells[w], targets[w]) for w in group.witnesses))
-        for group in (frontier.groups[index] for index in members)
+        (tuple(groups[index].cells), tuple(map(numbers.__getitem__, groups[index].witnesses)))
+        for index in members
     )
 
 
@@ -580,6 +582,7 @@ class _Frontier:
         witness_cells = np.argwhere(witness_mask)
         self.targets = view[witness_mask].astype(np.int64).tolist()
         self.witness_cells = list(map(tuple, witness_cells.tolist()))
+        self.witness_keys = list(zip(self.witness_cells, self.targets, strict=True))
         ids = np.full((rows + 2, cols + 2), -1, np.int64)
         ids[1:-1, 1:-1][witness_mask] = np.arange(len(witness_cells))
         # For every hidden square, the ids of the witnesses around it.
