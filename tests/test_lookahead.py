@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -201,9 +202,9 @@ def test_a_long_frontier_is_planned_narrow() -> None:
 @st.composite
 def small_position(draw: st.DrawFn) -> tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]]:
     """A small view, its mine total, and every layout of mines it allows (by brute force)."""
-    rows, cols = draw(st.integers(1, 4)), draw(st.integers(2, 5))
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(2, 4))
     squares = [(r, c) for r in range(rows) for c in range(cols)]
-    mines = draw(st.integers(1, min(6, len(squares) - 1)))
+    mines = draw(st.integers(1, min(5, len(squares) - 1)))
     placed = set(draw(st.permutations(squares))[:mines])
     safe = [square for square in squares if square not in placed]
     shown = draw(st.lists(st.sampled_from(safe), max_size=len(safe) - 1, unique=True))
@@ -224,7 +225,8 @@ def small_position(draw: st.DrawFn) -> tuple[np.ndarray, int, list[frozenset[tup
     return view, mines, layouts
 
 
-@settings(max_examples=settings.default.max_examples, deadline=None)
+# Every layout of the board is listed: a fifth of the usual examples.
+@settings(max_examples=max(20, settings.default.max_examples // 5), deadline=None)
 @given(small_position(), st.data())
 def test_joint_chances_match_counting_every_layout(
     position: tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]], data: st.DataObject
@@ -277,3 +279,101 @@ def test_fifty_fifty_influence_by_hand() -> None:
     ask = Lookahead(analysis)
     assert ask.joint([(0, 1)], [(0, 0)]) == pytest.approx(0.5)
     assert policy._FiftyFifties(view, risk, 1).influence((0, 0), ask) == 0.0
+
+
+def influence_by_definition(
+    view: np.ndarray, mines: int, layouts: list[frozenset[tuple[int, int]]], cell: tuple[int, int]
+) -> float:
+    """The 50/50 influence of ``cell``, from the definition, over every layout.
+
+    Two squares side by side, or the two diagonals of a 2x2 block, can never
+    be told apart once every square that sees more of one side than of the
+    other holds a mine (those "walls" are found here by counting, not from
+    a list of offsets). A structure counts when no wall is revealed and at
+    most three walls (and no more than the mines left allow) are not known
+    mines; it adds the chance, over the layouts, that those walls and the
+    other side are mines and ``cell``'s side is safe, or 0 when some square
+    alone is less likely than the policy's floor. Pairs add up, the
+    likeliest block counts.
+    """
+    rows, cols = view.shape
+    hidden = {(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)}
+    known = {square for square in hidden if all(square in layout for layout in layouts)}
+    doubtful = hidden - known
+    mines_left = mines - len(known)
+
+    def around(square: tuple[int, int]) -> set[tuple[int, int]]:
+        r, c = square
+        return {
+            (r + dr, c + dc)
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
+        }
+
+    def walls(one: set[tuple[int, int]], other: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        near = set().union(*(around(square) for square in one | other)) - one - other
+        return {s for s in near if len(around(s) & one) != len(around(s) & other)}
+
+    def chance(are_mines: list[tuple[int, int]], are_safe: list[tuple[int, int]]) -> float:
+        def share(test: Callable[[frozenset[tuple[int, int]]], bool]) -> float:
+            return sum(test(layout) for layout in layouts) / len(layouts)
+
+        least = min(
+            [share(lambda layout, s=s: s in layout) for s in are_mines]
+            + [share(lambda layout, s=s: s not in layout) for s in are_safe]
+        )
+        if least < policy.STRUCTURE_FLOOR:
+            return 0.0
+        return share(
+            lambda layout: (
+                all(s in layout for s in are_mines) and not any(s in layout for s in are_safe)
+            )
+        )
+
+    def counted(one: set[tuple[int, int]], other: set[tuple[int, int]], limit: int) -> float | None:
+        sides = walls(one, other)
+        if sides - hidden:
+            return None
+        missing = sorted(sides & doubtful)
+        if len(missing) > limit:
+            return None
+        return chance([*missing, *sorted(other)], sorted(one))
+
+    r, c = cell
+    total = 0.0
+    for partner in [(r, c + 1), (r, c - 1), (r + 1, c), (r - 1, c)]:
+        if partner in doubtful:
+            found = counted({cell}, {partner}, min(policy.PAIR_MISSING, mines_left - 1))
+            total += found or 0.0
+    block = 0.0
+    for top, left in [(r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)]:
+        squares = {(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)}
+        if squares <= doubtful:
+            mine_side = {s for s in squares if s != cell and (s[0] == r) != (s[1] == c)}
+            limit = min(policy.BLOCK_MISSING, mines_left - 2)
+            found = counted(squares - mine_side, mine_side, limit)
+            block = max(block, found or 0.0)
+    return total + block
+
+
+# Every layout of the board is listed: a fifth of the usual examples.
+@settings(max_examples=max(20, settings.default.max_examples // 5), deadline=None)
+@given(small_position(), st.data())
+def test_fifty_fifty_influence_matches_its_definition(
+    position: tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]], data: st.DataObject
+) -> None:
+    view, mines, layouts = position
+    analysis = analyze(view, mines)
+    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    if len(analysis.mines):
+        risk[tuple(analysis.mines.T)] = np.inf
+    doubtful = [(int(r), int(c)) for r, c in np.argwhere(np.isfinite(risk))]
+    assume(doubtful)
+    cell = data.draw(st.sampled_from(doubtful))
+    mines_left = mines - len(analysis.mines)
+    fifty_fifties = policy._FiftyFifties(view, risk, mines_left)
+    got = fifty_fifties.influence(cell, Lookahead(analysis))
+    assert got == pytest.approx(influence_by_definition(view, mines, layouts, cell), abs=1e-9)
+    # The bound that needs no counting is one.
+    assert fifty_fifties.influence(cell) >= got - 1e-9

@@ -84,6 +84,7 @@ class Lookahead:
         self._sizes = [
             np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts
         ]
+        self._joint_states_left = max_states
         self._before: dict[tuple[int, ...], float | None] = {}
         self._others: dict[tuple[int, ...], npt.NDArray[np.float64]] = {}
 
@@ -288,13 +289,17 @@ class Lookahead:
             return 0.0
         key = tuple(touched)
         if key not in self._before:
-            # Unforced, the touched components count as the analysis found.
-            counted = np.ones(1)
+            # Unforced, the touched components count as the analysis found:
+            # each scaled to at most 1, the scales kept as logs.
+            counted, log_scale = np.ones(1), 0.0
             for index in touched:
-                counted = np.convolve(counted, analysis._counts[index].layouts)
-            self._before[key] = self._log_weight(counted, [], touched, 0, mine_count)
+                counts = analysis._counts[index]
+                top = float(counts.layouts.max())
+                counted = np.convolve(counted, counts.layouts / top)
+                log_scale += math.log(top) + counts.log_scale
+            self._before[key] = self._log_weight((counted, log_scale), [], touched, 0, mine_count)
         before = self._before[key]
-        if before is None:
+        if before is None or not math.isfinite(before):
             return None
         after = self._log_weight(
             changed,
@@ -303,38 +308,46 @@ class Lookahead:
             len(inside),
             mine_count - sum(forced.values()),
         )
-        if after is None:
+        if after is None or math.isnan(after):
             return None
-        return float(np.exp(after - before)) if np.isfinite(after) else 0.0
+        return min(1.0, math.exp(after - before)) if after > -math.inf else 0.0
 
     def _log_weight(
         self,
-        groups: list[_Group] | npt.NDArray[np.float64],
+        groups: list[_Group] | tuple[npt.NDArray[np.float64], float],
         targets: list[int],
         touched: list[int],
         taken: int,
         mines: int,
     ) -> float | None:
-        """log of the weight of all layouts: ``groups`` counted afresh (or
-        their counts by mines, given), the untouched components as the
-        analysis counted them (normalised), and the interior less ``taken``
-        squares holding the rest of ``mines``."""
-        if isinstance(groups, np.ndarray):
-            layouts = groups
+        """The log of the weight of every layout, -inf for none; None without a cheap answer.
+
+        ``groups`` are counted afresh (or their counts by mines are given,
+        scaled, with the log of the scale); the untouched components count
+        as the analysis counted them, and the interior less ``taken``
+        squares holds the rest of ``mines``. The recounts spend a budget of
+        their own, so that they never leave the lookahead's outcomes without.
+        """
+        if isinstance(groups, tuple):
+            layouts, log_scale = groups
         elif groups:
             plan = _plan(groups, targets, list(range(len(groups))))
             if max(plan.widths, default=0) > MAX_WIDTH:
                 return None
             kernel: Any = count_component
-            layouts, _, _, states = kernel(*_kernel_arrays(plan), self._states_left)
+            layouts, _, _, states = kernel(*_kernel_arrays(plan), self._joint_states_left)
             if states < 0:
-                self._states_left = 0
+                self._joint_states_left = 0
                 return None
-            self._states_left -= states
+            self._joint_states_left -= states
             if not np.isfinite(layouts).all():
                 return None
+            top = float(layouts.max())
+            if not top > 0:
+                return -math.inf
+            layouts, log_scale = layouts / top, math.log(top)
         else:
-            layouts = np.ones(1)
+            layouts, log_scale = np.ones(1), 0.0
         key = tuple(touched)
         others = self._others.get(key)
         if others is None:
@@ -358,7 +371,7 @@ class Lookahead:
             - self._log_factorial[interior - placed]
         )
         top = float(logs.max())
-        return top + float(np.log(np.exp(logs - top).sum()))
+        return log_scale + top + float(np.log(np.exp(logs - top).sum()))
 
 
 def _normalised(poly: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

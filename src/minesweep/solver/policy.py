@@ -135,12 +135,15 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     ``own`` (the choice without lookahead). Each scores the sum, over the
     numbers it could show, of that number's chance times the best safety
     after it (1 when a square becomes certain), worked out by
-    :class:`minesweep.solver._whatif.Lookahead`. ``own`` is weighed first
-    (if it cannot be, it is kept: None), then the others safest first; a
-    score is at most the candidate's own safety, so one that cannot beat the
-    best found is not weighed. A candidate without a cheap answer (a
-    component too tangled for the compiled counter) is left out. This
-    follows the "secondary safety" of David Hill's JSMinesweeper solver.
+    :class:`minesweep.solver._whatif.Lookahead`, times (with
+    :data:`LONG_TERM`) its factor for the 50/50s it may settle early
+    (:class:`_FiftyFifties`). ``own`` is weighed first (if it cannot be, it
+    is kept: None), then the others safest first; a score is at most the
+    candidate's safety times a bound on its factor that needs no counting,
+    so one that cannot beat the best found is not weighed. A candidate
+    without a cheap answer (a component too tangled for the compiled
+    counter) is left out. This follows the "secondary safety" of David
+    Hill's JSMinesweeper solver.
     """
     from ._whatif import Lookahead
 
@@ -213,10 +216,12 @@ class _FiftyFifties:
 
     Two squares side by side (or a 2x2 block, mines on one diagonal) become
     a 50/50 that no number will ever settle when every square that sees one
-    of them but not the other holds a mine. A square's *influence* is the
-    chance that it is the safe side of such a structure that could still
-    form: then opening it now settles a guess that would otherwise come
-    later at even odds. This is David Hill's "50/50 influence"
+    of them but not the other holds a mine. A square's *influence* sums,
+    over such structures around it that could still form, the chance that
+    it forms with the square on its safe side: then opening the square now
+    settles a guess that would otherwise come later at even odds. (A sum
+    of overlapping chances, so it can pass 1; :meth:`factor` caps it.)
+    This is David Hill's "50/50 influence"
     (JSMinesweeper's long-term risk). ``risk`` is the mine probability,
     infinite for revealed squares and known mines.
     """
@@ -244,7 +249,7 @@ class _FiftyFifties:
         return 1.0 + INFLUENCE_WEIGHT * min(influence, safe, 1.0 - safe) / safe
 
     def influence(self, cell: tuple[int, int], ask: Any = None) -> float:
-        """The chance that ``cell`` is the safe side of a 50/50 that could still form.
+        """How likely ``cell`` is the safe side of 50/50s that could still form, summed.
 
         For each structure around it whose outside squares are all hidden
         and at most a few are not yet known mines: the chance that those
@@ -446,15 +451,18 @@ def _numbers_around(view: npt.NDArray[np.uint8], row: int, col: int) -> set[tupl
 
 
 @functools.lru_cache(maxsize=8)
-def _neighbour_table(rows: int, cols: int) -> dict[int, list[int]]:
-    """For every square (as ``row * cols + col``), its neighbours', built once per shape."""
+def _neighbour_table(rows: int, cols: int) -> dict[int, tuple[int, ...]]:
+    """For every square (as ``row * cols + col``), its neighbours', built once per shape.
+
+    Shared between calls (hence tuples, which no caller can change).
+    """
     return {
-        index: [
+        index: tuple(
             rr * cols + cc
             for rr in range(max(0, index // cols - 1), min(rows, index // cols + 2))
             for cc in range(max(0, index % cols - 1), min(cols, index % cols + 2))
             if rr * cols + cc != index
-        ]
+        )
         for index in range(rows * cols)
     }
 
@@ -534,7 +542,7 @@ class _SearchTooLargeError(Exception):
 def _search_layouts(
     layouts: list[frozenset[int]],
     hidden: list[int],
-    neighbours: dict[int, list[int]],
+    neighbours: dict[int, tuple[int, ...]],
     size: int,
 ) -> tuple[float, int] | None:
     """The best chance of winning and the square to open (-1: already won), or None.
