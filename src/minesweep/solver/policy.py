@@ -17,13 +17,16 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidBoardError
 from .probability import Analysis, _around
+
+if TYPE_CHECKING:
+    from ._whatif import Lookahead
 
 __all__ = [
     "ENDGAME_LAYOUTS",
@@ -208,7 +211,7 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     return Guess(r, c, float(risk[r, c]), reason)
 
 
-Structure = tuple[list[tuple[int, int]], list[tuple[int, int]]]
+_Structure = tuple[list[tuple[int, int]], list[tuple[int, int]]]
 
 
 class _FiftyFifties:
@@ -235,9 +238,9 @@ class _FiftyFifties:
         self._doubtful: list[list[bool]] = np.isfinite(risk).tolist()
         self._risk: list[list[float]] = risk.tolist()
         self._mines_left = mines_left
-        self._found: dict[tuple[int, int], tuple[list[Structure], list[Structure]]] = {}
+        self._found: dict[tuple[int, int], tuple[list[_Structure], list[_Structure]]] = {}
 
-    def factor(self, cell: tuple[int, int], ask: Any = None) -> float:
+    def factor(self, cell: tuple[int, int], ask: Lookahead | None = None) -> float:
         """How much more a guess at ``cell`` is worth for the 50/50s it may settle early.
 
         1 + :data:`INFLUENCE_WEIGHT` times its influence over its safety,
@@ -248,7 +251,7 @@ class _FiftyFifties:
         influence = self.influence(cell, ask)
         return 1.0 + INFLUENCE_WEIGHT * min(influence, safe, 1.0 - safe) / safe
 
-    def influence(self, cell: tuple[int, int], ask: Any = None) -> float:
+    def influence(self, cell: tuple[int, int], ask: Lookahead | None = None) -> float:
         """How likely ``cell`` is the safe side of 50/50s that could still form, summed.
 
         For each structure around it whose outside squares are all hidden
@@ -263,7 +266,7 @@ class _FiftyFifties:
             (self._chance(s, ask) for s in blocks), default=0.0
         )
 
-    def _chance(self, structure: Structure, ask: Any) -> float:
+    def _chance(self, structure: _Structure, ask: Lookahead | None) -> float:
         mines, safe = structure
         risk = self._risk
         # The least likely square bounds them all.
@@ -278,12 +281,12 @@ class _FiftyFifties:
         joint = ask.joint(mines, safe)
         return 0.0 if joint is None else float(joint)
 
-    def structures(self, cell: tuple[int, int]) -> tuple[list[Structure], list[Structure]]:
+    def structures(self, cell: tuple[int, int]) -> tuple[list[_Structure], list[_Structure]]:
         """The pairs and the blocks around ``cell``, each as (squares to be mines, to be safe)."""
         if cell in self._found:
             return self._found[cell]
         r, c = cell
-        pairs: list[Structure] = []
+        pairs: list[_Structure] = []
         for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             partner = (r + dr, c + dc)
             if not self._is_doubtful(partner):
@@ -297,7 +300,7 @@ class _FiftyFifties:
             missing = self._outside(walls, min(PAIR_MISSING, self._mines_left - 1))
             if missing is not None:
                 pairs.append(([*missing, partner], [cell]))
-        blocks: list[Structure] = []
+        blocks: list[_Structure] = []
         for top, left in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
             squares = [(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)]
             if not all(self._is_doubtful(square) for square in squares):
