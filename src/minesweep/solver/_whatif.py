@@ -85,7 +85,7 @@ class Lookahead:
             np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts
         ]
         self._joint_states_left = max_states
-        self._before: dict[tuple[int, ...], float | None] = {}
+        self._before: dict[tuple[int, ...], float] = {}
         self._others: dict[tuple[int, ...], npt.NDArray[np.float64]] = {}
 
     def outcomes(self, row: int, col: int) -> list[Outcome] | None:
@@ -157,16 +157,8 @@ class Lookahead:
         length = sum(len(group.cells) for group in groups) + 1
         n = np.arange(len(others) + length - 1)
         inside_mines = mines - n
-        fits = (inside_mines >= 0) & (inside_mines <= interior)
-        placed = np.where(fits, inside_mines, 0)
-        log_ways = np.where(
-            fits,
-            self._log_factorial[interior]
-            - self._log_factorial[placed]
-            - self._log_factorial[interior - placed],
-            -np.inf,
-        )
-        if not fits.any():
+        log_ways = self._log_choose(interior, inside_mines)
+        if not np.isfinite(log_ways).any():
             return []
         ways = np.exp(log_ways - log_ways.max())
         weight = _correlate(ways, others, length)
@@ -297,57 +289,61 @@ class Lookahead:
                 top = float(counts.layouts.max())
                 counted = np.convolve(counted, counts.layouts / top)
                 log_scale += math.log(top) + counts.log_scale
-            self._before[key] = self._log_weight((counted, log_scale), [], touched, 0, mine_count)
+            self._before[key] = self._log_weight(counted, log_scale, touched, 0, mine_count)
         before = self._before[key]
-        if before is None or not math.isfinite(before):
+        if not math.isfinite(before):
+            return None
+        recounted = self._recount(changed, targets)
+        if recounted is None:
             return None
         after = self._log_weight(
-            changed,
-            targets,
-            touched,
-            len(inside),
-            mine_count - sum(forced.values()),
+            *recounted, touched, len(inside), mine_count - sum(forced.values())
         )
-        if after is None or math.isnan(after):
+        if math.isnan(after):
             return None
         return min(1.0, math.exp(after - before)) if after > -math.inf else 0.0
 
+    def _recount(
+        self, groups: list[_Group], targets: list[int]
+    ) -> tuple[npt.NDArray[np.float64], float] | None:
+        """``groups``' layouts by mines, scaled to at most 1, and the log of the scale.
+
+        None without a cheap answer. The recounts spend a budget of their
+        own, so that they never leave the lookahead's outcomes without.
+        """
+        if not groups:
+            return np.ones(1), 0.0
+        plan = _plan(groups, targets, list(range(len(groups))))
+        if max(plan.widths, default=0) > MAX_WIDTH:
+            return None
+        kernel: Any = count_component
+        layouts, _, _, states = kernel(*_kernel_arrays(plan), self._joint_states_left)
+        if states < 0:
+            self._joint_states_left = 0
+            return None
+        self._joint_states_left -= states
+        if not np.isfinite(layouts).all():
+            return None
+        top = float(layouts.max())
+        if not top > 0:
+            return layouts, 0.0  # no layout at all: all zero
+        return layouts / top, math.log(top)
+
     def _log_weight(
         self,
-        groups: list[_Group] | tuple[npt.NDArray[np.float64], float],
-        targets: list[int],
+        layouts: npt.NDArray[np.float64],
+        log_scale: float,
         touched: list[int],
         taken: int,
         mines: int,
-    ) -> float | None:
-        """The log of the weight of every layout, -inf for none; None without a cheap answer.
+    ) -> float:
+        """The log of the weight of every layout (-inf: none).
 
-        ``groups`` are counted afresh (or their counts by mines are given,
-        scaled, with the log of the scale); the untouched components count
-        as the analysis counted them, and the interior less ``taken``
-        squares holds the rest of ``mines``. The recounts spend a budget of
-        their own, so that they never leave the lookahead's outcomes without.
+        ``layouts`` count the touched components by mines (times
+        exp(-``log_scale``)); the untouched ones count as the analysis
+        counted them, and the interior less ``taken`` squares holds the rest
+        of ``mines``.
         """
-        if isinstance(groups, tuple):
-            layouts, log_scale = groups
-        elif groups:
-            plan = _plan(groups, targets, list(range(len(groups))))
-            if max(plan.widths, default=0) > MAX_WIDTH:
-                return None
-            kernel: Any = count_component
-            layouts, _, _, states = kernel(*_kernel_arrays(plan), self._joint_states_left)
-            if states < 0:
-                self._joint_states_left = 0
-                return None
-            self._joint_states_left -= states
-            if not np.isfinite(layouts).all():
-                return None
-            top = float(layouts.max())
-            if not top > 0:
-                return -math.inf
-            layouts, log_scale = layouts / top, math.log(top)
-        else:
-            layouts, log_scale = np.ones(1), 0.0
         key = tuple(touched)
         others = self._others.get(key)
         if others is None:
@@ -358,20 +354,24 @@ class Lookahead:
             self._others[key] = others
         poly = np.convolve(layouts, others)
         interior = self._frontier.interior - taken
-        n = np.arange(len(poly))
-        rest = mines - n
-        fits = (rest >= 0) & (rest <= interior) & (poly > 0)
-        if not fits.any():
-            return float("-inf")
-        placed = rest[fits]
-        logs = (
-            np.log(poly[fits])
-            + self._log_factorial[interior]
-            - self._log_factorial[placed]
-            - self._log_factorial[interior - placed]
-        )
+        fits = poly > 0
+        logs = np.log(poly[fits]) + self._log_choose(interior, mines - np.flatnonzero(fits))
+        if not np.isfinite(logs).any():
+            return -math.inf
         top = float(logs.max())
         return log_scale + top + float(np.log(np.exp(logs - top).sum()))
+
+    def _log_choose(self, interior: int, placed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """log C(``interior``, k) for each k of ``placed``; -inf where k does not fit."""
+        fits = (placed >= 0) & (placed <= interior)
+        k = np.where(fits, placed, 0)
+        log_factorial = self._log_factorial
+        ways: npt.NDArray[np.float64] = np.where(
+            fits,
+            log_factorial[interior] - log_factorial[k] - log_factorial[interior - k],
+            -np.inf,
+        )
+        return ways
 
 
 def _normalised(poly: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
