@@ -8,14 +8,19 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-from minesweep import InvalidBoardError, InvalidClickError
+from minesweep import Glyph, InvalidBoardError, InvalidClickError
 from minesweep.autoplay import PlayConfig, play_game, play_games, summarize, wilson_interval
-from minesweep.formats import parse_view
-from minesweep.solver import analyze
-from minesweep.solver.policy import choose_guess, endgame_guess, forced_fifty_fifty
+from minesweep.formats import parse_view, to_view
+from minesweep.solver import analyze, policy
+from minesweep.solver.policy import (
+    choose_guess,
+    endgame_guess,
+    forced_fifty_fifty,
+    isolated_guess,
+)
 
 # --- the policy on hand-made positions ---------------------------------------------
 
@@ -178,6 +183,152 @@ def test_endgame_search_finds_the_best_move(position: tuple[np.ndarray, int]) ->
     assert guess is not None
     chances = win_chances(view, mines)
     assert math.isclose(chances[guess.row, guess.col], max(chances.values()), abs_tol=1e-9)
+
+
+@st.composite
+def pockets(draw: st.DrawFn) -> tuple[np.ndarray, int]:
+    """A small view with every safe square shown but a few: what is left to guess at the end."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    cells = list(itertools.product(range(rows), range(cols)))
+    mines = set(draw(st.lists(st.sampled_from(cells), min_size=1, max_size=4, unique=True)))
+    safe = [cell for cell in cells if cell not in mines]
+    assume(safe)
+    kept = draw(st.lists(st.sampled_from(safe), min_size=1, max_size=2, unique=True))
+    view = np.full((rows, cols), 9, np.uint8)
+    for r, c in safe:
+        if (r, c) not in kept:
+            view[r, c] = sum((rr, cc) in mines for rr, cc in _around(rows, cols, r, c))
+    return view, len(mines)
+
+
+@st.composite
+def walled_off(draw: st.DrawFn) -> tuple[np.ndarray, int, np.ndarray, int]:
+    """A board with a small part walled off, and that part alone as a view of its own.
+
+    The part is a small endgame; then a revealed column that sees it, a
+    revealed column that sees the rest, and the rest: a hidden block two or
+    three wide with one mine (its squares next to the wall have hidden
+    neighbours further in, never all mines, so it is never cut off).
+    Returns the board's view and mine total, then the part's (with its own
+    wall column).
+    """
+    part, part_mines = draw(pockets())
+    rows, cols = part.shape
+    width = draw(st.integers(2, 3))
+    rest = list(itertools.product(range(rows), range(cols + 2, cols + 2 + width)))
+    rest_mines = {draw(st.sampled_from(rest))}
+    # The part's layout is one the part's numbers allow: draw one by the reference.
+    layouts = part_layouts(part, part_mines)
+    assume(layouts)
+    mines = set(draw(st.sampled_from(layouts))) | rest_mines
+    view = np.full((rows, cols + 2 + width), 9, np.uint8)
+    view[:, :cols] = part
+    shape = view.shape
+    for r in range(rows):
+        for c in (cols, cols + 1):
+            view[r, c] = sum(n in mines for n in _around(*shape, r, c))
+    alone = view[:, : cols + 1].copy()
+    return view, len(mines), alone, part_mines
+
+
+def part_layouts(view: np.ndarray, mines: int) -> list[frozenset[tuple[int, int]]]:
+    rows, cols = view.shape
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
+    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    return [
+        frozenset(combo)
+        for combo in itertools.combinations(hidden, mines)
+        if all(sum(n in combo for n in _around(rows, cols, r, c)) == view[r, c] for r, c in shown)
+    ]
+
+
+def cut_off_alone(view: np.ndarray) -> bool:
+    """Whether a view's hidden squares form one part the isolated search must take.
+
+    From the definition: every hidden square is next to a number; the
+    numbers link them all into one; every layout the numbers allow (of any
+    number of mines) has as many mines; none leaves a square safe in all of
+    them; and there are more than one (something to guess) and at most
+    ISOLATED_LAYOUTS.
+    """
+    rows, cols = view.shape
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
+    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    seen_by = {cell: {n for n in _around(rows, cols, *cell) if n in shown} for cell in hidden}
+    if not hidden or not all(seen_by.values()):
+        return False
+    linked, stack = {hidden[0]}, [hidden[0]]
+    while stack:
+        cell = stack.pop()
+        for other in hidden:
+            if other not in linked and seen_by[cell] & seen_by[other]:
+                linked.add(other)
+                stack.append(other)
+    if len(linked) < len(hidden):
+        return False
+    layouts = [
+        set(combo)
+        for size in range(len(hidden) + 1)
+        for combo in itertools.combinations(hidden, size)
+        if all(sum(n in combo for n in _around(rows, cols, r, c)) == view[r, c] for r, c in shown)
+    ]
+    return (
+        len({len(layout) for layout in layouts}) == 1
+        and all(any(cell in layout for layout in layouts) for cell in hidden)
+        and 1 < len(layouts) <= policy.ISOLATED_LAYOUTS
+    )
+
+
+# Cheap examples, of which only some are cut off: twice the usual number.
+@settings(max_examples=2 * settings.default.max_examples, deadline=None)
+@given(walled_off())
+def test_an_isolated_part_is_searched_on_its_own(
+    position: tuple[np.ndarray, int, np.ndarray, int],
+) -> None:
+    """A walled-off part is searched when, and only when, it is cut off; then at its best move.
+
+    The rest of the board is never cut off, so any guess comes from the
+    part. The reference plays the part alone, with its own mines, by the
+    rules (every move tried at every step).
+    """
+    view, mines, alone, part_mines = position
+    guess = isolated_guess(analyze(view, mines), view)
+    if guess is not None:
+        assert guess.col < alone.shape[1]
+    qualifies = cut_off_alone(alone)
+    event(f"cut off: {qualifies}")
+    if qualifies:
+        assert guess is not None
+        chances = win_chances(alone, part_mines)
+        best = max(chances.values())
+        assert math.isclose(chances[guess.row, guess.col], best, abs_tol=1e-9)
+        assert f"clears it {best:.1%} of the time" in guess.reason
+
+
+def test_a_cut_off_part_is_searched_before_the_rest() -> None:
+    # Left, three columns: the 3 and the 2s put mines at (0, 1) and (2, 1)
+    # and one more among (0, 0), (1, 0), (2, 0), all as likely. Opening
+    # (0, 0) or (2, 0) clears the part two times in three (a safe corner
+    # shows which of the other two holds the mine); the middle, one in three
+    # (it shows 3 either way). Then an empty column, and a hidden block with
+    # three mines that no number sees.
+    mines = {(0, 1), (2, 1), (1, 0), (0, 7), (2, 8), (1, 9)}
+    view = np.full((3, 10), 9, np.uint8)
+    for r, c in [(1, 1), *itertools.product(range(3), range(2, 5))]:
+        view[r, c] = sum(n in mines for n in _around(3, 10, r, c))
+    assert to_view(view[:, :4]) == "##1.\n#32.\n##1.\n"
+    analysis = analyze(view, len(mines))
+    guess = isolated_guess(analysis, view)
+    assert guess is not None
+    assert (guess.row, guess.col) in ((0, 0), (2, 0))
+    assert guess.probability == pytest.approx(1 / 3)
+    assert "search of the 3 layouts of a part" in guess.reason
+    assert "clears it 66.7% of the time" in guess.reason
+    assert choose_guess(analysis, view, len(mines)) == guess
+    # With a hidden column to its left, which no number sees, the part is no
+    # longer cut off: opening a square there could tell about it.
+    wider = np.hstack([np.full((3, 1), Glyph.HIDDEN, np.uint8), view])
+    assert isolated_guess(analyze(wider, len(mines)), wider) is None
 
 
 def test_endgame_search_checks_the_known_mines() -> None:

@@ -22,6 +22,8 @@ lookahead is meant to be cheap enough to run at every guess.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -43,6 +45,70 @@ __all__ = ["Lookahead", "Outcome"]
 #: Dynamic-programming states one :class:`Lookahead` may spend in all, past
 #: which it gives up (returns None) rather than stall a game.
 DEFAULT_STATES: Final = 200_000
+
+
+@dataclass(slots=True)
+class _Merged:
+    """The component a square's opening would make, planned for the compiled counter."""
+
+    #: Interior squares around the square, which join the frontier.
+    joining: int
+    #: Squares in its groups (0: nothing hidden around the square).
+    squares: int
+    #: The counter's input (None: no groups, or too tangled for the counter),
+    #: which entries of its targets are the opened square's number, and the
+    #: groups' sizes.
+    arrays: list[npt.NDArray[np.int64]] | None
+    is_new: npt.NDArray[np.bool_] | None
+    sizes: npt.NDArray[np.float64] | None
+    #: By the number the square shows: the counter's layouts by mines, mines
+    #: by group and mines, and the states it took.
+    counts: dict[int, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], int]]
+
+
+class _Recent:
+    """A bounded, thread-safe memory of recent plans and counts, least recent out first.
+
+    Successive guesses of one game weigh many of the same squares with the
+    same surroundings; each entry is what depends only on those (the keys
+    say what), never on the rest of the view. Bounded in entries and in
+    bytes (as an estimate given when stored), like the analysis' cache.
+    """
+
+    def __init__(self, entries: int, size: int) -> None:
+        self._entries = entries
+        self._size = size
+        self._bytes = 0
+        self._memory: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> tuple[Any] | None:
+        """The value stored under ``key`` (in a 1-tuple, as a value may be None), or None."""
+        with self._lock:
+            found = self._memory.get(key)
+            if found is None:
+                return None
+            self._memory.move_to_end(key)
+            return (found[0],)
+
+    def put(self, key: tuple[Any, ...], value: Any, size: int) -> None:
+        if size > self._size:
+            return
+        with self._lock:
+            if key in self._memory:
+                return
+            self._memory[key] = (value, size)
+            self._bytes += size
+            while len(self._memory) > self._entries or self._bytes > self._size:
+                self._bytes -= self._memory.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._memory.clear()
+            self._bytes = 0
+
+
+_recent: Final = _Recent(2048, 32 * 2**20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,39 +173,17 @@ class Lookahead:
             raise InvalidBoardError(f"square ({row}, {col}) is revealed")
         if not self.available:
             return None
-        frontier = self._frontier
         around = [
             (r, c)
             for r in range(max(0, row - 1), min(rows, row + 2))
             for c in range(max(0, col - 1), min(cols, col + 2))
             if (r, c) != (row, col) and hidden[r, c]
         ]
-        touched = set()
-        for r, c in [(row, col), *around]:
-            group = frontier.group_at[r, c]
-            if group >= 0:
-                touched.add(int(self._component_of[group]))
-        near = set(around)
-        new = len(frontier.targets)  # the opened square, as a number
-        groups: list[_Group] = []
-        before: set[int] = set()
-        for component in sorted(touched):
-            for index in frontier.components[component]:
-                group = frontier.groups[index]
-                before.update(group.witnesses)
-                inside = [cell for cell in group.cells if cell in near]
-                outside = [cell for cell in group.cells if cell not in near and cell != (row, col)]
-                if inside:
-                    groups.append(_Group(inside, (*group.witnesses, new)))
-                if outside:
-                    groups.append(_Group(outside, group.witnesses))
-        joining = [cell for cell in around if frontier.interior_mask[cell]]
-        if joining:
-            groups.append(_Group(joining, (new,)))
-        left = {w for group in groups for w in group.witnesses}
-        if any(frontier.targets[w] for w in before - left):
+        merged, touched = self._merged(row, col, around)
+        if merged is None:
             return []  # a number needs this square to be a mine
-        interior = frontier.interior - len(joining) - int(frontier.interior_mask[row, col])
+        frontier = self._frontier
+        interior = frontier.interior - merged.joining - int(frontier.interior_mask[row, col])
         mines = analysis._mine_count
 
         # The untouched components, and for each the product of the others'
@@ -154,7 +198,7 @@ class Lookahead:
         suffix.reverse()
         others = prefix[-1]
         apart = [np.convolve(prefix[i], suffix[i + 1]) for i in range(len(untouched))]
-        length = sum(len(group.cells) for group in groups) + 1
+        length = merged.squares + 1
         n = np.arange(len(others) + length - 1)
         inside_mines = mines - n
         log_ways = self._log_choose(interior, inside_mines)
@@ -178,31 +222,24 @@ class Lookahead:
             return best
 
         safe_now = 1.0 - float(analysis.probability[row, col])
-        if not groups:
+        if not merged.squares:
             # Nothing hidden around it: it shows 0, and only the interior changes.
             safest = best_elsewhere(np.ones(1))
             z = float(weight[0])
             if interior and z > 0:
                 safest = max(safest, 1.0 - float(weight_inside[0]) / (z * interior))
             return [Outcome(0, safe_now, safest)]
-
-        plan = _plan(groups, [*frontier.targets, 0], list(range(len(groups))))
-        if max(plan.widths, default=0) > MAX_WIDTH:
-            return None
-        arrays = _kernel_arrays(plan)
-        is_new = np.array([w == new for group in plan.groups for w in group.witnesses], np.bool_)
-        sizes = arrays[0].astype(np.float64)
-        kernel: Any = count_component
+        sizes = merged.sizes
+        if sizes is None:
+            return None  # too tangled for the compiled counter
         found: list[tuple[int, float, float]] = []
         # It shows at least the certain mines around it.
         known = sum(bool(self._sure[cell]) for cell in around)
         for number in range(known, len(around) + 1):
-            arrays[4][is_new] = number
-            layouts, mines_by, _, states = kernel(*arrays, self._states_left)
-            if states < 0:
-                self._states_left = 0
+            counted = self._count_merged(merged, number)
+            if counted is None:
                 return None
-            self._states_left -= states
+            layouts, mines_by = counted
             if not (np.isfinite(layouts).all() and np.isfinite(mines_by).all()):
                 return None
             scale = layouts.max()
@@ -224,6 +261,97 @@ class Lookahead:
         if not (math.isfinite(total) and total > 0):
             return None if found else []
         return [Outcome(number, safe_now * z / total, safest) for number, z, safest in found]
+
+    def _merged(
+        self, row: int, col: int, around: list[tuple[int, int]]
+    ) -> tuple[_Merged | None, set[int]]:
+        """The component opening (row, col) makes, planned, and the components it takes in.
+
+        None for the component when a number needs the square to be a mine.
+        Planned once per square and surroundings, and remembered across
+        analyses: the plan depends only on the components taken in (by
+        :meth:`_Frontier.key`) and the square's hidden neighbours.
+        """
+        frontier = self._frontier
+        touched = set()
+        for r, c in [(row, col), *around]:
+            group = frontier.group_at[r, c]
+            if group >= 0:
+                touched.add(int(self._component_of[group]))
+        ordered = sorted(touched)
+        key = ("outcomes", row, col, tuple(around), *map(frontier.key, ordered))
+        found = _recent.get(key)
+        if found is not None:
+            merged: _Merged | None = found[0]
+            return merged, touched
+        near = set(around)
+        new = len(frontier.targets)  # the opened square, as a number
+        groups: list[_Group] = []
+        before: set[int] = set()
+        for component in ordered:
+            for index in frontier.components[component]:
+                group = frontier.groups[index]
+                before.update(group.witnesses)
+                inside = [cell for cell in group.cells if cell in near]
+                outside = [cell for cell in group.cells if cell not in near and cell != (row, col)]
+                if inside:
+                    groups.append(_Group(inside, (*group.witnesses, new)))
+                if outside:
+                    groups.append(_Group(outside, group.witnesses))
+        joining = [cell for cell in around if frontier.interior_mask[cell]]
+        if joining:
+            groups.append(_Group(joining, (new,)))
+        left = {w for group in groups for w in group.witnesses}
+        merged = None
+        if not any(frontier.targets[w] for w in before - left):
+            squares = sum(len(group.cells) for group in groups)
+            merged = _Merged(len(joining), squares, None, None, None, {})
+            if groups:
+                plan = _plan(groups, [*frontier.targets, 0], list(range(len(groups))))
+                if max(plan.widths, default=0) <= MAX_WIDTH:
+                    merged.arrays = _kernel_arrays(plan)
+                    merged.is_new = np.array(
+                        [w == new for group in plan.groups for w in group.witnesses], np.bool_
+                    )
+                    merged.sizes = merged.arrays[0].astype(np.float64)
+        size = 0
+        if merged is not None and merged.arrays is not None:
+            # Every number's counts, at most: layouts and mines by group, by mines.
+            size = (len(around) + 1) * (len(merged.arrays[0]) + 1) * (merged.squares + 1) * 8
+        _recent.put(key, merged, size)
+        return merged, touched
+
+    def _count_merged(
+        self, merged: _Merged, number: int
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+        """The merged component's layouts and mines by group when the square shows ``number``.
+
+        None past the budget of states. Counted once per number and
+        remembered with the plan; a remembered count charges the budget the
+        states it took, so that when the budget runs out never depends on
+        what ran before.
+        """
+        assert merged.arrays is not None
+        assert merged.is_new is not None
+        counted = merged.counts.get(number)
+        if counted is None:
+            targets = merged.arrays[4].copy()
+            targets[merged.is_new] = number
+            arrays = [*merged.arrays[:4], targets, *merged.arrays[5:]]
+            kernel: Any = count_component
+            layouts, mines_by, _, states = kernel(*arrays, self._states_left)
+            if states < 0:
+                self._states_left = 0
+                return None
+            layouts.flags.writeable = False
+            mines_by.flags.writeable = False
+            counted = merged.counts[number] = (layouts, mines_by, int(states))
+        layouts, mines_by, states = counted
+        if states > self._states_left:
+            self._states_left = 0
+            return None
+        self._states_left -= states
+        return layouts, mines_by
 
     def joint(self, mines: list[tuple[int, int]], safe: list[tuple[int, int]]) -> float | None:
         """The chance that every square of ``mines`` holds a mine and none of ``safe`` does.

@@ -35,6 +35,7 @@ __all__ = [
     "choose_guess",
     "endgame_guess",
     "forced_fifty_fifty",
+    "isolated_guess",
     "lookahead_guess",
 ]
 
@@ -44,6 +45,9 @@ ENDGAME_SQUARES: Final = 14
 ENDGAME_LAYOUTS: Final = 60
 #: and gives up (leaving the guess to the lookahead) past this many positions.
 ENDGAME_NODES: Final = 20_000
+#: A part of the board nothing else can inform is searched on its own
+#: (:func:`isolated_guess`) when it has at most this many layouts.
+ISOLATED_LAYOUTS = 200
 
 HIDDEN: Final = 9
 FLAG: Final = 10
@@ -99,15 +103,15 @@ def choose_guess(
         if exhaustive is not None:
             return exhaustive
     forced = forced_fifty_fifty(analysis, glyphs)
-    probability = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
-    lowest = float(probability.min())
-    if forced is not None and lowest >= 0.5 - 1e-12:
-        row, col = forced
-        return Guess(row, col, 0.5, "a forced 50/50 no later move can resolve: take it now")
     if forced is not None:
         # A guess is unavoidable there; others may still be avoided. Take it first.
         row, col = forced
         return Guess(row, col, 0.5, "a forced 50/50 no later move can resolve: take it now")
+    isolated = isolated_guess(analysis, glyphs)
+    if isolated is not None:
+        return isolated
+    probability = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    lowest = float(probability.min())
     candidates = np.argwhere(probability <= lowest + TOLERANCE)
     # Among the about-as-safe squares, the one most likely to be a blank,
     # which opens its neighbours: its own safety times its neighbours'.
@@ -501,41 +505,114 @@ def endgame_guess(
     ]
     if not hidden or len(hidden) > ENDGAME_SQUARES or len(known) > mines:
         return None
-    numbers = {r * cols + c: int(view[r, c]) for r, c in np.argwhere(view <= 8).tolist()}
     neighbours = _neighbour_table(rows, cols)
-    # Only the numbers next to a square in doubt constrain the layouts; each
-    # needs its count, less the known mines it touches, among those squares.
     doubtful = set(hidden)
-    constraints = []
-    for index, value in numbers.items():
-        around = [n for n in neighbours[index] if n in doubtful]
-        need = value - sum(n in known for n in neighbours[index])
-        if around:
-            constraints.append((around, need))
-        elif need:
+    for r, c in np.argwhere(view <= 8).tolist():
+        around = neighbours[r * cols + c]
+        if view[r, c] != sum(n in known for n in around) and not doubtful.intersection(around):
             return None  # the known mines do not add up to this number: no layout
-    chosen = _enumerate_layouts(hidden, constraints, mines - len(known), ENDGAME_LAYOUTS)
-    if chosen is None:
-        return None
-    layouts = [frozenset(known | combo) for combo in chosen]
-    if not layouts:
-        return None
-
-    searched = _search_layouts(layouts, hidden, neighbours, rows * cols)
+    searched = _search_part(view, hidden, known, mines - len(known), ENDGAME_LAYOUTS)
     if searched is None:
         return None
-    chance, cell = searched
-    if cell < 0:
-        return None
+    chance, cell, risk, count = searched
     row, col = divmod(cell, cols)
-    risk = sum(cell in layout for layout in layouts) / len(layouts)
     return Guess(
         row,
         col,
         risk,
-        f"an exhaustive search of the {len(layouts)} layouts left: this square wins "
-        f"{chance:.1%} of them",
+        f"an exhaustive search of the {count} layouts left: this square wins {chance:.1%} of them",
     )
+
+
+def _search_part(
+    view: npt.NDArray[np.uint8], squares: list[int], known: set[int], mines: int, limit: int
+) -> tuple[float, int, float, int] | None:
+    """The best first square among ``squares`` (as ``row * cols + col``), by exhaustive search.
+
+    ``squares`` hold ``mines`` mines between them, the ``known`` squares
+    are mines, and nothing else hidden touches a number next to
+    ``squares``. Returns the chance of clearing ``squares``, the square,
+    its risk and the number of layouts; None past ``limit`` layouts or
+    :data:`ENDGAME_NODES` positions, or with nothing to guess.
+    """
+    rows, cols = view.shape
+    neighbours = _neighbour_table(rows, cols)
+    # Only the numbers next to a square in doubt constrain the layouts; each
+    # needs its count, less the known mines it touches, among those squares.
+    doubtful = set(squares)
+    constraints = []
+    for index in sorted({n for square in squares for n in neighbours[square]}):
+        value = int(view[divmod(index, cols)])
+        if value <= 8:
+            around = [n for n in neighbours[index] if n in doubtful]
+            constraints.append((around, value - sum(n in known for n in neighbours[index])))
+    chosen = _enumerate_layouts(squares, constraints, mines, limit)
+    if not chosen:
+        return None
+    layouts = [frozenset(known | combo) for combo in chosen]
+    searched = _search_layouts(layouts, squares, neighbours, rows * cols)
+    if searched is None or searched[1] < 0:
+        return None
+    chance, cell = searched
+    risk = sum(cell in layout for layout in layouts) / len(layouts)
+    return chance, cell, risk, len(layouts)
+
+
+def isolated_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Guess | None:
+    """The best guess in a part of the board nothing else can inform, by exhaustive search.
+
+    A frontier component is isolated when every hidden neighbour of its
+    squares is one of them or a known mine, and all its layouts hold the
+    same number of mines. Then no square elsewhere can ever tell anything
+    about it, nor it about them (not even through the mine total): clearing
+    it is a game of its own, whose guesses no move elsewhere can spare, and
+    the game is won only if both are. So when one has at most
+    :data:`ISOLATED_LAYOUTS` layouts, the search of :func:`endgame_guess`
+    finds the square that clears it most often, and that square is played
+    now (a part with a square certainly safe is left until it is opened).
+    None when there is no such part (or the analysis is exact, with no
+    counts by component). David Hill's JSMinesweeper searches an "isolated
+    edge" the same way.
+    """
+    frontier = analysis._frontier
+    if frontier is None or len(analysis._counts) != len(frontier.components):
+        return None
+    view = np.asarray(glyphs)
+    rows, cols = view.shape
+    hidden = (view >= HIDDEN).ravel().tolist()
+    known = {r * cols + c for r, c in analysis.mines.tolist()}
+    safe = {r * cols + c for r, c in analysis.safe.tolist()}
+    neighbours = _neighbour_table(rows, cols)
+    most = math.log(ISOLATED_LAYOUTS) + 1e-9
+    for members, counts in zip(frontier.components, analysis._counts, strict=True):
+        possible = np.flatnonzero(counts.layouts > 0)
+        if len(possible) != 1 or math.log(counts.layouts[possible[0]]) + counts.log_scale > most:
+            continue
+        cells = [r * cols + c for index in members for r, c in frontier.groups[index].cells]
+        inside = set(cells)
+        if safe.intersection(cells):
+            continue  # nothing to guess there yet
+        if any(
+            hidden[n] and n not in inside and n not in known
+            for cell in cells
+            for n in neighbours[cell]
+        ):
+            continue  # a hidden square outside it could inform it
+        squares = [cell for cell in cells if cell not in known]
+        mines = int(possible[0]) - (len(cells) - len(squares))
+        searched = _search_part(view, squares, known, mines, ISOLATED_LAYOUTS)
+        if searched is None:
+            continue
+        chance, cell, risk, count = searched
+        row, col = divmod(cell, cols)
+        return Guess(
+            row,
+            col,
+            risk,
+            f"an exhaustive search of the {count} layouts of a part of the board nothing "
+            f"else can inform: this square clears it {chance:.1%} of the time",
+        )
+    return None
 
 
 class _SearchTooLargeError(Exception):
