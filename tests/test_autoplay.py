@@ -242,41 +242,57 @@ def part_layouts(view: np.ndarray, mines: int) -> list[frozenset[tuple[int, int]
     ]
 
 
-def cut_off_alone(view: np.ndarray) -> bool:
-    """Whether a view's hidden squares form one part the isolated search must take.
+def fixed_part(view: np.ndarray, cell: tuple[int, int]) -> set[tuple[int, int]] | None:
+    """The squares linked to hidden ``cell`` through the numbers, if they are a part to search.
 
-    From the definition: every hidden square is next to a number; the
-    numbers link them all into one; every layout the numbers allow (of any
-    number of mines) has as many mines; none leaves a square safe in all of
-    them; and there are more than one (something to guess) and at most
-    ISOLATED_LAYOUTS.
+    From the definition: the hidden squares reached from ``cell`` by way of
+    numbers they share; the layouts of those squares the numbers next to
+    them allow (of any number of mines). They are a part to search when
+    every layout has as many mines, there are more than one (something to
+    guess) and at most ISOLATED_LAYOUTS, and none leaves a square safe in
+    all of them. None otherwise.
     """
     rows, cols = view.shape
     hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
     shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
-    seen_by = {cell: {n for n in _around(rows, cols, *cell) if n in shown} for cell in hidden}
-    if not hidden or not all(seen_by.values()):
-        return False
-    linked, stack = {hidden[0]}, [hidden[0]]
+    seen_by = {square: {n for n in _around(rows, cols, *square) if n in shown} for square in hidden}
+    if not seen_by[cell]:
+        return None
+    linked, stack = {cell}, [cell]
     while stack:
-        cell = stack.pop()
+        square = stack.pop()
         for other in hidden:
-            if other not in linked and seen_by[cell] & seen_by[other]:
+            if other not in linked and seen_by[square] & seen_by[other]:
                 linked.add(other)
                 stack.append(other)
-    if len(linked) < len(hidden):
-        return False
+    numbers = set().union(*(seen_by[square] for square in linked))
+    squares = sorted(linked)
     layouts = [
         set(combo)
-        for size in range(len(hidden) + 1)
-        for combo in itertools.combinations(hidden, size)
-        if all(sum(n in combo for n in _around(rows, cols, r, c)) == view[r, c] for r, c in shown)
+        for size in range(len(squares) + 1)
+        for combo in itertools.combinations(squares, size)
+        if all(
+            sum(n in combo for n in _around(rows, cols, *number)) == view[number]
+            for number in numbers
+        )
     ]
-    return (
+    if (
         len({len(layout) for layout in layouts}) == 1
-        and all(any(cell in layout for layout in layouts) for cell in hidden)
+        and all(any(square in layout for layout in layouts) for square in squares)
         and 1 < len(layouts) <= policy.ISOLATED_LAYOUTS
-    )
+    ):
+        return linked
+    return None
+
+
+def cut_off_alone(view: np.ndarray) -> bool:
+    """Whether a view's hidden squares are all one part to search (see :func:`fixed_part`).
+
+    Then no other hidden square can touch them: the part is cut off.
+    """
+    hidden = [tuple(cell) for cell in np.argwhere(view == 9).tolist()]
+    part = fixed_part(view, hidden[0]) if hidden else None
+    return part is not None and len(part) == len(hidden)
 
 
 # Cheap examples, of which only some are cut off: twice the usual number.
@@ -285,16 +301,19 @@ def cut_off_alone(view: np.ndarray) -> bool:
 def test_an_isolated_part_is_searched_on_its_own(
     position: tuple[np.ndarray, int, np.ndarray, int],
 ) -> None:
-    """A walled-off part is searched when, and only when, it is cut off; then at its best move.
+    """A walled-off part is searched when it is cut off, at its best move; never a loose one.
 
     The rest of the board is never cut off, so any guess comes from the
-    part. The reference plays the part alone, with its own mines, by the
-    rules (every move tried at every step).
+    part, and from a piece of it whose layouts all hold as many mines. The
+    reference plays the part alone, with its own mines, by the rules (every
+    move tried at every step).
     """
     view, mines, alone, part_mines = position
     guess = isolated_guess(analyze(view, mines), view)
     if guess is not None:
+        # From the part, and from a piece of it whose mine count is fixed.
         assert guess.col < alone.shape[1]
+        assert fixed_part(alone, (guess.row, guess.col)) is not None
     qualifies = cut_off_alone(alone)
     event(f"cut off: {qualifies}")
     if qualifies:
@@ -310,8 +329,10 @@ def test_a_cut_off_part_is_searched_before_the_rest() -> None:
     # and one more among (0, 0), (1, 0), (2, 0), all as likely. Opening
     # (0, 0) or (2, 0) clears the part two times in three (a safe corner
     # shows which of the other two holds the mine); the middle, one in three
-    # (it shows 3 either way). Then an empty column, and a hidden block with
-    # three mines that no number sees.
+    # (it shows 3 either way). Then two columns of 0s (which make column 5
+    # certainly safe), and a hidden block with three mines further right.
+    # The autoplayer would open column 5 first; the part's best guess does
+    # not depend on it.
     mines = {(0, 1), (2, 1), (1, 0), (0, 7), (2, 8), (1, 9)}
     view = np.full((3, 10), 9, np.uint8)
     for r, c in [(1, 1), *itertools.product(range(3), range(2, 5))]:
@@ -329,6 +350,14 @@ def test_a_cut_off_part_is_searched_before_the_rest() -> None:
     # longer cut off: opening a square there could tell about it.
     wider = np.hstack([np.full((3, 1), Glyph.HIDDEN, np.uint8), view])
     assert isolated_guess(analyze(wider, len(mines)), wider) is None
+
+
+def test_a_view_of_another_shape_than_the_analysis_is_refused() -> None:
+    analysis = analyze(parse_view("1#\n##\n"), 1)
+    other = parse_view("1##\n###\n")
+    for guess in (choose_guess, isolated_guess, forced_fifty_fifty):
+        with pytest.raises(InvalidBoardError, match="the view is 2x3 but the analysis is of a 2x2"):
+            guess(analysis, other)
 
 
 def test_endgame_search_checks_the_known_mines() -> None:

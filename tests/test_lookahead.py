@@ -17,7 +17,6 @@ from minesweep.solver import (
     Analysis,
     AnalysisBudgetError,
     ContradictionError,
-    _whatif,
     analyze,
     policy,
 )
@@ -178,53 +177,6 @@ def test_no_cheap_answer_without_float_counts_or_past_the_budget() -> None:
     floats = analyze(view, 3)
     assert Lookahead(floats, max_states=1).outcomes(0, 1) is None
     assert Lookahead(floats).outcomes(0, 1)
-
-
-def all_outcomes(analysis: Analysis) -> tuple[list[object], int]:
-    """Every doubtful square's outcomes, and the states the lookahead has left after them."""
-    ask = Lookahead(analysis)
-    found: list[object] = [ask.outcomes(r, c) for r, c in doubtful_squares(analysis)]
-    return found, ask._states_left
-
-
-@settings(max_examples=max(10, settings.default.max_examples // 4), deadline=None)
-@given(midgame(), st.data())
-def test_remembered_plans_and_counts_change_nothing(game: Game, data: st.DataObject) -> None:
-    """Outcomes worked out with what earlier positions left in memory are those of a cold start.
-
-    The next position of the same game shares most squares' surroundings
-    with the last: the same answers, to the last bit, and the same states
-    charged to the budget.
-    """
-    assume(not game.is_over)
-    before = game.glyphs()
-    hidden_safe = np.argwhere((game.state == 0) & ~game.field.mines)  # type: ignore[union-attr]
-    assume(len(hidden_safe))
-    r, c = hidden_safe[data.draw(st.integers(0, len(hidden_safe) - 1))]
-    game.reveal(int(r), int(c))
-    assume(not game.is_over)
-    after = game.glyphs()
-    _whatif._recent.clear()
-    cold = all_outcomes(analyze_in_budget(after, game.mine_count))
-    _whatif._recent.clear()
-    all_outcomes(analyze_in_budget(before, game.mine_count))
-    warm = all_outcomes(analyze_in_budget(after, game.mine_count))
-    assert warm == cold
-
-
-def test_the_memory_is_bounded_in_entries_and_bytes() -> None:
-    memory = _whatif._Recent(entries=3, size=100)
-    for key in range(4):
-        memory.put((key,), f"value {key}", 10)
-    assert memory.get((0,)) is None  # the least recent went out
-    assert memory.get((1,)) == ("value 1",)
-    memory.put((4,), None, 81)  # 1 was just used: 2 and 3 go to make room
-    assert memory.get((2,)) is None
-    assert memory.get((3,)) is None
-    assert memory.get((1,)) == ("value 1",)
-    assert memory.get((4,)) == (None,)  # a stored None is told from a miss
-    memory.put((5,), "too big", 101)
-    assert memory.get((5,)) is None
 
 
 def test_a_long_frontier_is_planned_narrow() -> None:

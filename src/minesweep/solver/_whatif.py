@@ -22,8 +22,6 @@ lookahead is meant to be cheap enough to run at every guess.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -61,54 +59,34 @@ class _Merged:
     arrays: list[npt.NDArray[np.int64]] | None
     is_new: npt.NDArray[np.bool_] | None
     sizes: npt.NDArray[np.float64] | None
-    #: By the number the square shows: the counter's layouts by mines, mines
-    #: by group and mines, and the states it took.
-    counts: dict[int, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], int]]
 
 
-class _Recent:
-    """A bounded, thread-safe memory of recent plans and counts, least recent out first.
+class _Untouched:
+    """Components a recount leaves alone, and products of their layouts by mines.
 
-    Successive guesses of one game weigh many of the same squares with the
-    same surroundings; each entry is what depends only on those (the keys
-    say what), never on the rest of the view. Bounded in entries and in
-    bytes (as an estimate given when stored), like the analysis' cache.
+    ``prefix[-1]`` is the product of them all; :meth:`apart` gives, for
+    each, the product of the others (each product renormalised: only ratios
+    matter here), worked out when first asked for.
     """
 
-    def __init__(self, entries: int, size: int) -> None:
-        self._entries = entries
-        self._size = size
-        self._bytes = 0
-        self._memory: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self, components: list[int], layouts: list[npt.NDArray[np.float64]]) -> None:
+        self.components = components
+        self._layouts = layouts
+        self.prefix = [np.ones(1)]
+        for poly in layouts:
+            self.prefix.append(_normalised(np.convolve(self.prefix[-1], poly)))
+        self._apart: list[npt.NDArray[np.float64]] | None = None
 
-    def get(self, key: tuple[Any, ...]) -> tuple[Any] | None:
-        """The value stored under ``key`` (in a 1-tuple, as a value may be None), or None."""
-        with self._lock:
-            found = self._memory.get(key)
-            if found is None:
-                return None
-            self._memory.move_to_end(key)
-            return (found[0],)
-
-    def put(self, key: tuple[Any, ...], value: Any, size: int) -> None:
-        if size > self._size:
-            return
-        with self._lock:
-            if key in self._memory:
-                return
-            self._memory[key] = (value, size)
-            self._bytes += size
-            while len(self._memory) > self._entries or self._bytes > self._size:
-                self._bytes -= self._memory.popitem(last=False)[1][1]
-
-    def clear(self) -> None:
-        with self._lock:
-            self._memory.clear()
-            self._bytes = 0
-
-
-_recent: Final = _Recent(2048, 32 * 2**20)
+    def apart(self) -> list[npt.NDArray[np.float64]]:
+        if self._apart is None:
+            suffix = [np.ones(1)]
+            for poly in reversed(self._layouts):
+                suffix.append(_normalised(np.convolve(suffix[-1], poly)))
+            suffix.reverse()
+            self._apart = [
+                np.convolve(self.prefix[i], suffix[i + 1]) for i in range(len(self._layouts))
+            ]
+        return self._apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +129,8 @@ class Lookahead:
             np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts
         ]
         self._joint_states_left = max_states
+        self._untouched_by: dict[tuple[int, ...], _Untouched] = {}
         self._before: dict[tuple[int, ...], float] = {}
-        self._others: dict[tuple[int, ...], npt.NDArray[np.float64]] = {}
 
     def outcomes(self, row: int, col: int) -> list[Outcome] | None:
         """Every number hidden square ``(row, col)`` could show, with its chance.
@@ -186,18 +164,8 @@ class Lookahead:
         interior = frontier.interior - merged.joining - int(frontier.interior_mask[row, col])
         mines = analysis._mine_count
 
-        # The untouched components, and for each the product of the others'
-        # layouts (renormalised: only ratios matter here).
-        untouched = [index for index in range(len(self._layouts)) if index not in touched]
-        prefix = [np.ones(1)]
-        for index in untouched:
-            prefix.append(_normalised(np.convolve(prefix[-1], self._layouts[index])))
-        suffix = [np.ones(1)]
-        for index in reversed(untouched):
-            suffix.append(_normalised(np.convolve(suffix[-1], self._layouts[index])))
-        suffix.reverse()
-        others = prefix[-1]
-        apart = [np.convolve(prefix[i], suffix[i + 1]) for i in range(len(untouched))]
+        untouched = self._untouched(touched)
+        others = untouched.prefix[-1]
         length = merged.squares + 1
         n = np.arange(len(others) + length - 1)
         inside_mines = mines - n
@@ -211,7 +179,8 @@ class Lookahead:
         def best_elsewhere(layouts: npt.NDArray[np.float64]) -> float:
             """The best safety in the untouched components, given the merged one's counts."""
             best = 0.0
-            for i, index in enumerate(untouched):
+            apart = untouched.apart()
+            for i, index in enumerate(untouched.components):
                 weights = _correlate(
                     ways, np.convolve(apart[i], layouts), len(self._layouts[index])
                 )
@@ -262,15 +231,23 @@ class Lookahead:
             return None if found else []
         return [Outcome(number, safe_now * z / total, safest) for number, z, safest in found]
 
+    def _untouched(self, touched: set[int]) -> _Untouched:
+        """The components other than ``touched``, with their products; once per set."""
+        key = tuple(sorted(touched))
+        found = self._untouched_by.get(key)
+        if found is None:
+            components = [index for index in range(len(self._layouts)) if index not in touched]
+            found = self._untouched_by[key] = _Untouched(
+                components, [self._layouts[index] for index in components]
+            )
+        return found
+
     def _merged(
         self, row: int, col: int, around: list[tuple[int, int]]
     ) -> tuple[_Merged | None, set[int]]:
         """The component opening (row, col) makes, planned, and the components it takes in.
 
         None for the component when a number needs the square to be a mine.
-        Planned once per square and surroundings, and remembered across
-        analyses: the plan depends only on the components taken in (by
-        :meth:`_Frontier.key`) and the square's hidden neighbours.
         """
         frontier = self._frontier
         touched = set()
@@ -279,11 +256,6 @@ class Lookahead:
             if group >= 0:
                 touched.add(int(self._component_of[group]))
         ordered = sorted(touched)
-        key = ("outcomes", row, col, tuple(around), *map(frontier.key, ordered))
-        found = _recent.get(key)
-        if found is not None:
-            merged: _Merged | None = found[0]
-            return merged, touched
         near = set(around)
         new = len(frontier.targets)  # the opened square, as a number
         groups: list[_Group] = []
@@ -302,23 +274,17 @@ class Lookahead:
         if joining:
             groups.append(_Group(joining, (new,)))
         left = {w for group in groups for w in group.witnesses}
-        merged = None
-        if not any(frontier.targets[w] for w in before - left):
-            squares = sum(len(group.cells) for group in groups)
-            merged = _Merged(len(joining), squares, None, None, None, {})
-            if groups:
-                plan = _plan(groups, [*frontier.targets, 0], list(range(len(groups))))
-                if max(plan.widths, default=0) <= MAX_WIDTH:
-                    merged.arrays = _kernel_arrays(plan)
-                    merged.is_new = np.array(
-                        [w == new for group in plan.groups for w in group.witnesses], np.bool_
-                    )
-                    merged.sizes = merged.arrays[0].astype(np.float64)
-        size = 0
-        if merged is not None and merged.arrays is not None:
-            # Every number's counts, at most: layouts and mines by group, by mines.
-            size = (len(around) + 1) * (len(merged.arrays[0]) + 1) * (merged.squares + 1) * 8
-        _recent.put(key, merged, size)
+        if any(frontier.targets[w] for w in before - left):
+            return None, touched
+        merged = _Merged(len(joining), sum(len(group.cells) for group in groups), None, None, None)
+        if groups:
+            plan = _plan(groups, [*frontier.targets, 0], list(range(len(groups))))
+            if max(plan.widths, default=0) <= MAX_WIDTH:
+                merged.arrays = _kernel_arrays(plan)
+                merged.is_new = np.array(
+                    [w == new for group in plan.groups for w in group.witnesses], np.bool_
+                )
+                merged.sizes = merged.arrays[0].astype(np.float64)
         return merged, touched
 
     def _count_merged(
@@ -326,28 +292,14 @@ class Lookahead:
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
         """The merged component's layouts and mines by group when the square shows ``number``.
 
-        None past the budget of states. Counted once per number and
-        remembered with the plan; a remembered count charges the budget the
-        states it took, so that when the budget runs out never depends on
-        what ran before.
+        None past the budget of states.
         """
         assert merged.arrays is not None
         assert merged.is_new is not None
-        counted = merged.counts.get(number)
-        if counted is None:
-            targets = merged.arrays[4].copy()
-            targets[merged.is_new] = number
-            arrays = [*merged.arrays[:4], targets, *merged.arrays[5:]]
-            kernel: Any = count_component
-            layouts, mines_by, _, states = kernel(*arrays, self._states_left)
-            if states < 0:
-                self._states_left = 0
-                return None
-            layouts.flags.writeable = False
-            mines_by.flags.writeable = False
-            counted = merged.counts[number] = (layouts, mines_by, int(states))
-        layouts, mines_by, states = counted
-        if states > self._states_left:
+        merged.arrays[4][merged.is_new] = number
+        kernel: Any = count_component
+        layouts, mines_by, _, states = kernel(*merged.arrays, self._states_left)
+        if states < 0:
             self._states_left = 0
             return None
         self._states_left -= states
@@ -472,15 +424,7 @@ class Lookahead:
         counted them, and the interior less ``taken`` squares holds the rest
         of ``mines``.
         """
-        key = tuple(touched)
-        others = self._others.get(key)
-        if others is None:
-            others = np.ones(1)
-            for index in range(len(self._layouts)):
-                if index not in touched:
-                    others = _normalised(np.convolve(others, self._layouts[index]))
-            self._others[key] = others
-        poly = np.convolve(layouts, others)
+        poly = np.convolve(layouts, self._untouched(set(touched)).prefix[-1])
         interior = self._frontier.interior - taken
         fits = poly > 0
         logs = np.log(poly[fits]) + self._log_choose(interior, mines - np.flatnonzero(fits))

@@ -47,7 +47,7 @@ ENDGAME_LAYOUTS: Final = 60
 ENDGAME_NODES: Final = 20_000
 #: A part of the board nothing else can inform is searched on its own
 #: (:func:`isolated_guess`) when it has at most this many layouts.
-ISOLATED_LAYOUTS = 200
+ISOLATED_LAYOUTS: Final = 200
 
 HIDDEN: Final = 9
 FLAG: Final = 10
@@ -92,11 +92,17 @@ def choose_guess(
 ) -> Guess:
     """The square to open when none is certainly safe.
 
-    With the total ``mines`` given, small endgames are searched exhaustively
-    (:func:`endgame_guess`), and otherwise, with ``lookahead``, the safest
-    candidates are weighed by how safe the next guess would be after each
-    number they could show (:func:`lookahead_guess`).
+    In order: with the total ``mines`` given, a small endgame is searched
+    exhaustively (:func:`endgame_guess`); a forced 50/50 is taken at once
+    (:func:`forced_fifty_fifty`); a part of the board cut off from the rest
+    is searched on its own (:func:`isolated_guess`); then, with ``mines``
+    and ``lookahead``, the safest candidates are weighed by how safe the
+    next guess would be after each number they could show
+    (:func:`lookahead_guess`); otherwise the lowest risk, ties broken by the
+    chance of opening. ``glyphs`` must be the view ``analysis`` was made of
+    (another shape raises InvalidBoardError).
     """
+    _check_shape(analysis, glyphs)
     # The analysis has counted the layouts: search only when few enough.
     if mines is not None and analysis.log_layouts <= math.log(ENDGAME_LAYOUTS) + 1e-9:
         exhaustive = endgame_guess(glyphs, mines, analysis.mines)
@@ -154,6 +160,7 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
     """
     from ._whatif import Lookahead
 
+    _check_shape(analysis, glyphs)
     view = np.asarray(glyphs)
     risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
     hidden = view >= HIDDEN
@@ -336,6 +343,16 @@ class _FiftyFifties:
         return missing if len(missing) <= limit else None
 
 
+def _check_shape(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> None:
+    """Refuse a view of another shape than the one analysed (InvalidBoardError)."""
+    shape = np.shape(glyphs)
+    if shape != analysis.probability.shape:
+        rows, cols = analysis.probability.shape
+        raise InvalidBoardError(
+            f"the view is {'x'.join(map(str, shape))} but the analysis is of a {rows}x{cols} one"
+        )
+
+
 def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """For each square, the product of its hidden neighbours' chances of being safe.
 
@@ -361,6 +378,7 @@ def forced_fifty_fifty(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> tup
     certain mines: no future reveal can tell them apart, so the guess is
     forced whatever happens elsewhere.
     """
+    _check_shape(analysis, glyphs)
     view = np.asarray(glyphs)
     hidden = view >= HIDDEN
     rows, cols = view.shape
@@ -562,7 +580,7 @@ def isolated_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Guess |
     """The best guess in a part of the board nothing else can inform, by exhaustive search.
 
     A frontier component is isolated when every hidden neighbour of its
-    squares is one of them or a known mine, and all its layouts hold the
+    squares is one of them or a certain mine, and all its layouts hold the
     same number of mines. Then no square elsewhere can ever tell anything
     about it, nor it about them (not even through the mine total): clearing
     it is a game of its own, whose guesses no move elsewhere can spare, and
@@ -574,6 +592,7 @@ def isolated_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Guess |
     counts by component). David Hill's JSMinesweeper searches an "isolated
     edge" the same way.
     """
+    _check_shape(analysis, glyphs)
     frontier = analysis._frontier
     if frontier is None or len(analysis._counts) != len(frontier.components):
         return None
