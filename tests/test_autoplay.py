@@ -94,14 +94,24 @@ def test_endgame_search_sets_certain_mines_aside() -> None:
     assert (chosen.row, chosen.col, chosen.reason) == (guess.row, guess.col, guess.reason)
 
 
+def small_field(
+    draw: st.DrawFn, most_mines: int
+) -> tuple[int, int, set[tuple[int, int]], list[tuple[int, int]]]:
+    """Up to 4x4 squares with a few mines: the shape, the mines and the safe squares."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    cells = list(itertools.product(range(rows), range(cols)))
+    mines = set(
+        draw(st.lists(st.sampled_from(cells), min_size=1, max_size=most_mines, unique=True))
+    )
+    safe = [cell for cell in cells if cell not in mines]
+    assume(safe)
+    return rows, cols, mines, safe
+
+
 @st.composite
 def endgames(draw: st.DrawFn) -> tuple[np.ndarray, int]:
     """A small view: a random field with a random set of its safe squares shown."""
-    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
-    cells = list(itertools.product(range(rows), range(cols)))
-    mines = set(draw(st.lists(st.sampled_from(cells), min_size=1, max_size=5, unique=True)))
-    safe = [cell for cell in cells if cell not in mines]
-    assume(safe)
+    rows, cols, mines, safe = small_field(draw, 5)
     shown = draw(st.lists(st.sampled_from(safe), min_size=1, unique=True))
     view = np.full((rows, cols), 9, np.uint8)
     for r, c in shown:
@@ -188,11 +198,7 @@ def test_endgame_search_finds_the_best_move(position: tuple[np.ndarray, int]) ->
 @st.composite
 def pockets(draw: st.DrawFn) -> tuple[np.ndarray, int]:
     """A small view with every safe square shown but a few: what is left to guess at the end."""
-    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
-    cells = list(itertools.product(range(rows), range(cols)))
-    mines = set(draw(st.lists(st.sampled_from(cells), min_size=1, max_size=4, unique=True)))
-    safe = [cell for cell in cells if cell not in mines]
-    assume(safe)
+    rows, cols, mines, safe = small_field(draw, 4)
     kept = draw(st.lists(st.sampled_from(safe), min_size=1, max_size=2, unique=True))
     view = np.full((rows, cols), 9, np.uint8)
     for r, c in safe:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -529,29 +530,34 @@ def endgame_guess(
         around = neighbours[r * cols + c]
         if view[r, c] != sum(n in known for n in around) and not doubtful.intersection(around):
             return None  # the known mines do not add up to this number: no layout
-    searched = _search_part(view, hidden, known, mines - len(known), ENDGAME_LAYOUTS)
-    if searched is None:
-        return None
-    chance, cell, risk, count = searched
-    row, col = divmod(cell, cols)
-    return Guess(
-        row,
-        col,
-        risk,
-        f"an exhaustive search of the {count} layouts left: this square wins {chance:.1%} of them",
+    return _search_part(
+        view,
+        hidden,
+        known,
+        mines - len(known),
+        ENDGAME_LAYOUTS,
+        lambda count, chance: (
+            f"an exhaustive search of the {count} layouts left: "
+            f"this square wins {chance:.1%} of them"
+        ),
     )
 
 
 def _search_part(
-    view: npt.NDArray[np.uint8], squares: list[int], known: set[int], mines: int, limit: int
-) -> tuple[float, int, float, int] | None:
+    view: npt.NDArray[np.uint8],
+    squares: list[int],
+    known: set[int],
+    mines: int,
+    limit: int,
+    reason: Callable[[int, float], str],
+) -> Guess | None:
     """The best first square among ``squares`` (as ``row * cols + col``), by exhaustive search.
 
     ``squares`` hold ``mines`` mines between them, the ``known`` squares
     are mines, and nothing else hidden touches a number next to
-    ``squares``. Returns the chance of clearing ``squares``, the square,
-    its risk and the number of layouts; None past ``limit`` layouts or
-    :data:`ENDGAME_NODES` positions, or with nothing to guess.
+    ``squares``. The guess's reason is ``reason(layouts, chance of clearing
+    squares)``. None past ``limit`` layouts or :data:`ENDGAME_NODES`
+    positions, or with nothing to guess.
     """
     rows, cols = view.shape
     neighbours = _neighbour_table(rows, cols)
@@ -572,8 +578,9 @@ def _search_part(
     if searched is None or searched[1] < 0:
         return None
     chance, cell = searched
+    row, col = divmod(cell, cols)
     risk = sum(cell in layout for layout in layouts) / len(layouts)
-    return chance, cell, risk, len(layouts)
+    return Guess(row, col, risk, reason(len(layouts), chance))
 
 
 def isolated_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Guess | None:
@@ -619,18 +626,19 @@ def isolated_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Guess |
             continue  # a hidden square outside it could inform it
         squares = [cell for cell in cells if cell not in known]
         mines = int(possible[0]) - (len(cells) - len(squares))
-        searched = _search_part(view, squares, known, mines, ISOLATED_LAYOUTS)
-        if searched is None:
-            continue
-        chance, cell, risk, count = searched
-        row, col = divmod(cell, cols)
-        return Guess(
-            row,
-            col,
-            risk,
-            f"an exhaustive search of the {count} layouts of a part of the board nothing "
-            f"else can inform: this square clears it {chance:.1%} of the time",
+        guess = _search_part(
+            view,
+            squares,
+            known,
+            mines,
+            ISOLATED_LAYOUTS,
+            lambda count, chance: (
+                f"an exhaustive search of the {count} layouts of a part of the board nothing "
+                f"else can inform: this square clears it {chance:.1%} of the time"
+            ),
         )
+        if guess is not None:
+            return guess
     return None
 
 
