@@ -189,7 +189,7 @@ def analyze(
         return _from_exact(view, total, _analyze_exact(view, total, max_states))
     frontier = _Frontier(view, np.isin(view, HIDDEN_GLYPHS))
     budget = [max_states if max_states is not None else -1]
-    counts = [_count_fast(frontier, index, budget) for index in range(len(frontier.components))]
+    counts = [_count_fast(frontier, members, budget) for members in frontier.components]
     analysis = _combine_floats(view, total, frontier, counts)
     if analysis is None:
         # Floating point lost the sum (huge boards: the interior's binomials
@@ -235,9 +235,18 @@ def _clear_cache() -> None:
         _cache_bytes[0] = 0
 
 
-def _count_fast(frontier: _Frontier, component: int, budget: list[int]) -> _FloatCounts:
-    key = frontier.key(component)
-    members = frontier.components[component]
+def _component_key(frontier: _Frontier, members: list[int]) -> tuple[Any, ...]:
+    # Each number by where it is and what it says (its id differs between views).
+    numbers = frontier.witness_keys
+    groups = frontier.groups
+    return tuple(
+        (tuple(groups[index].cells), tuple(map(numbers.__getitem__, groups[index].witnesses)))
+        for index in members
+    )
+
+
+def _count_fast(frontier: _Frontier, members: list[int], budget: list[int]) -> _FloatCounts:
+    key = _component_key(frontier, members)
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
@@ -601,22 +610,6 @@ class _Frontier:
         ):
             self.groups[group].cells.append((r, c))
         self.components = self._components()
-        self._keys: dict[int, tuple[Any, ...]] = {}
-
-    def key(self, component: int) -> tuple[Any, ...]:
-        """What defines a component, the same in every view that has it (a cache key).
-
-        Its groups in order, each by its squares and its numbers, and each
-        number by where it is and what it says (its id differs between views).
-        """
-        key = self._keys.get(component)
-        if key is None:
-            numbers = self.witness_keys.__getitem__
-            groups = [self.groups[index] for index in self.components[component]]
-            key = self._keys[component] = tuple(
-                (tuple(group.cells), tuple(map(numbers, group.witnesses))) for group in groups
-            )
-        return key
 
     def _components(self) -> list[list[int]]:
         """Groups linked through shared witnesses, by union-find over witnesses."""
