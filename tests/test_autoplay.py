@@ -15,6 +15,7 @@ from minesweep import Glyph, InvalidBoardError, InvalidClickError
 from minesweep.autoplay import PlayConfig, play_game, play_games, summarize, wilson_interval
 from minesweep.formats import parse_view, to_view
 from minesweep.solver import analyze, policy
+from minesweep.solver._search import TOO_LARGE, search
 from minesweep.solver.policy import (
     choose_guess,
     endgame_guess,
@@ -198,6 +199,72 @@ def test_endgame_search_finds_the_best_move(position: tuple[np.ndarray, int]) ->
     assert guess is not None
     chances = win_chances(view, mines)
     assert math.isclose(chances[guess.row, guess.col], max(chances.values()), abs_tol=1e-9)
+
+
+@st.composite
+def shown_tables(draw: st.DrawFn) -> np.ndarray:
+    """What each square shows in each layout (9: a mine), no two layouts alike.
+
+    Not drawn from boards: any table is a position of the search, and a few
+    distinct numbers make many squares dead (one number wherever safe) or
+    alike (the same split), which the search treats specially.
+    """
+    squares = draw(st.integers(1, 7))
+    highest = draw(st.sampled_from([1, 2, 8]))
+    cell = st.one_of(st.integers(0, highest), st.just(9))
+    row = st.lists(cell, min_size=squares, max_size=squares).map(tuple)
+    rows = draw(st.lists(row, min_size=1, max_size=12, unique=True))
+    return np.array(rows, np.int64)
+
+
+def best_chance(rows: frozenset[tuple[int, ...]]) -> float:
+    """The rules' value of a position, from the definition: the best move's chance of winning."""
+    if len(rows) == 1:
+        return 1.0
+    return max(
+        (
+            chance
+            for square in range(len(next(iter(rows))))
+            if (chance := move_chance(rows, square)) is not None
+        ),
+        default=0.0,
+    )
+
+
+@cache
+def move_chance(rows: frozenset[tuple[int, ...]], square: int) -> float | None:
+    """Opening ``square``: the layouts where it is a mine are lost, the rest split by its number.
+
+    None for a move that changes nothing (safe everywhere, one number).
+    """
+    parts: dict[int, set[tuple[int, ...]]] = {}
+    for layout in rows:
+        if layout[square] != 9:
+            parts.setdefault(layout[square], set()).add(layout)
+    if len(parts) == 1 and sum(map(len, parts.values())) == len(rows):
+        return None
+    return sum(len(part) * best_chance(frozenset(part)) for part in parts.values()) / len(rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shown_tables())
+def test_compiled_search_finds_the_value_of_any_position(shown: np.ndarray) -> None:
+    chance, square = search(shown, 1_000_000)
+    rows = frozenset(map(tuple, shown.tolist()))
+    expected = best_chance(rows)
+    assert math.isclose(chance, expected, abs_tol=1e-9)
+    if len(rows) == 1:
+        assert square == -1
+    else:
+        # The square it names wins that chance.
+        assert math.isclose(move_chance(rows, square) or 0.0, expected, abs_tol=1e-9)
+    event(f"layouts: {len(rows)}")
+
+
+def test_compiled_search_gives_up_past_its_limit() -> None:
+    shown = np.array([[0, 9], [1, 9], [9, 0], [9, 1]], np.int64)
+    assert search(shown, 0) == (TOO_LARGE, -1)
+    assert search(shown, 10)[0] == pytest.approx(0.5)
 
 
 @st.composite

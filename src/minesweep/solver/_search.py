@@ -251,8 +251,10 @@ def search(shown: npt.NDArray[np.int64], limit: int) -> tuple[float, int]:
     """The best chance of winning and the square (column) to open first.
 
     ``shown[layout, square]`` is the number the square shows in that layout,
-    or 9 where it holds a mine; squares are numbered in board order (of
-    squares alike, the first is played). The square is -1 when a single
+    or 9 where it holds a mine; no two layouts may be alike (layouts of a
+    board never are; with duplicates, the rule for dead squares is wrong).
+    Squares are numbered in board order (of squares alike, the first is
+    played). The square is -1 when a single
     layout is left, and the chance is :data:`TOO_LARGE` past ``limit``
     positions.
     """
