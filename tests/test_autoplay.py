@@ -15,7 +15,7 @@ from minesweep import Glyph, InvalidBoardError, InvalidClickError
 from minesweep.autoplay import PlayConfig, play_game, play_games, summarize, wilson_interval
 from minesweep.formats import parse_view, to_view
 from minesweep.solver import analyze, policy
-from minesweep.solver._search import TOO_LARGE, search
+from minesweep.solver._search import MINE, TOO_LARGE, search
 from minesweep.solver.policy import (
     choose_guess,
     endgame_guess,
@@ -203,7 +203,7 @@ def test_endgame_search_finds_the_best_move(position: tuple[np.ndarray, int]) ->
 
 @st.composite
 def shown_tables(draw: st.DrawFn) -> np.ndarray:
-    """What each square shows in each layout (9: a mine), no two layouts alike.
+    """What each square shows in each layout (MINE: a mine), no two layouts alike.
 
     Not drawn from boards: any table is a position of the search, and a few
     distinct numbers make many squares dead (one number wherever safe) or
@@ -211,7 +211,7 @@ def shown_tables(draw: st.DrawFn) -> np.ndarray:
     """
     squares = draw(st.integers(1, 7))
     highest = draw(st.sampled_from([1, 2, 8]))
-    cell = st.one_of(st.integers(0, highest), st.just(9))
+    cell = st.one_of(st.integers(0, highest), st.just(MINE))
     row = st.lists(cell, min_size=squares, max_size=squares).map(tuple)
     rows = draw(st.lists(row, min_size=1, max_size=12, unique=True))
     return np.array(rows, np.int64)
@@ -239,7 +239,7 @@ def move_chance(rows: frozenset[tuple[int, ...]], square: int) -> float | None:
     """
     parts: dict[int, set[tuple[int, ...]]] = {}
     for layout in rows:
-        if layout[square] != 9:
+        if layout[square] != MINE:
             parts.setdefault(layout[square], set()).add(layout)
     if len(parts) == 1 and sum(map(len, parts.values())) == len(rows):
         return None

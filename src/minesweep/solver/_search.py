@@ -25,12 +25,13 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-__all__ = ["TOO_LARGE", "search"]
+__all__ = ["MINE", "TOO_LARGE", "search"]
 
 #: What :func:`search` returns as the chance when the search passed its limit.
 TOO_LARGE = -1.0
 
-_MINE = 9  # the "number" of a square holding a mine in ``shown``
+#: What ``shown`` holds for a square with a mine (numbers are 0 to 8).
+MINE = 9
 _key_type = types.UniTuple(types.uint64, 2)
 _value_type = types.Tuple((types.float64, types.int64))
 
@@ -60,7 +61,7 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     risks = np.empty((depth, squares), np.int64)
     move_count = np.zeros(depth, np.int64)
     move = np.zeros(depth, np.int64)  # the move being tried
-    tally = np.zeros((depth, 10), np.int64)  # layouts by the number it shows (9: mine)
+    tally = np.zeros((depth, MINE + 1), np.int64)  # layouts by what it shows
     number = np.zeros(depth, np.int64)  # the next number of its split
     won = np.zeros(depth)
     left = np.zeros(depth, np.int64)  # layouts of its split not yet searched
@@ -70,8 +71,8 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     free = np.zeros(depth, np.bool_)
     keys = np.zeros((depth, 2), np.uint64)
     memo = Dict.empty(key_type=_key_type, value_type=_value_type)
-    counts = np.zeros(10, np.int64)
-    part_hash = np.zeros(10, np.uint64)
+    counts = np.zeros(MINE + 1, np.int64)
+    part_hash = np.zeros(MINE + 1, np.uint64)
     signatures = np.empty(squares, np.uint64)
     dead = np.empty(squares, np.int64)
     dead_risk = np.empty(squares, np.int64)
@@ -114,11 +115,11 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                     shows = shown[i, square]
                     counts[shows] += 1
                     part_hash[shows] ^= key_a[i]
-                at_risk = counts[_MINE]
+                at_risk = counts[MINE]
                 if at_risk == total:
                     continue
                 parts = 0
-                for n in range(9):
+                for n in range(MINE):
                     if counts[n]:
                         parts += 1
                 if parts == 1:
@@ -142,7 +143,7 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                 n_still += 1
                 # Squares that split the layouts alike are one move.
                 signature = np.uint64(0)
-                for n in range(9):
+                for n in range(MINE):
                     if counts[n]:
                         mixed = part_hash[n] ^ (part_hash[n] >> np.uint64(29))
                         signature += mixed * np.uint64(0x9E3779B97F4A7C15)
@@ -200,15 +201,15 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                 tally[d, shown[i, square]] += 1
             number[d] = 0
             won[d] = 0.0
-            left[d] = total - tally[d, _MINE]
+            left[d] = total - tally[d, MINE]
             beat[d] = -1.0 if free[d] else best_chance[d]
             state = _SPLIT
         elif state == _SPLIT:
             total = size[d]
             n = number[d]
-            while n < 9 and tally[d, n] == 0:
+            while n < MINE and tally[d, n] == 0:
                 n += 1
-            if n == 9:
+            if n == MINE:  # no number left
                 chance = won[d] / total
                 if chance > best_chance[d] + 1e-12:
                     best_chance[d] = chance
@@ -251,7 +252,7 @@ def search(shown: npt.NDArray[np.int64], limit: int) -> tuple[float, int]:
     """The best chance of winning and the square (column) to open first.
 
     ``shown[layout, square]`` is the number the square shows in that layout,
-    or 9 where it holds a mine; no two layouts may be alike (layouts of a
+    or :data:`MINE` where it holds a mine; no two layouts may be alike (layouts of a
     board never are; with duplicates, the rule for dead squares is wrong).
     Squares are numbered in board order (of squares alike, the first is
     played). The square is -1 when a single

@@ -659,7 +659,7 @@ def _search_layouts(
     itself is compiled (:mod:`minesweep.solver._search`). None past
     :data:`ENDGAME_NODES` positions.
     """
-    from ._search import TOO_LARGE, search
+    from ._search import MINE, TOO_LARGE, search
 
     hidden = sorted(hidden)  # of squares alike, the first in board order is played
     count = len(layouts)
@@ -672,7 +672,7 @@ def _search_layouts(
     for index, cell in enumerate(hidden):
         around[index, : len(neighbours[cell])] = neighbours[cell]
     shown = mines[:, around].sum(axis=2)
-    shown[mines[:, hidden]] = 9  # the search's mark for a mine
+    shown[mines[:, hidden]] = MINE
     chance, square = search(shown, ENDGAME_NODES)
     if chance == TOO_LARGE:
         return None
