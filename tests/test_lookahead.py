@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, reject, settings
+from hypothesis import HealthCheck, assume, event, given, reject, settings
 from hypothesis import strategies as st
 
 from minesweep import Game, Glyph, InvalidBoardError
@@ -21,7 +21,7 @@ from minesweep.solver import (
     policy,
 )
 from minesweep.solver._whatif import Lookahead
-from minesweep.solver.policy import choose_guess, lookahead_guess
+from minesweep.solver.policy import choose_guess, fifty_fifty_or_safe, lookahead_guess
 from minesweep.solver.probability import _Frontier, _plan
 
 from .test_solver import analyze_in_budget, midgame
@@ -383,3 +383,88 @@ def test_fifty_fifty_influence_matches_its_definition(
     assert got == pytest.approx(influence_by_definition(view, mines, layouts, cell), abs=1e-9)
     # The bound that needs no counting is one.
     assert fifty_fifties.influence(cell) >= got - 1e-9
+
+
+def fifty_fifty_or_safe_by_definition(
+    view: np.ndarray, mines: int, layouts: list[frozenset[tuple[int, int]]]
+) -> dict[tuple[int, int], float]:
+    """The squares a mine only as one side of a 50/50 to come, with their risks, over every layout.
+
+    A square next to a revealed one, neither certain, qualifies through a
+    pair (with a neighbour) or a 2x2 block (its diagonal against the other)
+    of squares in doubt, whose walls (the squares that see more of one side
+    than of the other, found by counting) are all hidden, at most as many
+    of them in doubt as the policy's limits allow: in every layout where the
+    square is a mine, its side and the walls are mines and the other side
+    is safe; and the mirror image (the other side and the walls mines, its
+    side safe) is at least as common.
+    """
+    rows, cols = view.shape
+    hidden = {(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)}
+    known = {square for square in hidden if all(square in layout for layout in layouts)}
+    doubtful = hidden - known
+    mines_left = mines - len(known)
+
+    def around(square: tuple[int, int]) -> set[tuple[int, int]]:
+        r, c = square
+        return {
+            (r + dr, c + dc)
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
+        }
+
+    def ways(are_mines: set[tuple[int, int]], are_safe: set[tuple[int, int]]) -> int:
+        return sum(are_mines <= layout and not are_safe & layout for layout in layouts)
+
+    def qualifies(
+        cell: tuple[int, int], own: set[tuple[int, int]], other: set[tuple[int, int]], limit: int
+    ) -> bool:
+        near = set().union(*(around(square) for square in own | other)) - own - other
+        walls = {s for s in near if len(around(s) & own) != len(around(s) & other)}
+        if walls - hidden or len(walls & doubtful) > limit:
+            return False
+        as_mine = ways({cell}, set())
+        forming = ways(own | walls, other)
+        return forming == as_mine and ways(other | walls, own) >= forming
+
+    found = {}
+    for cell in sorted(doubtful):
+        risk = ways({cell}, set()) / len(layouts)
+        if not 0 < risk < 1 or not any(view[s] != Glyph.HIDDEN for s in around(cell)):
+            continue
+        r, c = cell
+        shapes = [
+            ({cell}, {partner}, min(policy.PAIR_MISSING, mines_left - 1))
+            for partner in [(r, c + 1), (r, c - 1), (r + 1, c), (r - 1, c)]
+            if partner in doubtful
+        ]
+        for top, left in [(r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)]:
+            block = {(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)}
+            if block <= doubtful:
+                diagonal = {cell, (2 * top + 1 - r, 2 * left + 1 - c)}  # and its opposite corner
+                limit = min(policy.BLOCK_MISSING, mines_left - 2)
+                shapes.append((diagonal, block - diagonal, limit))
+        if any(qualifies(cell, own, other, limit) for own, other, limit in shapes):
+            found[cell] = risk
+    return found
+
+
+# Every layout of the board is listed: a fifth of the usual examples.
+@settings(max_examples=max(20, settings.default.max_examples // 5), deadline=None)
+@given(small_position())
+def test_fifty_fifty_or_safe_matches_its_definition(
+    position: tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]],
+) -> None:
+    view, mines, layouts = position
+    want = fifty_fifty_or_safe_by_definition(view, mines, layouts)
+    got = fifty_fifty_or_safe(analyze(view, mines), view)
+    event(f"squares that qualify: {min(len(want), 2)}")
+    if not want:
+        assert got is None
+        return
+    assert got is not None
+    # Some square of least risk among those that qualify.
+    assert (got.row, got.col) in want
+    assert got.probability == pytest.approx(min(want.values()), abs=1e-9)
+    assert got.probability == pytest.approx(want[got.row, got.col], abs=1e-9)

@@ -1,4 +1,4 @@
-"""The exhaustive endgame search, compiled (numba).
+"""The exhaustive endgame search, compiled (numba), and the layouts it searches.
 
 A position is the set of layouts still possible, held as an array of layout
 indices; opening a square splits it by the number the square shows. The
@@ -25,7 +25,7 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-__all__ = ["MINE", "TOO_LARGE", "search"]
+__all__ = ["MINE", "TOO_LARGE", "layouts", "search"]
 
 #: What :func:`search` returns as the chance when the search passed its limit.
 TOO_LARGE = -1.0
@@ -265,3 +265,96 @@ def search(shown: npt.NDArray[np.int64], limit: int) -> tuple[float, int]:
     keys = keys.reshape(2, layouts)
     chance, square = _search(np.ascontiguousarray(shown, np.int64), keys[0], keys[1], limit)
     return float(chance), int(square)
+
+
+@njit(cache=True, nogil=True)
+def _layouts(touch_start, touch, need, free, mines, limit):  # pragma: no cover - compiled
+    """Every way to place ``mines`` mines meeting the constraints, and False past ``limit``.
+
+    Backtracking with an explicit stack: ``value[p]`` is what square ``p``
+    holds on the current path (1 a mine, 0 safe, -1 nothing yet), tried
+    mine first. Square ``p`` touches the constraints
+    ``touch[touch_start[p]:touch_start[p + 1]]``; each constraint tracks the
+    mines it still needs and its squares still open to choice, so a wrong
+    choice fails at the first constraint it breaks.
+    """
+    n = len(touch_start) - 1
+    need = need.copy()
+    free = free.copy()
+    found = np.zeros((16, n), np.bool_)
+    count = 0
+    value = np.full(n + 1, -1, np.int64)
+    left = mines
+    p = 0
+    while p >= 0:
+        if p == n:
+            if left == 0:
+                if count == len(found):
+                    grown = np.zeros((2 * len(found), n), np.bool_)
+                    grown[:count] = found
+                    found = grown
+                for i in range(n):
+                    found[count, i] = value[i] == 1
+                count += 1
+                if count > limit:
+                    return found[:0], False
+            p -= 1
+            continue
+        held = value[p]
+        if held >= 0:  # take back what the square holds before trying the next
+            for k in range(touch_start[p], touch_start[p + 1]):
+                free[touch[k]] += 1
+                need[touch[k]] += held
+            left += held
+        if held == -1:
+            if left > n - p:  # too few squares left for the mines
+                p -= 1
+                continue
+            held = 1 if left > 0 else 0
+        elif held == 1:
+            held = 0
+        else:  # both tried
+            value[p] = -1
+            p -= 1
+            continue
+        fits = True
+        for k in range(touch_start[p], touch_start[p + 1]):
+            c = touch[k]
+            free[c] -= 1
+            need[c] -= held
+            if need[c] < 0 or need[c] > free[c]:
+                fits = False
+        left -= held
+        value[p] = held
+        if fits:
+            p += 1
+            value[p] = -1
+    return found[:count], True
+
+
+def layouts(
+    touch_start: npt.NDArray[np.int64],
+    touch: npt.NDArray[np.int64],
+    need: npt.NDArray[np.int64],
+    free: npt.NDArray[np.int64],
+    mines: int,
+    limit: int,
+) -> npt.NDArray[np.bool_] | None:
+    """Every set of ``mines`` squares meeting the constraints, one row each, or None past ``limit``.
+
+    Squares are numbered 0 to ``len(touch_start) - 2`` and tried in that
+    order (those next to numbers should come first); square ``p`` takes
+    part in the constraints listed at ``touch[touch_start[p]:touch_start[p +
+    1]]``. Constraint ``c`` needs ``need[c]`` mines among its ``free[c]``
+    squares. Rows come in the order of a depth-first search that tries a
+    mine before a safe square.
+    """
+    found, complete = _layouts(
+        np.ascontiguousarray(touch_start, np.int64),
+        np.ascontiguousarray(touch, np.int64),
+        np.ascontiguousarray(need, np.int64),
+        np.ascontiguousarray(free, np.int64),
+        mines,
+        limit,
+    )
+    return found if complete else None
