@@ -468,3 +468,42 @@ def test_fifty_fifty_or_safe_matches_its_definition(
     assert (got.row, got.col) in want
     assert got.probability == pytest.approx(min(want.values()), abs=1e-9)
     assert got.probability == pytest.approx(want[got.row, got.col], abs=1e-9)
+
+
+def test_a_square_that_is_a_mine_only_in_a_50_50_to_come_is_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two mines. (0, 0) and (1, 0) are seen by the same squares, so nothing
+    # will ever tell which of them holds a mine when one does, and never do
+    # both; the same goes for (0, 3) and (1, 3). Each of the four is a mine
+    # one time in three, twice as often as the safest squares.
+    view = parse_view("#1###\n##1#1\n")
+    layouts = [
+        frozenset(combo)
+        for combo in itertools.combinations(
+            [(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)], 2
+        )
+        if all(
+            sum((r + dr, c + dc) in combo for dr in (-1, 0, 1) for dc in (-1, 0, 1)) == view[r, c]
+            for r, c in np.argwhere(view != Glyph.HIDDEN).tolist()
+        )
+    ]
+    qualify = fifty_fifty_or_safe_by_definition(view, 2, layouts)
+    assert qualify == {square: pytest.approx(1 / 3) for square in [(0, 0), (1, 0), (0, 3), (1, 3)]}
+    analysis = analyze(view, 2)
+    assert np.nanmin(analysis.probability) == pytest.approx(1 / 6)
+    # The exhaustive search sees the whole of this tiny board: opening one
+    # of the four is the best first move (a safest square, such as (0, 2),
+    # is not).
+    searched = choose_guess(analysis, view, 2)
+    assert "exhaustive search" in searched.reason
+    assert (searched.row, searched.col) in qualify
+    # With the searches off, the rule finds one of them.
+    monkeypatch.setattr(policy, "ENDGAME_LAYOUTS", 1)
+    monkeypatch.setattr(policy, "ISOLATED_LAYOUTS", 1)
+    guess = choose_guess(analysis, view, 2)
+    assert (guess.row, guess.col) in qualify
+    assert guess.probability == pytest.approx(1 / 3)
+    assert "one side of a 50/50" in guess.reason
+    # Without the mine total (no lookahead), the rule is not used either.
+    assert choose_guess(analysis, view, 2, lookahead=False).probability == pytest.approx(1 / 6)
