@@ -507,3 +507,37 @@ def test_a_square_that_is_a_mine_only_in_a_50_50_to_come_is_taken(
     assert "one side of a 50/50" in guess.reason
     # Without the mine total (no lookahead), the rule is not used either.
     assert choose_guess(analysis, view, 2, lookahead=False).probability == pytest.approx(1 / 6)
+
+
+@given(
+    st.integers(1, 7).flatmap(
+        lambda rows: st.integers(1, 7).flatmap(
+            lambda cols: st.tuples(
+                st.lists(st.integers(0, 2), min_size=rows * cols, max_size=rows * cols),
+                st.just((rows, cols)),
+            )
+        )
+    )
+)
+def test_the_squares_that_could_pair_are_those_with_structures(
+    drawn: tuple[list[int], tuple[int, int]],
+) -> None:
+    """The whole-board mask of squares with a pair or block around them, square by square.
+
+    Each square is revealed (0), in doubt (1) or a known mine (2). With no
+    limit on the walls in doubt, a square is in the mask exactly when
+    ``_FiftyFifties.structures`` finds a pair or a block around it.
+    """
+    kinds, shape = drawn
+    grid = np.array(kinds).reshape(shape)
+    view = np.where(grid == 0, 1, Glyph.HIDDEN).astype(np.uint8)
+    risk = np.where(grid == 1, 0.5, np.inf)
+    mask = policy._could_pair(grid == 0, grid == 1)
+    unlimited = 10**6
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(policy, "PAIR_MISSING", unlimited)
+        patch.setattr(policy, "BLOCK_MISSING", unlimited)
+        fifty_fifties = policy._FiftyFifties(view, risk, unlimited)
+        for r, c in itertools.product(range(shape[0]), range(shape[1])):
+            pairs, blocks = fifty_fifties.structures((r, c))
+            assert mask[r, c] == bool(pairs or blocks), (r, c)

@@ -383,13 +383,14 @@ def fifty_fifty_or_safe(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Gu
     hidden = view >= HIDDEN
     if len(analysis.mines):
         risk[tuple(analysis.mines.T)] = np.inf
+    doubtful = np.isfinite(risk)
     seen = _around(~hidden) > 0
-    cells = np.argwhere(np.isfinite(risk) & (risk > 0) & hidden & seen)
+    cells = np.argwhere(doubtful & (risk > 0) & hidden & seen & _could_pair(~hidden, doubtful))
     if not len(cells):
         return None
     order = np.argsort(risk[tuple(cells.T)], kind="stable")
     fifty_fifties = _FiftyFifties(view, risk, analysis._mine_count - len(analysis.mines))
-    ask = Lookahead(analysis)
+    ask: Lookahead | None = None
     for index in order.tolist():
         cell = (int(cells[index, 0]), int(cells[index, 1]))
         chance = float(risk[cell])
@@ -405,6 +406,8 @@ def fifty_fifty_or_safe(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Gu
                 1.0 - risk[square] < chance - 1e-12 for square in safe_side
             ):
                 continue
+            if ask is None:
+                ask = Lookahead(analysis)
             forming = ask.joint([*walls, *mine_side], safe_side)
             if forming is None or forming < chance * (1.0 - 1e-9):
                 continue  # a mine at ``cell`` need not make this 50/50
@@ -415,6 +418,46 @@ def fifty_fifty_or_safe(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Gu
                 "a mine here only as one side of a 50/50 to come: as well open it now",
             )
     return None
+
+
+def _could_pair(
+    revealed: npt.NDArray[np.bool_], doubtful: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """The squares with a pair or 2x2 block of :class:`_FiftyFifties` around them.
+
+    That is, a neighbour in doubt beside, above or below (or a 2x2 block of
+    squares in doubt) with no revealed square among the walls, which
+    :meth:`_FiftyFifties.structures` looks for one square at a time; here,
+    for the whole board at once, so that only these squares are looked at
+    (the limit on walls in doubt is left to it).
+    """
+    rows, cols = revealed.shape
+    pad = 2
+    shown = np.zeros((rows + 2 * pad, cols + 2 * pad), np.bool_)
+    shown[pad:-pad, pad:-pad] = revealed
+    open_ = np.zeros_like(shown)
+    open_[pad:-pad, pad:-pad] = doubtful
+
+    def at(grid: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.bool_]:
+        return grid[pad + dr : pad + dr + rows, pad + dc : pad + dc + cols]
+
+    found = np.zeros((rows, cols), np.bool_)
+    # A pair: the partner beside (or above, below), walls in the two lines past its ends.
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        ends = (min(0, dr + dc) - 1, max(0, dr + dc) + 1)  # along the pair
+        walled = np.zeros((rows, cols), np.bool_)
+        for end in ends:
+            for side in (-1, 0, 1):
+                walled |= at(shown, end, side) if dr else at(shown, side, end)
+        found |= at(open_, dr, dc) & ~walled
+    # A block: its four squares in doubt, no revealed square at its corners.
+    for top, left in ((-1, -1), (-1, 0), (0, -1), (0, 0)):
+        squares = at(open_, top, left) & at(open_, top, left + 1)
+        squares &= at(open_, top + 1, left) & at(open_, top + 1, left + 1)
+        corners = at(shown, top - 1, left - 1) | at(shown, top - 1, left + 2)
+        corners |= at(shown, top + 2, left - 1) | at(shown, top + 2, left + 2)
+        found |= squares & ~corners
+    return found
 
 
 def _check_shape(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> None:
