@@ -289,6 +289,18 @@ def test_fifty_fifty_influence_by_hand() -> None:
     assert policy._FiftyFifties(view, risk, 1).influence((0, 0), ask) == 0.0
 
 
+def neighbours_on(shape: tuple[int, ...], square: tuple[int, int]) -> set[tuple[int, int]]:
+    """The squares next to ``square`` on a board of ``shape``."""
+    rows, cols = shape
+    r, c = square
+    return {
+        (r + dr, c + dc)
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
+    }
+
+
 def influence_by_definition(
     view: np.ndarray, mines: int, layouts: list[frozenset[tuple[int, int]]], cell: tuple[int, int]
 ) -> float:
@@ -304,20 +316,13 @@ def influence_by_definition(
     alone is less likely than the policy's floor. Pairs add up, the
     likeliest block counts.
     """
-    rows, cols = view.shape
     hidden = {(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)}
     known = {square for square in hidden if all(square in layout for layout in layouts)}
     doubtful = hidden - known
     mines_left = mines - len(known)
 
     def around(square: tuple[int, int]) -> set[tuple[int, int]]:
-        r, c = square
-        return {
-            (r + dr, c + dc)
-            for dr in (-1, 0, 1)
-            for dc in (-1, 0, 1)
-            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
-        }
+        return neighbours_on(view.shape, square)
 
     def walls(one: set[tuple[int, int]], other: set[tuple[int, int]]) -> set[tuple[int, int]]:
         near = set().union(*(around(square) for square in one | other)) - one - other
@@ -401,20 +406,13 @@ def fifty_fifty_or_safe_by_definition(
     is safe; and the mirror image (the other side and the walls mines, its
     side safe) is at least as common.
     """
-    rows, cols = view.shape
     hidden = {(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)}
     known = {square for square in hidden if all(square in layout for layout in layouts)}
     doubtful = hidden - known
     mines_left = mines - len(known)
 
     def around(square: tuple[int, int]) -> set[tuple[int, int]]:
-        r, c = square
-        return {
-            (r + dr, c + dc)
-            for dr in (-1, 0, 1)
-            for dc in (-1, 0, 1)
-            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols
-        }
+        return neighbours_on(view.shape, square)
 
     def ways(are_mines: set[tuple[int, int]], are_safe: set[tuple[int, int]]) -> int:
         return sum(are_mines <= layout and not are_safe & layout for layout in layouts)

@@ -170,10 +170,8 @@ def lookahead_guess(analysis: Analysis, glyphs: npt.NDArray[np.uint8], own: Gues
 
     _check_shape(analysis, glyphs)
     view = np.asarray(glyphs)
-    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    risk = _risk(analysis)
     hidden = view >= HIDDEN
-    if len(analysis.mines):
-        risk[tuple(analysis.mines.T)] = np.inf
     doubtful = np.isfinite(risk)
     seen = ~hidden | (_around(~hidden) > 0)  # revealed, or next to a revealed square
     frontier = doubtful & seen
@@ -379,10 +377,8 @@ def fifty_fifty_or_safe(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Gu
 
     _check_shape(analysis, glyphs)
     view = np.asarray(glyphs)
-    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    risk = _risk(analysis)
     hidden = view >= HIDDEN
-    if len(analysis.mines):
-        risk[tuple(analysis.mines.T)] = np.inf
     doubtful = np.isfinite(risk)
     seen = _around(~hidden) > 0
     cells = np.argwhere(doubtful & (risk > 0) & hidden & seen & _could_pair(~hidden, doubtful))
@@ -458,6 +454,14 @@ def _could_pair(
         corners |= at(shown, top + 2, left - 1) | at(shown, top + 2, left + 2)
         found |= squares & ~corners
     return found
+
+
+def _risk(analysis: Analysis) -> npt.NDArray[np.float64]:
+    """Each square's mine probability, infinite where revealed or certainly a mine."""
+    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    if len(analysis.mines):
+        risk[tuple(analysis.mines.T)] = np.inf
+    return risk
 
 
 def _check_shape(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> None:
