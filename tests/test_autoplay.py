@@ -15,7 +15,7 @@ from minesweep import Glyph, InvalidBoardError, InvalidClickError
 from minesweep.autoplay import PlayConfig, play_game, play_games, summarize, wilson_interval
 from minesweep.formats import parse_view, to_view
 from minesweep.solver import analyze, policy
-from minesweep.solver._search import MINE, TOO_LARGE, search
+from minesweep.solver._search import MINE, TOO_LARGE, layouts, search
 from minesweep.solver.policy import (
     choose_guess,
     endgame_guess,
@@ -265,6 +265,57 @@ def test_compiled_search_gives_up_past_its_limit() -> None:
     shown = np.array([[0, 9], [1, 9], [9, 0], [9, 1]], np.int64)
     assert search(shown, 0) == (TOO_LARGE, -1)
     assert search(shown, 10)[0] == pytest.approx(0.5)
+
+
+@given(
+    st.integers(0, 10).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.tuples(st.lists(st.integers(0, n - 1), unique=True), st.integers(-1, 4))
+                if n
+                else st.tuples(st.just([]), st.integers(-1, 1)),
+                max_size=5,
+            ),
+            st.integers(0, n + 1),
+            st.integers(0, 40),
+        )
+    )
+)
+def test_compiled_layouts_are_every_placement_meeting_the_constraints(
+    problem: tuple[int, list[tuple[list[int], int]], int, int],
+) -> None:
+    """Every way to put the mines on the squares that gives each constraint its count.
+
+    The reference tries every subset of the squares; the listing must hold
+    each once (in any order), or be None when there are more than the limit.
+    """
+    squares, constraints, mines, limit = problem
+    touching: list[list[int]] = [[] for _ in range(squares)]
+    for index, (around, _) in enumerate(constraints):
+        for square in around:
+            touching[square].append(index)
+    touch_start = np.cumsum([0] + [len(t) for t in touching])
+    touch = np.array([index for t in touching for index in t], np.int64)
+    need = np.array([value for _, value in constraints], np.int64)
+    free = np.array([len(around) for around, _ in constraints], np.int64)
+    want = {
+        combo
+        for combo in itertools.combinations(range(squares), mines)
+        if all(sum(square in combo for square in around) == value for around, value in constraints)
+    }
+    if np.any(need < 0) or np.any(need > free):
+        assert not want  # the caller answers these without listing
+        return
+    got = layouts(touch_start, touch, need, free, mines, limit)
+    if len(want) > limit:
+        assert got is None
+        return
+    assert got is not None
+    assert got.shape == (len(want), squares)
+    listed = [tuple(np.flatnonzero(row).tolist()) for row in got]
+    assert len(set(listed)) == len(listed)
+    assert set(listed) == want
 
 
 @st.composite
