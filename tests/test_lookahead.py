@@ -261,6 +261,28 @@ def test_joint_refuses_revealed_outside_and_repeated_squares() -> None:
     assert Lookahead(analyze(view, 2, exact=True)).joint([(0, 1)], []) is None
 
 
+def test_joint_answers_are_remembered_and_charged_what_they_cost() -> None:
+    """A second Lookahead of the same analysis answers from memory, within its own budget.
+
+    The question costs some states to count (between 5 and 10 here): with
+    a budget too small, counting gives no answer, and remembering must not
+    give one either; with enough, the remembered answer is the counted one.
+    """
+    view = parse_view("1#1##\n#####\n#2###\n#####\n")
+    question = ([(0, 1)], [(1, 0)])
+    counted = Lookahead(analyze(view, 4)).joint(*question)
+    assert counted is not None
+    assert Lookahead(analyze(view, 4), max_states=5).joint(*question) is None
+    analysis = analyze(view, 4)
+    assert Lookahead(analysis).joint(*question) == counted
+    tight = Lookahead(analysis, max_states=5)
+    assert tight.joint(*question) is None
+    assert tight.joint([(0, 1)], []) is None  # the budget is spent, as counting would leave it
+    enough = Lookahead(analysis, max_states=10)
+    assert enough.joint(*question) == counted
+    assert enough.joint(*question) is None  # 10 states cannot pay for it twice
+
+
 def test_fifty_fifty_influence_by_hand() -> None:
     """The chance a square is the safe side of a 50/50 that can still form, on tiny boards."""
     # 2x2, two mines, nothing shown: the pair across (1/3), the pair down (1/3)

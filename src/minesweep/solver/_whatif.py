@@ -327,6 +327,28 @@ class Lookahead:
             forced[cell] = is_mine
         if not self.available:
             return None
+        # The same question about the same analysis (the "50/50 or safe" rule
+        # and the lookahead's 50/50 weighing often ask it twice) is answered
+        # from memory, charged what it cost, so that the budget runs out
+        # exactly where counting again would have run out.
+        memory = _joints_of(analysis)
+        key = (frozenset(mines), frozenset(safe))
+        if key in memory:
+            remembered, cost = memory[key]
+            if cost > self._joint_states_left:
+                self._joint_states_left = 0
+                return None
+            self._joint_states_left -= cost
+            return remembered
+        budget = self._joint_states_left
+        chance = self._joint(forced)
+        if chance is not None:
+            memory[key] = (chance, budget - self._joint_states_left)
+        return chance
+
+    def _joint(self, forced: dict[tuple[int, int], bool]) -> float | None:
+        """:meth:`joint` of the squares ``forced`` to be mines (True) or safe, counted."""
+        analysis = self._analysis
         frontier = self._frontier
         mine_count = analysis._mine_count
         for cell, is_mine in forced.items():
@@ -444,6 +466,21 @@ class Lookahead:
             -np.inf,
         )
         return ways
+
+
+# The answers of :meth:`Lookahead.joint` for the latest analysis asked
+# about, with what each cost: every Lookahead of that analysis shares them.
+_latest_joints: tuple[Analysis | None, dict[Any, tuple[float, int]]] = (None, {})
+
+
+def _joints_of(analysis: Analysis) -> dict[Any, tuple[float, int]]:
+    """The remembered answers of ``joint`` for ``analysis`` (a new memory for another one)."""
+    global _latest_joints
+    latest = _latest_joints  # one read: another thread may replace it
+    if latest[0] is not analysis:
+        latest = (analysis, {})
+        _latest_joints = latest
+    return latest[1]
 
 
 def _normalised(poly: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
