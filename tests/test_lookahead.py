@@ -323,6 +323,27 @@ def neighbours_on(shape: tuple[int, ...], square: tuple[int, int]) -> set[tuple[
     }
 
 
+def walls_of(
+    shape: tuple[int, ...], one: set[tuple[int, int]], other: set[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """The squares that see more of one side than of the other, found by counting."""
+    near = set().union(*(neighbours_on(shape, square) for square in one | other)) - one - other
+    return {
+        s
+        for s in near
+        if len(neighbours_on(shape, s) & one) != len(neighbours_on(shape, s) & other)
+    }
+
+
+def in_doubt(
+    view: np.ndarray, mines: int, layouts: list[frozenset[tuple[int, int]]]
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]], int]:
+    """The hidden squares, those not a mine in every layout, and the mines among the latter."""
+    hidden = {(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)}
+    known = {square for square in hidden if all(square in layout for layout in layouts)}
+    return hidden, hidden - known, mines - len(known)
+
+
 def influence_by_definition(
     view: np.ndarray, mines: int, layouts: list[frozenset[tuple[int, int]]], cell: tuple[int, int]
 ) -> float:
@@ -338,17 +359,7 @@ def influence_by_definition(
     alone is less likely than the policy's floor. Pairs add up, the
     likeliest block counts.
     """
-    hidden = {(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)}
-    known = {square for square in hidden if all(square in layout for layout in layouts)}
-    doubtful = hidden - known
-    mines_left = mines - len(known)
-
-    def around(square: tuple[int, int]) -> set[tuple[int, int]]:
-        return neighbours_on(view.shape, square)
-
-    def walls(one: set[tuple[int, int]], other: set[tuple[int, int]]) -> set[tuple[int, int]]:
-        near = set().union(*(around(square) for square in one | other)) - one - other
-        return {s for s in near if len(around(s) & one) != len(around(s) & other)}
+    hidden, doubtful, mines_left = in_doubt(view, mines, layouts)
 
     def chance(are_mines: list[tuple[int, int]], are_safe: list[tuple[int, int]]) -> float:
         def share(test: Callable[[frozenset[tuple[int, int]]], bool]) -> float:
@@ -367,7 +378,7 @@ def influence_by_definition(
         )
 
     def counted(one: set[tuple[int, int]], other: set[tuple[int, int]], limit: int) -> float | None:
-        sides = walls(one, other)
+        sides = walls_of(view.shape, one, other)
         if sides - hidden:
             return None
         missing = sorted(sides & doubtful)
@@ -428,10 +439,7 @@ def fifty_fifty_or_safe_by_definition(
     is safe; and the mirror image (the other side and the walls mines, its
     side safe) is at least as common.
     """
-    hidden = {(int(r), int(c)) for r, c in np.argwhere(view == Glyph.HIDDEN)}
-    known = {square for square in hidden if all(square in layout for layout in layouts)}
-    doubtful = hidden - known
-    mines_left = mines - len(known)
+    hidden, doubtful, mines_left = in_doubt(view, mines, layouts)
 
     def around(square: tuple[int, int]) -> set[tuple[int, int]]:
         return neighbours_on(view.shape, square)
@@ -442,8 +450,7 @@ def fifty_fifty_or_safe_by_definition(
     def qualifies(
         cell: tuple[int, int], own: set[tuple[int, int]], other: set[tuple[int, int]], limit: int
     ) -> bool:
-        near = set().union(*(around(square) for square in own | other)) - own - other
-        walls = {s for s in near if len(around(s) & own) != len(around(s) & other)}
+        walls = walls_of(view.shape, own, other)
         if walls - hidden or len(walls & doubtful) > limit:
             return False
         as_mine = ways({cell}, set())
