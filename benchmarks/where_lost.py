@@ -67,10 +67,14 @@ def main() -> None:
     try:
         for seed in range(first, end):
             last.clear()
-            if not autoplay.play_game(config, seed).won and last:
-                kind, probability = last[0]
-                deaths[kind] += 1
-                risk[kind] += probability
+            if autoplay.play_game(config, seed).won:
+                continue
+            # Certain moves never lose: the fatal click was the last guess,
+            # or the first click itself (rule "none").
+            blind = config.mines / (config.rows * config.cols)
+            kind, probability = last[0] if last else ("the first click", blind)
+            deaths[kind] += 1
+            risk[kind] += probability
     finally:
         policy.choose_guess = choose
     games = end - first
