@@ -227,11 +227,34 @@ def test_the_mine_count_decides_the_interior() -> None:
     assert analysis.safe.tolist() == [[0, 3]]
 
 
+def test_squares_a_number_alone_makes_mines_are_set_aside_before_counting() -> None:
+    # The 1 at (0, 1) has one hidden neighbour: (0, 0) is a mine, in no component.
+    view = parse_view("#1.1###\n11.1###\n...1###\n")
+    fast = analyze(view, 4)
+    exact = analyze(view, 4, exact=True)  # counts every square, none set aside
+    assert fast.components == exact.components == (3,)
+    assert fast.mines.tolist() == exact.mines.tolist() == [[0, 0], [1, 4]]
+    assert fast.probability[0, 0] == 1.0
+    assert fast.exact(0, 5) == Fraction(1, 3)
+    np.testing.assert_allclose(fast.probability, exact.probability, rtol=1e-12)
+    assert fast.log_layouts == pytest.approx(math.log(exact.layouts))
+    with pytest.raises(ContradictionError, match="needs at least 1 mine, but the game has 0"):
+        analyze(parse_view("#1\n11\n"), 0)
+
+
 @pytest.mark.parametrize(
     ("view", "mines", "message"),
     [
         ("4#\n##\n", 3, r"\(0, 0\) shows 4 but has only 3"),
-        ("##1.\n#21.\n##1.\n", 2, r"the 1 at square \(0, 2\) contradicts"),
+        # The 1s at (0, 2) and (2, 2) each have one hidden neighbour: both
+        # are mines, and the 1 between them sees two.
+        (
+            "##1.\n#21.\n##1.\n",
+            2,
+            r"square \(1, 2\) shows 1, but the numbers around it make 2 of its neighbours certain",
+        ),
+        # No number alone is broken: the 2 at (1, 0) and its neighbours are.
+        ("1###\n22##\n##22\n", 4, r"the 2 at square \(1, 0\) contradicts"),
         ("1#\n##\n", 0, "needs between 1 and 1 mines, but the game has 0"),
         (".#\n", 1, r"\(0, 0\) contradicts|needs between 0 and 0"),
     ],
@@ -313,12 +336,12 @@ def test_a_contradiction_is_explained_when_read_and_survives_pickling() -> None:
     import pickle
 
     with pytest.raises(ContradictionError) as caught:
-        analyze(parse_view("##1.\n#21.\n##1.\n"), 2)
+        analyze(parse_view("1###\n22##\n##22\n"), 4)
     caught.value.add_note("while testing")
     again = pickle.loads(pickle.dumps(caught.value))
     assert type(again) is ContradictionError
     assert str(again) == str(caught.value)
-    assert "the 1 at square (0, 2) contradicts" in str(again)
+    assert "the 2 at square (1, 0) contradicts" in str(again)
     assert again.__notes__ == ["while testing"]
     assert repr(again) == repr(caught.value) == f"ContradictionError({str(again)!r})"
 

@@ -151,6 +151,8 @@ class Lookahead:
             raise InvalidBoardError(f"square ({row}, {col}) is revealed")
         if not self.available:
             return None
+        if self._frontier.settled_mask[row, col]:
+            return []  # a mine the frontier set aside
         around = [
             (r, c)
             for r in range(max(0, row - 1), min(rows, row + 2))
@@ -162,7 +164,10 @@ class Lookahead:
             return []  # a number needs this square to be a mine
         frontier = self._frontier
         interior = frontier.interior - merged.joining - int(frontier.interior_mask[row, col])
-        mines = analysis._mine_count
+        # Mines the frontier set aside are in no count: the square shows
+        # those around it plus what the counts put there.
+        mines = analysis._mine_count - frontier.settled
+        settled = sum(bool(frontier.settled_mask[cell]) for cell in around)
 
         untouched = self._untouched(touched)
         others = untouched.prefix[-1]
@@ -197,7 +202,7 @@ class Lookahead:
             z = float(weight[0])
             if interior and z > 0:
                 safest = max(safest, 1.0 - float(weight_inside[0]) / (z * interior))
-            return [Outcome(0, safe_now, safest)]
+            return [Outcome(settled, safe_now, safest)]
         sizes = merged.sizes
         if sizes is None:
             return None  # too tangled for the compiled counter
@@ -205,7 +210,7 @@ class Lookahead:
         # It shows at least the certain mines around it.
         known = sum(bool(self._sure[cell]) for cell in around)
         for number in range(known, len(around) + 1):
-            counted = self._count_merged(merged, number)
+            counted = self._count_merged(merged, number - settled)
             if counted is None:
                 return None
             layouts, mines_by = counted
@@ -350,10 +355,12 @@ class Lookahead:
         """:meth:`joint` of the squares ``forced`` to be mines (True) or safe, counted."""
         analysis = self._analysis
         frontier = self._frontier
-        mine_count = analysis._mine_count
+        mine_count = analysis._mine_count - frontier.settled
         for cell, is_mine in forced.items():
             if self._sure[cell] and not is_mine:
                 return 0.0
+        # A mine the frontier set aside is one already: nothing to force.
+        forced = {cell: mine for cell, mine in forced.items() if not frontier.settled_mask[cell]}
         touched = sorted(
             {
                 int(self._component_of[frontier.group_at[cell]])

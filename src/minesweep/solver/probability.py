@@ -10,7 +10,11 @@ agree with the view, each layout equally likely.
 How, in the order the code does it:
 
 1. **Constraints.** Every revealed number with hidden neighbours says how many
-   of them are mines.
+   of them are mines. A number with just as many hidden neighbours makes them
+   all mines: those are set aside first (the fast path only), and the numbers
+   around them need that many fewer. In play, most known mines stay hidden
+   and are such squares; left in, they would tie most numbers of the board
+   into one large component.
 2. **Groups.** Hidden squares next to exactly the same numbers are
    interchangeable; a group of ``s`` squares holding ``k`` mines stands for
    ``C(s, k)`` layouts. Hidden squares next to no number form the *interior*.
@@ -119,7 +123,8 @@ class Analysis:
     probability: npt.NDArray[np.float64]
     safe: npt.NDArray[np.int64]
     mines: npt.NDArray[np.int64]
-    #: Sizes (in squares) of the independent frontier components.
+    #: Sizes (in squares) of the independent frontier components, leaving
+    #: out the squares a number alone makes mines (see the module's step 1).
     components: tuple[int, ...]
     interior: int
     #: The natural log of the number of mine layouts that agree with the view
@@ -188,6 +193,11 @@ def analyze(
     if exact:
         return _from_exact(view, total, _analyze_exact(view, total, max_states))
     frontier = _Frontier(view, np.isin(view, HIDDEN_GLYPHS))
+    if frontier.settled > total:
+        raise ContradictionError(
+            f"the view needs at least {frontier.settled} "
+            f"mine{'s' if frontier.settled != 1 else ''}, but the game has {total}"
+        )
     budget = [max_states if max_states is not None else -1]
     counts = [_count_fast(frontier, members, budget) for members in frontier.components]
     analysis = _combine_floats(view, total, frontier, counts)
@@ -329,8 +339,11 @@ def _combine_floats(
     """Share the mines out between the components and the interior, in floats.
 
     Returns None when a sum underflows, for the caller to count exactly.
+    ``total`` counts every mine; those the frontier set aside are certain.
     """
     interior = frontier.interior
+    settled = frontier.settled
+    total -= settled
     layouts = [c.layouts / c.layouts.max() for c in counts]
     # The log of what the normalisations divide out: the count of layouts
     # comes back from it at the end.
@@ -355,10 +368,10 @@ def _combine_floats(
     after_ok = _prefix([f.astype(np.float64) for f in feasible[::-1]], boolean=True)[::-1]
     reachable = before_ok[-1] > 0
     if not np.any(reachable[: len(fits)] & fits[: len(reachable)]):
-        low = sum(int(np.flatnonzero(f)[0]) for f in feasible)
-        high = sum(int(np.flatnonzero(f)[-1]) for f in feasible) + interior
+        low = sum(int(np.flatnonzero(f)[0]) for f in feasible) + settled
+        high = sum(int(np.flatnonzero(f)[-1]) for f in feasible) + interior + settled
         raise ContradictionError(
-            f"the view needs between {low} and {high} mines, but the game has {total}"
+            f"the view needs between {low} and {high} mines, but the game has {total + settled}"
         )
     peak = np.max(log_ways[fits])
     ways = np.where(fits, np.exp(log_ways - peak), 0.0)
@@ -370,6 +383,9 @@ def _combine_floats(
     probability = np.full((rows, cols), np.nan)
     safe: list[tuple[int, int]] = []
     sure: list[tuple[int, int]] = []
+    if settled:
+        probability[frontier.settled_mask] = 1.0
+        sure.extend((r, c) for r, c in np.argwhere(frontier.settled_mask).tolist())
     for index, component in enumerate(counts):
         others = np.convolve(before[index], after[index + 1])
         others_ok = np.convolve(before_ok[index], after_ok[index + 1]) > 0
@@ -422,7 +438,7 @@ def _combine_floats(
         interior=interior,
         log_layouts=math.log(everything) + log_norm + float(peak),
         _view=view,
-        _mine_count=total,
+        _mine_count=total + settled,
         _exact={},
         _frontier=frontier,
         _counts=tuple(counts),
@@ -468,7 +484,8 @@ def _correlate(
 
 def _analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -> _Exact:
     """The exact analysis: every count a Python integer, every probability a Fraction."""
-    frontier = _Frontier(view, np.isin(view, HIDDEN_GLYPHS))
+    # The reference path counts every hidden square, none set aside.
+    frontier = _Frontier(view, np.isin(view, HIDDEN_GLYPHS), settle=False)
     budget = [max_states if max_states is not None else -1]
     results = []
     for members in frontier.components:
@@ -566,7 +583,9 @@ class _Group:
 class _Frontier:
     """Numbers with hidden neighbours (witnesses), groups of squares, components."""
 
-    def __init__(self, view: npt.NDArray[np.uint8], hidden: npt.NDArray[np.bool_]) -> None:
+    def __init__(
+        self, view: npt.NDArray[np.uint8], hidden: npt.NDArray[np.bool_], *, settle: bool = True
+    ) -> None:
         rows, cols = view.shape
         revealed = ~hidden
         hidden_around = _around(hidden)
@@ -578,9 +597,42 @@ class _Frontier:
                 f"square ({r}, {c}) shows {view[r, c]} but has only "
                 f"{hidden_around[r, c]} hidden neighbours"
             )
+        #: Squares set aside as mines before counting (with ``settle``): every
+        #: hidden neighbour of a number equal to its count of hidden
+        #: neighbours. In play most known mines stay hidden and are such
+        #: squares; left in, they tie the numbers around them into a few
+        #: large components (in expert views met in play, 60 of 76 groups
+        #: held only such mines, and 183 of 197 numbers touched nothing
+        #: else), which every count and every what-if would go through again. One pass finds them all: setting a
+        #: number's neighbours aside takes as much off its count as off its
+        #: hidden neighbours, so no other number becomes full.
+        self.settled_mask = np.zeros((rows, cols), np.bool_)
+        if settle:
+            full = revealed & (hidden_around > 0) & (view == hidden_around)
+            if full.any():
+                self.settled_mask = hidden & (_around(full) > 0)
+        self.settled = int(np.count_nonzero(self.settled_mask))
+        if self.settled:
+            hidden = hidden & ~self.settled_mask
+            hidden_around = _around(hidden)
+            left = view.astype(np.int64) - _around(self.settled_mask)
+            broken = np.argwhere(revealed & (left < 0))
+            if len(broken):
+                r, c = (int(v) for v in broken[0])
+                certain = int(view[r, c] - left[r, c])
+                raise ContradictionError(
+                    f"no mine layout agrees with the view: square ({r}, {c}) shows "
+                    f"{view[r, c]}, but the numbers around it make {certain} of its "
+                    f"neighbours certain mine{'s' if certain != 1 else ''}"
+                )
+        else:
+            left = view.astype(np.int64)
         witness_mask = revealed & (hidden_around > 0)
         witness_cells = np.argwhere(witness_mask)
-        self.targets = view[witness_mask].astype(np.int64).tolist()
+        #: What each number shows, and how many mines it still needs among
+        #: its hidden neighbours not set aside.
+        self.shown = view[witness_mask].astype(np.int64).tolist()
+        self.targets = left[witness_mask].astype(np.int64).tolist()
         self.witness_cells = list(map(tuple, witness_cells.tolist()))
         self.witness_keys = list(zip(self.witness_cells, self.targets, strict=True))
         ids = np.full((rows + 2, cols + 2), -1, np.int64)
@@ -597,38 +649,61 @@ class _Frontier:
         inner = hidden_cells[~on_frontier]
         self.interior_mask[inner[:, 0], inner[:, 1]] = True
         self.interior = len(inner)
-        signatures, group_of = np.unique(neighbours[on_frontier], axis=0, return_inverse=True)
+        # Squares seeing the same numbers form a group; groups in the order
+        # of their sorted witness lists (padded with -1), squares in board order.
+        by_signature: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+        for signature, (r, c) in zip(
+            map(tuple, neighbours[on_frontier].tolist()),
+            hidden_cells[on_frontier].tolist(),
+            strict=True,
+        ):
+            cells = by_signature.get(signature)
+            if cells is None:
+                by_signature[signature] = [(r, c)]
+            else:
+                cells.append((r, c))
+        signatures = sorted(by_signature)
         #: The group of every frontier square; -1 elsewhere.
         self.group_at = np.full((rows, cols), -1, np.int64)
-        outer = hidden_cells[on_frontier]
-        self.group_at[outer[:, 0], outer[:, 1]] = np.ravel(group_of)
-        self.groups = [
-            _Group([], tuple(w for w in signature if w >= 0)) for signature in signatures.tolist()
-        ]
-        for (r, c), group in zip(
-            hidden_cells[on_frontier].tolist(), np.ravel(group_of).tolist(), strict=True
-        ):
-            self.groups[group].cells.append((r, c))
+        self.groups = []
+        group_at = self.group_at
+        for index, signature in enumerate(signatures):
+            cells = by_signature[signature]
+            self.groups.append(_Group(cells, tuple(w for w in signature if w >= 0)))
+            for cell in cells:
+                group_at[cell] = index
         self.components = self._components()
 
     def _components(self) -> list[list[int]]:
-        """Groups linked through shared witnesses, by union-find over witnesses."""
-        parent = list(range(len(self.targets)))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for group in self.groups:
-            first = find(group.witnesses[0])
-            for other in group.witnesses[1:]:
-                parent[find(other)] = first
-        by_root: dict[int, list[int]] = {}
+        """Groups linked through shared witnesses: each component's groups in
+        ascending order, components in the order of their first group."""
+        groups_of: list[list[int]] = [[] for _ in self.targets]
         for index, group in enumerate(self.groups):
-            by_root.setdefault(find(group.witnesses[0]), []).append(index)
-        return list(by_root.values())
+            for w in group.witnesses:
+                groups_of[w].append(index)
+        done = [False] * len(self.groups)
+        seen = [False] * len(self.targets)
+        components = []
+        for start, group in enumerate(self.groups):
+            if done[start]:
+                continue
+            done[start] = True
+            members = [start]
+            todo = list(group.witnesses)
+            for w in todo:
+                seen[w] = True
+            while todo:
+                for index in groups_of[todo.pop()]:
+                    if not done[index]:
+                        done[index] = True
+                        members.append(index)
+                        for w in self.groups[index].witnesses:
+                            if not seen[w]:
+                                seen[w] = True
+                                todo.append(w)
+            members.sort()
+            components.append(members)
+        return components
 
 
 @dataclass(slots=True)
@@ -696,17 +771,19 @@ def _plan(
     from ._count import plan_component
 
     groups = [all_groups[index] for index in members]
-    flat = np.array([w for group in groups for w in group.witnesses], np.int64)
-    numbers, local = np.unique(flat, return_inverse=True)
+    flat = [w for group in groups for w in group.witnesses]
+    # The component's numbers renumbered from 0 in order (a few dozen: plain
+    # Python beats numpy's unique here).
+    numbers = sorted(set(flat))
+    local = {w: i for i, w in enumerate(numbers)}
     starts = np.zeros(len(groups) + 1, np.int64)
     np.cumsum([len(group.witnesses) for group in groups], out=starts[1:])
-    where = int(np.searchsorted(numbers, ignored))
     arrays = plan_component(
         starts,
-        np.ravel(local).astype(np.int64),
+        np.array([local[w] for w in flat], np.int64),
         np.array([len(group.cells) for group in groups], np.int64),
-        np.asarray(targets, np.int64)[numbers],
-        where if where < len(numbers) and numbers[where] == ignored else -1,
+        np.array([targets[w] for w in numbers], np.int64),
+        local.get(ignored, -1),
     )
     return _Plan([groups[i] for i in arrays[0].tolist()], arrays)
 
@@ -808,7 +885,7 @@ def _blame(frontier: _Frontier, members: list[int]) -> str:
             continue
         r, c = frontier.witness_cells[w]
         return (
-            f"no mine layout agrees with the view: the {frontier.targets[w]} at square "
+            f"no mine layout agrees with the view: the {frontier.shown[w]} at square "
             f"({r}, {c}) contradicts the numbers around it"
         )
     r, c = frontier.witness_cells[witnesses[0]]
