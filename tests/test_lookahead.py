@@ -82,6 +82,12 @@ def test_a_square_a_number_needs_as_a_mine_has_no_outcome() -> None:
     analysis = analyze(view, 1)
     assert analysis.exact(0, 1) == 1
     assert Lookahead(analysis).outcomes(0, 1) == []
+    # (0, 1), (1, 0) and (1, 1) are each a full number's: set aside as mines.
+    # (2, 2) is then safe, and the mine count leaves the last mine to (0, 0),
+    # whose only hidden neighbours are those set aside.
+    analysis = analyze(parse_view("##2\n##2\n22#\n"), 4)
+    assert analysis.exact(0, 0) == 1
+    assert Lookahead(analysis).outcomes(0, 0) == []
 
 
 def test_outcomes_refuse_revealed_and_outside_squares() -> None:

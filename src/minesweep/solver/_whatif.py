@@ -197,10 +197,13 @@ class Lookahead:
 
         safe_now = 1.0 - float(analysis.probability[row, col])
         if not merged.squares:
-            # Nothing hidden around it: it shows 0, and only the interior changes.
-            safest = best_elsewhere(np.ones(1))
+            # Nothing hidden around it but mines set aside: it shows those,
+            # and only the interior changes.
             z = float(weight[0])
-            if interior and z > 0:
+            if not z > 0:
+                return []  # no layout leaves it safe
+            safest = best_elsewhere(np.ones(1))
+            if interior:
                 safest = max(safest, 1.0 - float(weight_inside[0]) / (z * interior))
             return [Outcome(settled, safe_now, safest)]
         sizes = merged.sizes
