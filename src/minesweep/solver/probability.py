@@ -603,9 +603,10 @@ class _Frontier:
         #: squares; left in, they tie the numbers around them into a few
         #: large components (in expert views met in play, 60 of 76 groups
         #: held only such mines, and 183 of 197 numbers touched nothing
-        #: else), which every count and every what-if would go through again. One pass finds them all: setting a
-        #: number's neighbours aside takes as much off its count as off its
-        #: hidden neighbours, so no other number becomes full.
+        #: else), which every count and every what-if would go through
+        #: again. One pass finds them all: setting a number's neighbours
+        #: aside takes as much off its count as off its hidden neighbours,
+        #: so no other number becomes full.
         self.settled_mask = np.zeros((rows, cols), np.bool_)
         if settle:
             full = revealed & (hidden_around > 0) & (view == hidden_around)
