@@ -8,7 +8,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from hypothesis import assume, event, given, settings
+from hypothesis import assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from minesweep import Glyph, InvalidBoardError, InvalidClickError
@@ -371,18 +371,38 @@ def part_layouts(view: np.ndarray, mines: int) -> list[frozenset[tuple[int, int]
     ]
 
 
+def number_mines(view: np.ndarray) -> set[tuple[int, int]]:
+    """The squares a number alone makes mines: every hidden neighbour of a
+    number showing as many as it has hidden neighbours."""
+    rows, cols = view.shape
+    found: set[tuple[int, int]] = set()
+    for r in range(rows):
+        for c in range(cols):
+            if view[r, c] <= 8:
+                around = [n for n in _around(rows, cols, r, c) if view[n] == 9]
+                if around and len(around) == view[r, c]:
+                    found.update(around)
+    return found
+
+
 def fixed_part(view: np.ndarray, cell: tuple[int, int]) -> set[tuple[int, int]] | None:
     """The squares linked to hidden ``cell`` through the numbers, if they are a part to search.
 
-    From the definition: the hidden squares reached from ``cell`` by way of
-    numbers they share; the layouts of those squares the numbers next to
-    them allow (of any number of mines). They are a part to search when
-    every layout has as many mines, there are more than one (something to
-    guess) and at most ISOLATED_LAYOUTS, and none leaves a square safe in
-    all of them. None otherwise.
+    From the definition: the squares a number alone makes mines are mines
+    (:func:`number_mines`: a wall, like the numbers); the other hidden
+    squares reached from ``cell`` by way of numbers they share; the layouts
+    of those squares the numbers next to them allow (of any number of
+    mines). They are a part to search when every layout has as many mines,
+    there are more than one (something to guess) and at most
+    ISOLATED_LAYOUTS, and none leaves a square safe in all of them. None
+    otherwise.
     """
     rows, cols = view.shape
+    walls = number_mines(view)
+    if cell in walls:
+        return None
     hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
+    hidden = [square for square in hidden if square not in walls]
     shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
     seen_by = {square: {n for n in _around(rows, cols, *square) if n in shown} for square in hidden}
     if not seen_by[cell]:
@@ -401,7 +421,7 @@ def fixed_part(view: np.ndarray, cell: tuple[int, int]) -> set[tuple[int, int]] 
         for size in range(len(squares) + 1)
         for combo in itertools.combinations(squares, size)
         if all(
-            sum(n in combo for n in _around(rows, cols, *number)) == view[number]
+            sum(n in combo or n in walls for n in _around(rows, cols, *number)) == view[number]
             for number in numbers
         )
     ]
@@ -415,18 +435,28 @@ def fixed_part(view: np.ndarray, cell: tuple[int, int]) -> set[tuple[int, int]] 
 
 
 def cut_off_alone(view: np.ndarray) -> bool:
-    """Whether a view's hidden squares are all one part to search (see :func:`fixed_part`).
+    """Whether a view's hidden squares, but those a number alone makes mines, are all
+    one part to search (see :func:`fixed_part`).
 
     Then no other hidden square can touch them: the part is cut off.
     """
-    hidden = [tuple(cell) for cell in np.argwhere(view == 9).tolist()]
+    walls = number_mines(view)
+    hidden = [tuple(cell) for cell in np.argwhere(view == 9).tolist() if tuple(cell) not in walls]
     part = fixed_part(view, hidden[0]) if hidden else None
     return part is not None and len(part) == len(hidden)
+
+
+_WALLED_BY_NUMBER_MINES = np.array(
+    [[9, 9, 9, 2, 1, 9, 9], [2, 9, 9, 2, 1, 9, 9], [1, 2, 9, 1, 0, 9, 9]], np.uint8
+)
 
 
 # Cheap examples, of which only some are cut off: twice the usual number.
 @settings(max_examples=2 * settings.default.max_examples, deadline=None)
 @given(walled_off())
+# The 1 at (2, 0) and the 2 at (0, 3) make (1, 1), (0, 2) and (1, 2) mines:
+# (0, 0) and (0, 1) are a 50/50 walled off by them, (2, 2) is safe apart.
+@example((_WALLED_BY_NUMBER_MINES, 5, _WALLED_BY_NUMBER_MINES[:, :4].copy(), 4))
 def test_an_isolated_part_is_searched_on_its_own(
     position: tuple[np.ndarray, int, np.ndarray, int],
 ) -> None:
