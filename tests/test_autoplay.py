@@ -490,8 +490,8 @@ def test_a_cut_off_part_is_searched_before_the_rest() -> None:
     # shows which of the other two holds the mine); the middle, one in three
     # (it shows 3 either way). Then two columns of 0s (which make column 5
     # certainly safe), and a hidden block with three mines further right,
-    # wide enough (over a thousand layouts in all) that the endgame search
-    # of the whole board does not run. The autoplayer would open column 5
+    # wide enough (6,072 layouts in all) that the endgame search of the
+    # whole board does not run. The autoplayer would open column 5
     # first; the part's best guess does not depend on it.
     mines = {(0, 1), (2, 1), (1, 0), (0, 7), (2, 8), (1, 9)}
     view = np.full((3, 14), 9, np.uint8)

@@ -44,7 +44,7 @@ __all__ = [
 #: The exhaustive endgame search runs when at most this many squares are in
 #: doubt (hidden and not certainly mines) and at most this many layouts remain.
 ENDGAME_SQUARES: Final = 60
-ENDGAME_LAYOUTS: Final = 1000
+ENDGAME_LAYOUTS: Final = 2000
 #: and gives up (leaving the guess to the lookahead) past this many positions.
 ENDGAME_NODES: Final = 200_000
 #: A part of the board nothing else can inform is searched on its own
