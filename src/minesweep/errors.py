@@ -7,6 +7,9 @@ values keeps working; catch :class:`MinesweepError` to handle all of ours::
     ├── InvalidBoardError    the board is malformed: wrong type, shape or cell value
     ├── InvalidClickError    the click is malformed, out of range, or on a revealed cell
     ├── GameOverError        the game has already ended (a mine is shown exploded)
+    ├── ActionError          an action that cannot apply to the game now (nothing to undo)
+    ├── SettingsError        settings that describe no game: preset, size, seed, rule,
+    │                        or an optional extra that is not installed
     └── ParseError           text or bytes in one of our formats could not be read
 
 Messages are lowercase, say what was expected and where, and repeat the bad
@@ -16,11 +19,13 @@ value with ``repr`` so that ``'1'`` and ``1`` cannot be confused.
 from __future__ import annotations
 
 __all__ = [
+    "ActionError",
     "GameOverError",
     "InvalidBoardError",
     "InvalidClickError",
     "MinesweepError",
     "ParseError",
+    "SettingsError",
 ]
 
 
@@ -38,6 +43,15 @@ class InvalidClickError(MinesweepError):
 
 class GameOverError(MinesweepError):
     """The game has already ended, so no further click is allowed."""
+
+
+class ActionError(MinesweepError):
+    """The action is well formed but cannot apply to the game now ("nothing to undo")."""
+
+
+class SettingsError(MinesweepError):
+    """Settings that describe no game: an unknown preset or rule, a bad size or seed,
+    or an optional extra that the settings need and that is not installed."""
 
 
 class ParseError(MinesweepError):

@@ -26,7 +26,8 @@ from typing import Final, final
 import numpy as np
 import numpy.typing as npt
 
-from .errors import InvalidBoardError, InvalidClickError, ParseError
+from .errors import InvalidBoardError, ParseError
+from .grid import check_position, position_pair
 from .leetcode import LeetCodeBoard, check_leetcode_board
 
 __all__ = ["Minefield", "adjacent_counts", "check_position", "leetcode_codes", "position_pair"]
@@ -218,26 +219,6 @@ def leetcode_codes(board: LeetCodeBoard) -> npt.NDArray[np.uint8]:
     rows, cols = check_leetcode_board(board, allow_exploded=True)
     text = "".join(["".join(line) for line in board])
     return np.frombuffer(text.encode("ascii"), np.uint8).reshape(rows, cols)
-
-
-def position_pair(position: object) -> tuple[int, int]:
-    """``position`` as ``(row, col)``; InvalidClickError unless it is a pair."""
-    if not isinstance(position, (tuple, list)) or len(position) != 2:
-        raise InvalidClickError(f"a square is (row, col), got {position!r}")
-    return position[0], position[1]
-
-
-def check_position(shape: tuple[int, int], row: object, col: object) -> None:
-    """Raise InvalidClickError unless ``(row, col)`` is a square of a board of ``shape``."""
-    for axis, value, size in (("row", row, shape[0]), ("column", col, shape[1])):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise InvalidClickError(
-                f"{axis} must be an int, got {value!r} ({type(value).__name__})"
-            )
-        if not 0 <= value < size:
-            raise InvalidClickError(
-                f"{axis} {value} is outside the board; expected 0 to {size - 1}"
-            )
 
 
 def _mask_from_lists(mines: object) -> npt.NDArray[np.bool_] | None:

@@ -1,0 +1,95 @@
+"""The vocabulary of a square: every code that says what a square is or shows.
+
+Everything else in minesweep imports these names and never writes the numbers
+themselves, so that a code is defined once and renumbering it cannot silently
+break another module. Three encodings live here, each for its own audience:
+
+- :class:`CellState`: what the game knows of a square on its board (hidden,
+  question-marked, flagged, revealed, exploded), one byte a square;
+- :class:`Glyph`: what a player sees on a square: ``0`` to ``8`` for a
+  revealed number, then the hidden kinds and the end-of-game marks. The solver
+  reads views written in glyphs;
+- :class:`Knowledge`: what the solver's own bookkeeping knows of a square
+  while it plays (unknown, open, a mine), which is less than the game knows.
+
+The plain ``int`` constants below repeat enum members as ``int`` objects: numpy
+compares an array with an ``IntEnum`` member through its slow path for Python
+objects (microseconds a time), and numba's kernels read module-level ints as
+compile-time constants. Each is defined from its enum member, never retyped.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+__all__ = ["HIDDEN_GLYPHS", "CellState", "Glyph", "Knowledge"]
+
+
+class CellState(IntEnum):
+    """What the game knows of one square on its board; stored as one byte."""
+
+    HIDDEN = 0
+    #: Hidden and marked "?"; a flood opens it as it opens any hidden square.
+    QUESTIONED = 1
+    #: Hidden and flagged as a mine; never opened, and floods stop at it.
+    FLAGGED = 2
+    REVEALED = 3
+    #: A revealed mine: the game is lost.
+    EXPLODED = 4
+
+
+class Glyph(IntEnum):
+    """What the player sees on one square; ``0`` to ``8`` are revealed numbers."""
+
+    HIDDEN = 9
+    FLAG = 10
+    QUESTION = 11
+    #: A mine shown once the game is lost.
+    MINE = 12
+    #: The mine that went off.
+    EXPLODED = 13
+    #: A flag on a square without a mine, shown once the game is lost.
+    WRONG_FLAG = 14
+
+
+class Knowledge(IntEnum):
+    """What the solver's play loop knows of a square: the player's notes, not the board."""
+
+    UNKNOWN = 0
+    OPEN = 1
+    MINE = 2
+
+
+#: The glyphs of a square the player has not opened (it may hold a mine).
+HIDDEN_GLYPHS: Final = (Glyph.HIDDEN, Glyph.FLAG, Glyph.QUESTION)
+#: The largest revealed number; every glyph above it is not a number.
+MAX_NUMBER: Final = 8
+
+# Plain ints for numpy and numba (see the module's docstring).
+STATE_HIDDEN: Final = int(CellState.HIDDEN)
+STATE_QUESTIONED: Final = int(CellState.QUESTIONED)
+STATE_FLAGGED: Final = int(CellState.FLAGGED)
+STATE_REVEALED: Final = int(CellState.REVEALED)
+STATE_EXPLODED: Final = int(CellState.EXPLODED)
+#: The states a flood opens are exactly those up to this one (hidden, questioned).
+STATE_OPENABLE_MAX: Final = int(CellState.QUESTIONED)
+#: A state no square keeps: a flood that must report what it opened marks those
+#: squares with it, and the board turns them into REVEALED once it has
+#: collected them. Above every :class:`CellState` so it cannot be mistaken for one.
+STATE_OPENING: Final = max(CellState) + 1
+
+GLYPH_HIDDEN: Final = int(Glyph.HIDDEN)
+GLYPH_FLAG: Final = int(Glyph.FLAG)
+GLYPH_QUESTION: Final = int(Glyph.QUESTION)
+#: Glyphs up to this one can be on a board still in play; those above only
+#: appear once the game is lost.
+GLYPH_PLAYABLE_MAX: Final = int(Glyph.QUESTION)
+
+KNOWN_UNKNOWN: Final = int(Knowledge.UNKNOWN)
+KNOWN_OPEN: Final = int(Knowledge.OPEN)
+KNOWN_MINE: Final = int(Knowledge.MINE)
+
+#: In the endgame search's tally of what a square can show (``0`` to ``8``),
+#: the slot after the numbers counts the layouts where the square is a mine.
+OUTCOME_MINE: Final = MAX_NUMBER + 1
