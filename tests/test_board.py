@@ -1,4 +1,4 @@
-"""Board: the reveal state over a minefield, and the array path of update_board."""
+"""Board: the reveal state over a minefield."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import copy
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
 from minesweep import (
     Board,
@@ -17,12 +16,10 @@ from minesweep import (
     InvalidClickError,
     Minefield,
     Reveal,
-    leetcode,
     update_board,
 )
-from minesweep import _kernels as kernels
 
-from .reference import reference_reveal, reference_update
+from .reference import reference_reveal
 from .strategies import boards_and_clicks, positions
 
 
@@ -86,80 +83,7 @@ def test_board_reveal_agrees_with_update_board(
     assert board.to_leetcode() == update_board(copy.deepcopy(lc), click)
 
 
-# --- update_board on the array path ------------------------------------------
-
-
-@pytest.fixture
-def eager_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make update_board hand every opening over to the array engine at once."""
-    monkeypatch.setattr(leetcode, "_ARRAY_MIN_CELLS", 1)
-    monkeypatch.setattr(leetcode, "_ARRAY_MIN_EXPANDED", 1)
-    monkeypatch.setattr(leetcode, "_ARRAY_CELLS_PER_EXPANDED", 10**9)
-    monkeypatch.setattr(leetcode, "_ARRAY_CELLS_PER_EXPANDED_UNCHECKED", 10**9)
-    monkeypatch.setattr(leetcode, "_ARRAY_COLD_EXPANDED", 1)
-
-
-@pytest.mark.usefixtures("eager_arrays")
-@settings(max_examples=max(300, settings.default.max_examples))
-@given(boards_and_clicks(max_rows=30, max_cols=30), st.booleans())
-def test_update_board_on_arrays_matches_the_reference(
-    case: tuple[list[list[str]], tuple[int, int]], check: bool
-) -> None:
-    board, click = case
-    expected = (
-        reference_update(board, click) if board[0] and len(board) * len(board[0]) <= 400 else None
-    )
-    result = update_board(copy.deepcopy(board), click, check=check)
-    python_only = _python_only_update(board, click)
-    assert result == python_only
-    if expected is not None:
-        assert result == expected
-
-
-def _python_only_update(board: list[list[str]], click: tuple[int, int]) -> list[list[str]]:
-    budget = leetcode._array_budget
-    try:
-        leetcode._array_budget = lambda rows, cols, checked: -1  # type: ignore[assignment]
-        return update_board(copy.deepcopy(board), click)
-    finally:
-        leetcode._array_budget = budget  # type: ignore[assignment]
-
-
-def test_update_board_uses_arrays_on_a_big_opening(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = []
-    real = leetcode_continue = __import__("minesweep.board", fromlist=["x"]).continue_leetcode_flood
-
-    def spy(*args: object) -> bool:
-        calls.append(args)
-        return real(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("minesweep.board.continue_leetcode_flood", spy)
-    board = [["E"] * 300 for _ in range(300)]
-    board[150][150] = "M"
-    update_board(board, (0, 0))
-    assert len(calls) == 1
-    assert leetcode_continue is real
-    assert sum(row.count("B") for row in board) == 300 * 300 - 9
-    assert board[149][149:152] == ["1", "1", "1"]
-    assert board[150][149:152] == ["1", "M", "1"]
-
-
-def test_update_board_array_path_skips_boards_that_do_not_convert(eager_arrays: None) -> None:
-    # With check=False a bad cell out of the click's way is not seen; the
-    # array path must then leave the work to the Python flood, not crash.
-    board = [["E"] * 30 for _ in range(30)]
-    board[29][29] = None  # type: ignore[call-overload]
-    update_board(board, (0, 0), check=False)
-    assert board[0][0] == "B"
-    assert board[28][28] == "B"
-
-
 # --- Board behaviour -------------------------------------------------------------
-
-
-def test_cell_states_agree_with_the_kernels() -> None:
-    assert kernels._OPENABLE_MAX == CellState.QUESTIONED
-    assert max(CellState) < 5  # 5 is the flood's private marker
 
 
 def test_reveal_a_number_opens_only_it() -> None:
@@ -300,3 +224,66 @@ def test_ten_million_square_opening() -> None:
     assert result.opened == mines.size - 1
     assert board.safe_remaining == 0
     assert board.nbytes <= 3 * mines.size
+
+
+# --- restore: what undo needs ------------------------------------------------------
+
+
+def test_restore_puts_squares_back_and_recounts() -> None:
+    board = Board(Minefield.from_text("*...\n....\n"))
+    before = board.state.copy()
+    result = board.reveal(1, 3, cells=True)
+    assert result.cells is not None
+    squares = result.cells[:, 0] * 4 + result.cells[:, 1]
+    board.restore(squares, before.reshape(-1)[squares])
+    assert board == Board(board.field)
+    assert board.revealed_count == 0
+    assert board.safe_remaining == 7
+
+
+def test_restore_takes_back_an_explosion() -> None:
+    board = Board(Minefield.from_text("*.\n..\n"))
+    board.reveal(0, 0)
+    assert board.exploded_at == (0, 0)
+    board.restore([0], [CellState.HIDDEN])
+    assert board.exploded_at is None
+    assert board.reveal(1, 1).opened == 1
+
+
+@pytest.mark.parametrize(
+    ("squares", "states", "message"),
+    [
+        ([0], [CellState.REVEALED], r"square \(0, 0\) is a mine; it cannot be revealed"),
+        ([1], [CellState.EXPLODED], r"square \(0, 1\) holds no mine; it cannot explode"),
+        ([1], [7], r"square \(0, 1\) is not a CellState"),
+        ([1, 1], [0, 3], "must be distinct"),
+        ([4], [0], "restore squares go from 0 to 3"),
+        ([1], [0, 0], "one state a square"),
+        ([1], [0.5], "must be CellState values"),
+    ],
+)
+def test_restore_refuses_states_the_field_cannot_have(
+    squares: list[int], states: list[object], message: str
+) -> None:
+    board = Board(Minefield.from_text("*.\n.*\n"))
+    board.reveal(0, 1)
+    before = board.state.copy()
+    with pytest.raises(InvalidBoardError, match=message):
+        board.restore(squares, states)  # type: ignore[arg-type]
+    assert np.array_equal(board.state, before)
+    assert board.revealed_count == 1
+
+
+def test_restore_refuses_a_second_explosion() -> None:
+    board = Board(Minefield.from_text("*.\n.*\n"))
+    board.reveal(0, 0)
+    with pytest.raises(InvalidBoardError, match="more than one square would be exploded"):
+        board.restore([3], [CellState.EXPLODED])
+    assert board.exploded_at == (0, 0)
+    assert board[1, 1] is CellState.HIDDEN
+
+
+def test_cell_state_is_the_vocabulary_s() -> None:
+    from minesweep import board, squares
+
+    assert board.CellState is squares.CellState

@@ -162,6 +162,11 @@ def saved_game() -> dict[str, object]:
         ({"question_marks": "no"}, "must be true or false"),
         ({"first_click": [0]}, "must be \\[row, col\\] or null"),
         ({"undos": -1}, "non-negative integer"),
+        ({"initial": ["00500"] * 3}, 'game "initial" must be 3 rows of 5 digits 0-4'),
+        (
+            {"initial": ["00300", "00000", "00000"]},
+            "cannot be replayed: square \\(0, 2\\) is a mine but revealed",
+        ),
         (
             {"rows": 10**6, "cols": 10**6, "seed": 5, "field": None, "first_click": None},
             "1,000,000,000,000 squares; at most 1,000,000,000",

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from minesweep import (
     Action,
+    ActionError,
     ActionKind,
     CellState,
     Game,
@@ -19,6 +20,7 @@ from minesweep import (
     InvalidClickError,
     Minefield,
     ParseError,
+    SettingsError,
 )
 
 
@@ -76,13 +78,13 @@ def test_mines_are_laid_at_the_first_reveal_and_flags_before_it_stay() -> None:
 
 
 def test_a_crowded_game_is_refused_up_front() -> None:
-    with pytest.raises(InvalidBoardError, match="at most 7"):
+    with pytest.raises(SettingsError, match="at most 7"):
         Game(4, 4, 8, rule="opening")
     Game(4, 4, 8, rule="safe")
 
 
 def test_unknown_preset_is_refused() -> None:
-    with pytest.raises(InvalidBoardError, match="preset must be one of"):
+    with pytest.raises(SettingsError, match="preset must be one of"):
         Game.new("master")
 
 
@@ -317,9 +319,9 @@ def test_undo_restores_question_marks_a_flood_opened() -> None:
 
 def test_nothing_to_undo_or_redo() -> None:
     game = game_on(WALL)
-    with pytest.raises(InvalidClickError, match="nothing to undo"):
+    with pytest.raises(ActionError, match="nothing to undo"):
         game.pop()
-    with pytest.raises(InvalidClickError, match="nothing to redo"):
+    with pytest.raises(ActionError, match="nothing to redo"):
         game.redo()
 
 
@@ -328,7 +330,7 @@ def test_a_new_action_clears_the_redo_stack() -> None:
     game.reveal(0, 0)
     game.pop()
     game.flag(0, 0)
-    with pytest.raises(InvalidClickError, match="nothing to redo"):
+    with pytest.raises(ActionError, match="nothing to redo"):
         game.redo()
 
 
@@ -378,6 +380,66 @@ def test_history_replays_to_the_identical_game(
     assert copy.status is game.status
     assert copy.history == game.history
     assert copy.field == game.field
+
+
+@settings(max_examples=100)
+@given(st.integers(0, 2**32), st.lists(actions, max_size=40), st.booleans())
+def test_replay_views_show_what_the_game_showed_after_each_action(
+    seed: int, moves: list[tuple[ActionKind, int, int]], questions: bool
+) -> None:
+    game = Game.new("beginner", seed=seed, clock=FakeClock(), question_marks=questions)
+    shown = [(None, game.status, game.glyphs())]
+    effects = []
+    for kind, row, col in moves:
+        if game.is_over:
+            break
+        effects.append(game.push(Action(kind, row, col)))
+        shown.append((game.history[-1], game.status, game.glyphs()))
+    frames = list(game.replay_views())
+    assert [(f.action, f.status) for f in frames] == [(a, s) for a, s, _ in shown]
+    assert all(np.array_equal(f.view, view) for f, (_, _, view) in zip(frames, shown, strict=True))
+    assert [f.time for f in frames[1:]] == [a.time for a in game.history]
+    assert [step.effective for step in game.steps] == [e.effective for e in effects]
+    assert np.array_equal(game.glyphs(), shown[-1][2])  # the game itself is untouched
+
+
+def test_steps_and_initial_state_are_read_only_history() -> None:
+    game = game_on(WALL)
+    assert game.initial_state is None
+    game.flag(0, 2)
+    game.flag(0, 2)
+    assert [(str(s.action), s.effective, s.opened) for s in game.steps] == [
+        ("F0,2", True, 0),
+        ("F0,2", False, 0),
+    ]
+    assert game.steps[0].before.tolist() == [CellState.HIDDEN]
+    with pytest.raises(ValueError, match="read-only"):
+        game.steps[0].squares[0] = 1
+    position = Game.from_leetcode([list("B1E"), list("B1M")])
+    assert position.initial_state is not None
+    assert position.initial_state.tolist() == [[3, 3, 0], [3, 3, 0]]
+    assert not position.initial_state.flags.writeable
+
+
+def test_replay_restores_a_saved_position_and_its_undo_count() -> None:
+    game = game_on(WALL)
+    start = [[0, 0, 2, 0, 0], [3, 3, 0, 0, 0], [3, 3, 0, 0, 0]]
+    restored = Game.replay(game, [Action(ActionKind.REVEAL, 0, 4, 2.0)], initial=start, undos=3)
+    assert restored.initial_state is not None
+    assert restored.initial_state.tolist() == start
+    assert restored.undos == 3
+    assert restored[2, 4] is CellState.REVEALED
+    assert restored.status is GameStatus.PLAYING
+    assert restored[0, 2] is CellState.FLAGGED
+    with pytest.raises(SettingsError, match="undos must be a non-negative int"):
+        Game.replay(game, [], undos=-1)
+    with pytest.raises(InvalidBoardError, match="only on a given field"):
+        Game.replay(Game.new("beginner", seed=1), [], initial=np.zeros((9, 9), np.uint8))
+
+
+def test_a_start_time_needs_an_action() -> None:
+    with pytest.raises(ActionError, match="no start to set"):
+        game_on(WALL).set_start(5.0)
 
 
 @settings(max_examples=150)
@@ -514,11 +576,12 @@ def test_a_won_leetcode_position_shows_its_mines_flagged() -> None:
     [
         (lambda: game_on(WALL)[5], InvalidClickError, "a square is \\(row, col\\)"),
         (lambda: game_on(WALL)[1, 2, 3], InvalidClickError, "a square is"),
-        (lambda: Game.new(["x"]), InvalidBoardError, "preset must be one of"),
+        (lambda: Game.new(["x"]), SettingsError, "preset must be one of"),
         (lambda: Game(2, 2, 0, field=[[0, 0], [0, 0]]), InvalidBoardError, "must be a Minefield"),
         (lambda: Game.from_field([[0]]), InvalidBoardError, "must be a Minefield"),
-        (lambda: Game(9, 9, 10, seed=-1), InvalidBoardError, "seed must be an int"),
-        (lambda: Game(9, 9, 10, seed="7"), InvalidBoardError, "seed must be an int"),
+        (lambda: Game(9, 9, 10, seed=-1), SettingsError, "seed must be an int"),
+        (lambda: Game(9, 9, 10, seed="7"), SettingsError, "seed must be an int"),
+        (lambda: Game(9, 9, 10, rule="maybe"), SettingsError, "first-click rule must be one of"),
         (lambda: Game(9, 9, 10, first_click=(9, 9)), InvalidClickError, "row 9 is outside"),
     ],
 )

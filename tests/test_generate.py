@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minesweep import PRESETS, FirstClickRule, InvalidBoardError, InvalidClickError, Minefield
+from minesweep import (
+    PRESETS,
+    FirstClickRule,
+    InvalidBoardError,
+    InvalidClickError,
+    Preset,
+    SettingsError,
+)
 from minesweep.generate import check_fits, generate_field
 
 
@@ -66,7 +73,7 @@ def test_generation_follows_the_documented_rule(
 @given(st.integers(0, 2**128 - 1), st.sampled_from(list(FirstClickRule)))
 def test_same_seed_same_field(seed: int, rule: FirstClickRule) -> None:
     a = generate_field(16, 30, 99, first_click=(7, 7), rule=rule, seed=seed)
-    b = Minefield.generate(16, 30, 99, first_click=(7, 7), rule=rule.value, seed=seed)
+    b = generate_field(16, 30, 99, first_click=(7, 7), rule=rule.value, seed=seed)
     assert a == b
     assert a.mine_count == 99
 
@@ -130,7 +137,7 @@ def test_presets() -> None:
 def test_impossible_requests_are_refused(
     rows: int, cols: int, mines: object, click: object, rule: str, message: str
 ) -> None:
-    with pytest.raises(InvalidBoardError, match=message):
+    with pytest.raises(SettingsError, match=message):
         generate_field(rows, cols, mines, first_click=click, rule=rule, seed=1)  # type: ignore[arg-type]
 
 
@@ -141,14 +148,32 @@ def test_first_click_off_the_board_is_refused() -> None:
 
 @pytest.mark.parametrize("seed", [-1, 2**128, 1.5, True])
 def test_bad_seeds_are_refused(seed: object) -> None:
-    with pytest.raises(InvalidBoardError, match="seed must be an int"):
+    with pytest.raises(SettingsError, match="seed must be an int") as raised:
         generate_field(9, 9, 10, seed=seed)  # type: ignore[arg-type]
+    assert not isinstance(raised.value, InvalidBoardError)
 
 
 def test_corner_click_on_a_crowded_board() -> None:
     # A corner keeps only 4 squares clear, but a game must fit any click: 9.
     field = generate_field(4, 4, 12, first_click=(0, 0), rule="opening", seed=3)
     assert not field.mines[:2, :2].any()
-    with pytest.raises(InvalidBoardError, match="rule 'safe' keeps only the clicked square"):
+    with pytest.raises(SettingsError, match="rule 'safe' keeps only the clicked square"):
         check_fits(4, 4, 12, "opening")
     check_fits(4, 4, 7, "opening")
+
+
+def test_presets_are_found_by_name() -> None:
+    assert Preset.from_name("intermediate") is PRESETS["intermediate"]
+    assert [Preset.from_name(name).name for name in PRESETS] == list(PRESETS)
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("huge", "'huge'"), ("", "''"), (["x"], "['x']"), (None, "None"), ("Expert", "'Expert'")],
+)
+def test_an_unknown_preset_is_a_settings_error(name: object, shown: str) -> None:
+    with pytest.raises(SettingsError) as raised:
+        Preset.from_name(name)
+    assert str(raised.value) == (
+        f"preset must be one of 'beginner', 'intermediate', 'expert', got {shown}"
+    )

@@ -62,3 +62,121 @@ def test_core_modules_never_import_the_cli() -> None:
             for alias in node.names
         }
         assert not any(name.endswith("cli") for name in imported), path.name
+
+
+# --- layers: every import points down ------------------------------------------------
+
+#: The layer of every module, bottom up; a module may import only modules of its own
+#: layer or below (and no cycle among them), never one above. Packages are listed by
+#: their name: all their modules share its layer.
+LAYERS: dict[str, int] = {
+    "minesweep.errors": 0,
+    "minesweep.squares": 0,
+    "minesweep.grid": 1,
+    "minesweep._kernels": 1,
+    "minesweep.leetcode": 2,
+    "minesweep.field": 3,
+    "minesweep.notation": 3,
+    "minesweep.board": 4,
+    "minesweep.generate": 4,
+    "minesweep.game": 5,
+    "minesweep.formats": 6,
+    "minesweep.stats": 6,
+    "minesweep.solver": 7,
+    "minesweep.autoplay": 8,
+    "minesweep.frontend": 9,
+    "minesweep.cli": 10,
+    "minesweep.tui": 10,
+    "minesweep.web": 10,
+    "minesweep.__main__": 11,
+}
+#: The engine: what every front end builds on, and which knows none of them.
+CORE_TOP = LAYERS["minesweep.stats"]
+
+
+def module_name(path: pathlib.Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer(module: str) -> int:
+    while module not in LAYERS:
+        assert "." in module.removeprefix("minesweep"), f"{module} has no layer in LAYERS"
+        module = module.rsplit(".", 1)[0]
+    return LAYERS[module]
+
+
+def imports_of(path: pathlib.Path) -> set[str]:
+    """The minesweep modules a file imports, at the top or inside a function."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from . import _kernels`` imports a module, not a name of the package.
+            submodules = {f"{base}.{alias.name}" for alias in node.names}
+            submodules = {module for module in submodules if _is_module(module)}
+            found |= submodules or {base}
+    return {module for module in found if module.split(".")[0] == "minesweep"} - {name}
+
+
+def _is_module(name: str) -> bool:
+    relative = pathlib.Path(*name.split(".")[1:])
+    base = PACKAGE / relative
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def modules() -> dict[str, set[str]]:
+    return {
+        module_name(path): imports_of(path)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if module_name(path) != "minesweep"  # the facade: it names every layer, lazily
+    }
+
+
+def test_every_import_points_down_the_layers() -> None:
+    upward = [
+        f"{module} (layer {layer(module)}) imports {target} (layer {layer(target)})"
+        for module, targets in modules().items()
+        for target in targets
+        if target != "minesweep" and layer(target) > layer(module)
+    ]
+    assert not upward
+
+
+def test_the_core_never_imports_the_facade_or_what_is_built_on_it() -> None:
+    for module, targets in modules().items():
+        if layer(module) <= CORE_TOP:
+            assert "minesweep" not in targets, module
+            assert all(layer(target) <= CORE_TOP for target in targets), (module, targets)
+
+
+def test_no_import_cycle() -> None:
+    graph = {
+        module: {t for t in targets if t != "minesweep"} for module, targets in modules().items()
+    }
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join([*path, module])
+        if module in done:
+            return
+        for target in sorted(graph.get(module, ())):
+            visit(target, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+
+
+def test_the_layer_test_sees_lazy_imports() -> None:
+    # leetcode hands big openings to the kernels from inside a function.
+    assert "minesweep._kernels" in imports_of(PACKAGE / "leetcode.py")
+    assert "minesweep.grid" in imports_of(PACKAGE / "leetcode.py")
+    assert "minesweep.board" not in imports_of(PACKAGE / "leetcode.py")

@@ -17,18 +17,21 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    ActionError,
     GameOverError,
     InvalidBoardError,
     InvalidClickError,
     MinesweepError,
     ParseError,
+    SettingsError,
 )
 from .leetcode import LeetCodeBoard, update_board
+from .squares import CellState, Glyph
 
 if TYPE_CHECKING:
-    from .board import Board, CellState, Reveal
+    from .board import Board, Reveal
     from .field import Minefield
-    from .game import Action, ActionKind, Effect, Game, GameStatus, Glyph, Outcome
+    from .game import Action, ActionKind, Effect, Game, GameStatus, Outcome, ReplayFrame, Step
     from .generate import PRESETS, FirstClickRule, Preset, generate_field
     from .stats import BoardStats, GameStats, board_stats, game_stats
 
@@ -37,6 +40,7 @@ __version__ = "0.1.0"
 __all__ = [
     "PRESETS",
     "Action",
+    "ActionError",
     "ActionKind",
     "Board",
     "BoardStats",
@@ -56,7 +60,10 @@ __all__ = [
     "Outcome",
     "ParseError",
     "Preset",
+    "ReplayFrame",
     "Reveal",
+    "SettingsError",
+    "Step",
     "__version__",
     "board_stats",
     "game_stats",
@@ -67,7 +74,6 @@ __all__ = [
 # Public names that live in modules importing numpy, loaded on first use.
 _LAZY = {
     "Board": "board",
-    "CellState": "board",
     "Reveal": "board",
     "Minefield": "field",
     "Action": "game",
@@ -75,8 +81,9 @@ _LAZY = {
     "Effect": "game",
     "Game": "game",
     "GameStatus": "game",
-    "Glyph": "game",
     "Outcome": "game",
+    "ReplayFrame": "game",
+    "Step": "game",
     "PRESETS": "generate",
     "FirstClickRule": "generate",
     "Preset": "generate",

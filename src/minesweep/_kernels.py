@@ -2,11 +2,13 @@
 
 Importing this module imports numba and loads (or, the first time on a
 machine, compiles and caches) the kernels, which is why nothing imports it
-until a reveal needs it: see docs/design.md for the measurements behind the
-choice of numba here, and of plain numpy for everything that vectorises.
+until a reveal needs it. numba is used where a loop cannot be vectorised (a
+flood follows the board square by square); plain numpy does everything that
+vectorises (docs/design.md gives the reasons).
 
 Arrays are C-contiguous ``uint8``: ``numbers`` holds the count of adjacent
-mines, ``state`` a :class:`~minesweep.CellState` value. Every kernel has an
+mines, ``state`` a :class:`~minesweep.CellState` value (or the flood's
+transient :data:`~minesweep.squares.STATE_OPENING` mark). Every kernel has an
 explicit signature, so it is compiled once, eagerly, for exactly these types,
 and the compiled code is cached on disk.
 """
@@ -16,11 +18,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from .squares import STATE_OPENABLE_MAX
+
 __all__ = ["flood"]
 
-# CellState values, repeated here because numba cannot read an IntEnum; a
-# test checks that they agree with minesweep.board.CellState.
-_OPENABLE_MAX = 1  # HIDDEN = 0 and QUESTIONED = 1 are the states a flood opens
+# numba cannot read an IntEnum, but it reads a module-level int as a
+# compile-time constant: the states a flood opens are those up to this one.
+# The kernels are cached on disk keyed on this file, so a renumbering in
+# squares.py needs the cache cleared (a test checks the two agree).
+_OPENABLE_MAX = STATE_OPENABLE_MAX
 
 _grid = types.uint8[:, ::1]
 _readonly_grid = types.Array(types.uint8, 2, "C", readonly=True)
@@ -118,7 +124,7 @@ def flood(numbers, state, seed_rows, seed_cols, mark):
                     opened += count
                     if pending + 3 > runs.shape[0]:
                         # An explicit loop: a slice assignment here would
-                        # triple the kernel's compile time.
+                        # make the kernel much slower to compile.
                         bigger = np.empty(2 * runs.shape[0], np.int64)
                         for k in range(pending):
                             bigger[k] = runs[k]

@@ -19,47 +19,32 @@ True
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Final, final
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import GameOverError, InvalidBoardError, InvalidClickError
-from .field import Minefield, adjacent_counts, check_position, leetcode_codes, position_pair
-from .leetcode import LeetCodeBoard
+from .field import Minefield, leetcode_codes
+from .grid import check_position, position_pair
+from .leetcode import REVEALED, LeetCodeBoard
+from .squares import (
+    STATE_EXPLODED,
+    STATE_FLAGGED,
+    STATE_HIDDEN,
+    STATE_OPENING,
+    STATE_REVEALED,
+    CellState,
+)
 
 __all__ = ["Board", "CellState", "Reveal"]
 
-
-class CellState(IntEnum):
-    """What the player sees of one square; stored as one byte."""
-
-    HIDDEN = 0
-    #: Hidden and marked "?"; a flood opens it as it opens any hidden square.
-    QUESTIONED = 1
-    #: Hidden and flagged as a mine; never opened, and floods stop at it.
-    FLAGGED = 2
-    REVEALED = 3
-    #: A revealed mine: the game is lost.
-    EXPLODED = 4
-
-
-# A state no square keeps: a flood that must report its cells marks them with
-# it, and the board turns them into REVEALED once it has collected them.
-_OPENING: Final = 5
-# Plain ints of the states for numpy: comparing an array with an IntEnum
-# member takes numpy's slow path for Python objects, several µs a time.
-_HIDDEN: Final = int(CellState.HIDDEN)
-_FLAGGED: Final = int(CellState.FLAGGED)
-_REVEALED: Final = int(CellState.REVEALED)
-_EXPLODED: Final = int(CellState.EXPLODED)
-
+#: The largest CellState value; anything above it is no state a square keeps.
+_STATE_MAX: Final = int(max(CellState))
 # ASCII codes, for converting LeetCode boards in bulk.
 _CODE = {symbol: ord(symbol) for symbol in "MEBX"}
-_LEETCODE_DIGITS: Final = np.frombuffer(b"B12345678", np.uint8)
+_LEETCODE_DIGITS: Final = np.frombuffer("".join(REVEALED).encode("ascii"), np.uint8)
 #: Symbols of str(board): the player's view, mines hidden.
 _VIEW_SYMBOLS: Final = {
     CellState.HIDDEN: "#",
@@ -108,10 +93,10 @@ class Board:
         self._resync()
 
     def _resync(self) -> None:
-        """Recount what the state shows, after it was written to directly (undo)."""
-        exploded = np.argwhere(self._state == _EXPLODED)
+        """Recount what the state shows, after it was written to as a whole."""
+        exploded = np.argwhere(self._state == STATE_EXPLODED)
         self._exploded_at = (int(exploded[0, 0]), int(exploded[0, 1])) if len(exploded) else None
-        self._revealed = int(np.count_nonzero(self._state == _REVEALED))
+        self._revealed = int(np.count_nonzero(self._state == STATE_REVEALED))
 
     @classmethod
     def from_leetcode(cls, board: LeetCodeBoard) -> Board:
@@ -125,13 +110,13 @@ class Board:
         codes = leetcode_codes(unflagged)
         mines = (codes == _CODE["M"]) | (codes == _CODE["X"])
         field_ = Minefield(mines)
-        state = np.full(codes.shape, _REVEALED, np.uint8)
-        state[(codes == _CODE["M"]) | (codes == _CODE["E"])] = _HIDDEN
-        state[codes == _CODE["X"]] = _EXPLODED
+        state = np.full(codes.shape, STATE_REVEALED, np.uint8)
+        state[(codes == _CODE["M"]) | (codes == _CODE["E"])] = STATE_HIDDEN
+        state[codes == _CODE["X"]] = STATE_EXPLODED
         for row, col in flags:
-            state[row, col] = _FLAGGED
+            state[row, col] = STATE_FLAGGED
         shown = _LEETCODE_DIGITS[field_.numbers]
-        wrong = np.argwhere((state == _REVEALED) & (codes != shown))
+        wrong = np.argwhere((state == STATE_REVEALED) & (codes != shown))
         if len(wrong):
             row, col = (int(v) for v in wrong[0])
             raise InvalidBoardError(
@@ -184,6 +169,70 @@ class Board:
 
     # --- actions ----------------------------------------------------------
 
+    def restore(self, squares: npt.ArrayLike, states: npt.ArrayLike) -> None:
+        """Put squares (flat indices, row by row) into the given states, as undo needs.
+
+        The states are written as they are, with no rule applied: it is how a
+        game takes back what an action changed, or shows its end (the flags a
+        win puts on every mine). Each state is checked against the field (no
+        revealed mine, no exploded safe square, at most one exploded square);
+        on error the board is unchanged.
+
+        >>> board = Board(Minefield.from_text("*.\\n.."))
+        >>> opened = board.reveal(1, 1)
+        >>> board.restore([3], [CellState.HIDDEN])
+        >>> board.revealed_count
+        0
+        """
+        flat = np.asarray(squares, np.int64).reshape(-1)
+        new = np.asarray(states).reshape(-1)
+        if new.dtype.kind not in "iu":
+            raise InvalidBoardError(f"restore states must be CellState values, got {new.dtype}")
+        if flat.shape != new.shape:
+            raise InvalidBoardError(
+                f"restore needs one state a square, got {len(flat)} squares and {len(new)} states"
+            )
+        if not len(flat):
+            return
+        size = self._field.size
+        if flat.min() < 0 or flat.max() >= size:
+            raise InvalidBoardError(f"restore squares go from 0 to {size - 1}, got {flat.tolist()}")
+        if len(flat) > 1 and np.count_nonzero(np.bincount(flat, minlength=1) > 1):
+            raise InvalidBoardError(f"restore squares must be distinct, got {flat.tolist()}")
+        self._check_restorable(flat, new)
+        state = self._state.reshape(-1)
+        old = state[flat]
+        state[flat] = new
+        if np.count_nonzero(old == STATE_EXPLODED) or np.count_nonzero(new == STATE_EXPLODED):
+            if np.count_nonzero(state == STATE_EXPLODED) > 1:
+                state[flat] = old
+                raise InvalidBoardError("more than one square would be exploded; not restored")
+            self._resync()
+        else:
+            self._revealed += int(np.count_nonzero(new == STATE_REVEALED)) - int(
+                np.count_nonzero(old == STATE_REVEALED)
+            )
+
+    def _check_restorable(self, flat: npt.NDArray[np.int64], new: npt.NDArray[np.integer]) -> None:
+        """Raise unless every new state is one the square can have on this field."""
+        mines = self._field.mines.reshape(-1)[flat]
+        revealed_mine = (new == STATE_REVEALED) & mines
+        exploded_safe = (new == STATE_EXPLODED) & ~mines
+        unknown = (new < 0) | (new > _STATE_MAX)
+        wrong = unknown | revealed_mine | exploded_safe
+        if not np.count_nonzero(wrong):
+            return
+        first = int(np.argmax(wrong))
+        what = (
+            "is not a CellState"
+            if unknown[first]
+            else "is a mine; it cannot be revealed"
+            if revealed_mine[first]
+            else "holds no mine; it cannot explode"
+        )
+        where = divmod(int(flat[first]), self.shape[1])
+        raise InvalidBoardError(f"square {where} {what}; not restored")
+
     def reveal(self, row: int, col: int, *, cells: bool = False) -> Reveal:
         """Reveal a hidden square, and the blank region around it if it is blank.
 
@@ -201,17 +250,17 @@ class Board:
         if self._exploded_at is not None:
             raise GameOverError(f"the game is over: the mine at {self._exploded_at} has exploded")
         current = state[row, col]
-        if current == _REVEALED:
+        if current == STATE_REVEALED:
             raise InvalidClickError(f"square ({row}, {col}) is already revealed")
-        if current == _FLAGGED:
+        if current == STATE_FLAGGED:
             raise InvalidClickError(f"square ({row}, {col}) is flagged; unflag it first")
         field = self._field
         clicked = np.array([[row, col]], np.int64) if cells else None
         if field.mines[row, col]:
-            state[row, col] = _EXPLODED
+            state[row, col] = STATE_EXPLODED
             self._exploded_at = (int(row), int(col))
             return Reveal(0, True, clicked)
-        state[row, col] = _REVEALED
+        state[row, col] = STATE_REVEALED
         opened = 1
         found = clicked
         if field.numbers[row, col] == 0:
@@ -238,7 +287,7 @@ class Board:
         check_position(self.shape, row, col)
         if self._exploded_at is not None:
             raise GameOverError(f"the game is over: the mine at {self._exploded_at} has exploded")
-        if self._state[row, col] >= _REVEALED:
+        if self._state[row, col] >= STATE_REVEALED:
             raise InvalidClickError(
                 f"square ({row}, {col}) is revealed; only hidden ones take marks"
             )
@@ -250,7 +299,7 @@ class Board:
         """Run the flood kernel from revealed blank seeds; return the count and cells."""
         from . import _kernels  # loaded at the first flood, not at import
 
-        mark = _OPENING if cells else _REVEALED
+        mark = STATE_OPENING if cells else STATE_REVEALED
         opened, top, bottom, left, right = _kernels.flood(
             self._field.numbers, self._state, seed_rows, seed_cols, mark
         )
@@ -258,8 +307,8 @@ class Board:
             return opened, None
         # The flood marked exactly its cells; they all lie in the box it reports.
         box = self._state[top : bottom + 1, left : right + 1]
-        rows, cols = np.nonzero(box == _OPENING)
-        box[rows, cols] = _REVEALED
+        rows, cols = np.nonzero(box == STATE_OPENING)
+        box[rows, cols] = STATE_REVEALED
         return opened, np.stack([rows + top, cols + left], axis=1).astype(np.int64)
 
     # --- exports and value semantics ---------------------------------------------
@@ -283,10 +332,10 @@ class Board:
         """
         mines = self._field.mines
         symbols = np.where(mines, np.uint8(_CODE["M"]), np.uint8(_CODE["E"]))
-        revealed = self._state == _REVEALED
+        revealed = self._state == STATE_REVEALED
         symbols[revealed] = _LEETCODE_DIGITS[self._field.numbers[revealed]]
-        symbols[self._state == _EXPLODED] = _CODE["X"]
-        flagged = self._state == _FLAGGED
+        symbols[self._state == STATE_EXPLODED] = _CODE["X"]
+        flagged = self._state == STATE_FLAGGED
         symbols[flagged] += ord("a") - ord("A")
         return [list(line.tobytes().decode("ascii")) for line in symbols]
 
@@ -330,7 +379,7 @@ def _checked_state(field: Minefield, state: npt.ArrayLike) -> npt.NDArray[np.uin
         raise InvalidBoardError(f"state has shape {array.shape}; the field is {field.shape}")
     if array.dtype.kind not in "iu":
         raise InvalidBoardError(f"state must hold CellState values, got dtype {array.dtype}")
-    bad = np.argwhere((array < 0) | (array > _EXPLODED))
+    bad = np.argwhere((array < 0) | (array > _STATE_MAX))
     if len(bad):
         row, col = (int(v) for v in bad[0])
         raise InvalidBoardError(
@@ -339,13 +388,13 @@ def _checked_state(field: Minefield, state: npt.ArrayLike) -> npt.NDArray[np.uin
     array = array.astype(np.uint8)
     mines = field.mines
     for wrong, what in (
-        ((array == _REVEALED) & mines, "is a mine but revealed"),
-        ((array == _EXPLODED) & ~mines, "is exploded but holds no mine"),
+        ((array == STATE_REVEALED) & mines, "is a mine but revealed"),
+        ((array == STATE_EXPLODED) & ~mines, "is exploded but holds no mine"),
     ):
         where = np.argwhere(wrong)
         if len(where):
             raise InvalidBoardError(f"square ({where[0, 0]}, {where[0, 1]}) {what}")
-    if np.count_nonzero(array == _EXPLODED) > 1:
+    if np.count_nonzero(array == STATE_EXPLODED) > 1:
         raise InvalidBoardError("more than one square is exploded")
     return array
 
@@ -364,53 +413,3 @@ def _without_flags(board: LeetCodeBoard) -> tuple[LeetCodeBoard, list[tuple[int,
             unflagged[row] = [symbol.upper() if symbol in ("m", "e") else symbol for symbol in line]
             flags.extend((row, col) for col, symbol in enumerate(line) if symbol in ("m", "e"))
     return unflagged, flags
-
-
-def continue_leetcode_flood(
-    board: LeetCodeBoard, pending: list[tuple[int, int]], rows: int, cols: int
-) -> bool:
-    """Finish a LeetCode flood on arrays; used by :func:`minesweep.update_board`.
-
-    ``pending`` lists revealed blank squares whose neighbours are still to be
-    revealed. Returns False, having changed nothing, if the board does not
-    convert cleanly to bytes (which only a board that skipped the full check
-    can fail); the caller then carries on in Python.
-    """
-    if not all(type(line) is list and len(line) == cols for line in board):
-        return False
-    try:
-        data = "".join(["".join(line) for line in board]).encode("ascii")
-    except (TypeError, UnicodeEncodeError):
-        return False
-    if len(data) != rows * cols:
-        return False
-    from . import _kernels
-
-    codes = np.frombuffer(data, np.uint8).reshape(rows, cols)
-    numbers = adjacent_counts(codes == _CODE["M"])
-    numbers.flags.writeable = False
-    # Only E squares may open; everything else stops the flood, as in Python.
-    state = np.where(codes == _CODE["E"], np.uint8(_HIDDEN), np.uint8(_REVEALED))
-    seeds = np.array(pending, np.int64).reshape(-1, 2)
-    _, top, bottom, left, right = _kernels.flood(
-        numbers,
-        state,
-        np.ascontiguousarray(seeds[:, 0]),
-        np.ascontiguousarray(seeds[:, 1]),
-        _OPENING,
-    )
-    box = state[top : bottom + 1, left : right + 1] == _OPENING
-    symbols = np.where(box, _LEETCODE_DIGITS[numbers[top : bottom + 1, left : right + 1]], 0)
-    np.copyto(symbols, codes[top : bottom + 1, left : right + 1], where=~box)
-    # Write back row by row, one slice assignment per changed row of the box;
-    # the unchanged squares in it get their own symbols back.
-    text = symbols.tobytes().decode("ascii")
-    width = right - left + 1
-    for r in np.flatnonzero(box.any(axis=1)).tolist():
-        board[top + r][left : right + 1] = text[r * width : (r + 1) * width]
-    return True
-
-
-def kernels_loaded() -> bool:
-    """Whether the compiled kernels are already in this process."""
-    return "minesweep._kernels" in sys.modules

@@ -27,9 +27,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import InvalidBoardError, ParseError
-from .grid import check_position, position_pair
+from .grid import adjacent_counts, check_position, position_pair
 from .leetcode import LeetCodeBoard, check_leetcode_board
 
+# ``adjacent_counts``, ``check_position`` and ``position_pair`` live in
+# :mod:`minesweep.grid`; they are re-exported for callers not yet moved there.
 __all__ = ["Minefield", "adjacent_counts", "check_position", "leetcode_codes", "position_pair"]
 
 #: Text grid symbols: a mine, and a square without one.
@@ -47,10 +49,10 @@ class Minefield:
     """Where the mines are: a shape, a mine mask and adjacent-mine counts.
 
     Build one from a boolean mask (a numpy array or nested lists of bools or
-    0/1), with :meth:`from_leetcode` or :meth:`from_text`. The arrays it
-    exposes are read-only, and it makes its own copy of the mask, so nothing
-    can change a field after it is built; that is what lets many boards and
-    games share one.
+    0/1), with :meth:`from_leetcode` or :meth:`from_text`; a random one comes
+    from :func:`minesweep.generate_field`. The arrays it exposes are
+    read-only, and it makes its own copy of the mask, so nothing can change a
+    field after it is built; that is what lets many boards and games share one.
     """
 
     __slots__ = ("_mine_count", "_mines", "_numbers")
@@ -69,22 +71,6 @@ class Minefield:
         """The field of a LeetCode board: its ``M`` and ``X`` squares are the mines."""
         codes = leetcode_codes(board)
         return cls((codes == _MINE_CODE) | (codes == _EXPLODED_CODE))
-
-    @classmethod
-    def generate(
-        cls,
-        rows: int,
-        cols: int,
-        mines: int,
-        *,
-        first_click: tuple[int, int] | None = None,
-        rule: str = "opening",
-        seed: int,
-    ) -> Minefield:
-        """A random field; see :func:`minesweep.generate.generate_field`."""
-        from .generate import generate_field
-
-        return generate_field(rows, cols, mines, first_click=first_click, rule=rule, seed=seed)
 
     @classmethod
     def from_text(cls, text: str) -> Minefield:
@@ -190,27 +176,6 @@ class Minefield:
         return self.to_text()
 
 
-def adjacent_counts(mines: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
-    """For every square, how many of its eight neighbours are mines.
-
-    Five whole-array operations on bytes, separable as a box blur is: sum each
-    row's three-square windows, then sum those over three rows, then take the
-    square itself away. numpy runs each at memory speed (about 1.5 billion
-    squares a second here), so no compiled kernel is needed; peak memory is
-    one temporary byte a square besides the result.
-    """
-    cells = mines.view(np.uint8)
-    across = cells.copy()
-    across[:, 1:] += cells[:, :-1]
-    across[:, :-1] += cells[:, 1:]
-    counts = across.copy()
-    counts[1:] += across[:-1]
-    counts[:-1] += across[1:]
-    del across
-    counts -= cells
-    return counts
-
-
 def leetcode_codes(board: LeetCodeBoard) -> npt.NDArray[np.uint8]:
     """A LeetCode board as a (rows, cols) array of ASCII codes, every cell checked.
 
@@ -222,7 +187,7 @@ def leetcode_codes(board: LeetCodeBoard) -> npt.NDArray[np.uint8]:
 
 
 def _mask_from_lists(mines: object) -> npt.NDArray[np.bool_] | None:
-    """Nested lists of bools or 0/1, converted three times faster than np.array does.
+    """Nested lists of bools or 0/1, converted without np.array's per-object work.
 
     ``bytes`` takes any ints from 0 to 255 in one C loop; whatever it refuses,
     or a value above 1, returns None and goes the general way, which says

@@ -36,6 +36,7 @@ from .field import Minefield
 from .game import Action, Game
 from .generate import generate_field
 from .notation import load_json
+from .squares import MAX_NUMBER, CellState, Glyph
 
 __all__ = [
     "GAME_FORMAT",
@@ -51,7 +52,23 @@ __all__ = [
 GAME_FORMAT: Final = "minesweep-game"
 GAME_FORMAT_VERSION: Final = 1
 
-_VIEW_SYMBOLS: Final = ".12345678#F?*X!"  # index = Glyph value
+#: The symbol of every glyph that is not a number.
+_GLYPH_SYMBOLS: Final = {
+    Glyph.HIDDEN: "#",
+    Glyph.FLAG: "F",
+    Glyph.QUESTION: "?",
+    Glyph.MINE: "*",
+    Glyph.EXPLODED: "X",
+    Glyph.WRONG_FLAG: "!",
+}
+#: The symbol of every glyph, indexed by its value: ``.`` and the digits for the
+#: revealed numbers, then the other glyphs in the order of their values.
+_VIEW_SYMBOLS: Final = "".join(
+    [".", *(str(n) for n in range(1, MAX_NUMBER + 1))]
+    + [_GLYPH_SYMBOLS[Glyph(value)] for value in range(MAX_NUMBER + 1, max(Glyph) + 1)]
+)
+#: The digits of the CellState values that "initial" holds, one a square.
+_STATE_DIGITS: Final = "".join(str(int(state)) for state in CellState)
 _VIEW_CODES: Final = {symbol: code for code, symbol in enumerate(_VIEW_SYMBOLS)} | {"0": 0}
 
 
@@ -170,8 +187,8 @@ def to_game_json(game: Game) -> str:
         # A game that started from a position (from_leetcode) records it, as
         # CellState digits; a new game starts all hidden and needs nothing.
         "initial": (
-            ["".join(str(v) for v in row) for row in game._initial.tolist()]
-            if game._initial is not None
+            ["".join(str(v) for v in row) for row in initial.tolist()]
+            if (initial := game.initial_state) is not None
             else None
         ),
         "history": [{"action": str(action), "time": action.time} for action in game.history],
@@ -187,6 +204,25 @@ def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -
     Raises ParseError if the file is malformed, or if replaying the history
     does not lead to the position and status the file records.
     """
+    document = _game_document(text)
+    template = _template(document, clock)
+    initial = document.get("initial")
+    start = _initial_state(initial, template.field) if initial is not None else None
+    actions = _actions(document.get("history"))
+    try:
+        game = Game.replay(
+            template, actions, clock=clock, initial=start, undos=document.get("undos", 0)
+        )
+    except ParseError:
+        raise
+    except ValueError as error:
+        raise ParseError(f"game history cannot be replayed: {error}") from None
+    _check_outcome(document, game)
+    return game
+
+
+def _game_document(text: object) -> dict[str, Any]:
+    """The JSON object of a game file, its format and version checked."""
     if not isinstance(text, (str, bytes)):
         raise ParseError(f"a game file is JSON text, got {type(text).__name__}")
     document = load_json(text)
@@ -198,16 +234,16 @@ def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -
             f"game format version {version!r} is not supported; this minesweep reads "
             f"version {GAME_FORMAT_VERSION}"
         )
+    return document
+
+
+def _template(document: dict[str, Any], clock: Callable[[], float]) -> Game:
+    """The game a file describes, before its first action: size, mines, origin, settings."""
     rows, cols, mines = (_integer(document, key) for key in ("rows", "cols", "mines"))
     seed = document.get("seed")
     if seed is not None and (type(seed) is not int or seed < 0):
         raise ParseError(f'game "seed" must be a non-negative integer or null, got {seed!r}')
-    field_rows = document.get("field")
-    field = None
-    if field_rows is not None:
-        if not isinstance(field_rows, list) or not all(isinstance(r, str) for r in field_rows):
-            raise ParseError("game \"field\" must be a list of rows of '*' and '.'")
-        field = Minefield.from_text("\n".join(field_rows))
+    field = _field(document.get("field"))
     if seed is None and field is None:
         raise ParseError("game has neither a seed nor a field: its mines cannot be known")
     question_marks = document.get("question_marks", False)
@@ -240,17 +276,19 @@ def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -
             raise ParseError(
                 'game "field" is not what its seed, rule and first click lay: the file was changed'
             )
-    initial = document.get("initial")
-    if initial is not None:
-        template._initial = _initial_state(initial, field)
-    actions = _actions(document.get("history"))
-    try:
-        game = Game.replay(template, actions, clock=clock)
-    except ParseError:
-        raise
-    except ValueError as error:
-        raise ParseError(f"game history cannot be replayed: {error}") from None
-    game._undos = undos
+    return template
+
+
+def _field(field_rows: object) -> Minefield | None:
+    if field_rows is None:
+        return None
+    if not isinstance(field_rows, list) or not all(isinstance(r, str) for r in field_rows):
+        raise ParseError("game \"field\" must be a list of rows of '*' and '.'")
+    return Minefield.from_text("\n".join(field_rows))
+
+
+def _check_outcome(document: dict[str, Any], game: Game) -> None:
+    """Raise ParseError unless the replayed game has the status and view the file records."""
     status = document.get("status")
     if status != game.status.value:
         raise ParseError(
@@ -271,7 +309,6 @@ def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -
             f"shows {_VIEW_SYMBOLS[replayed[row, col]]!r} after replay but the file says "
             f"{_VIEW_SYMBOLS[recorded[row, col]]!r}"
         )
-    return game
 
 
 def _first_click(value: object) -> tuple[int, int] | None:
@@ -312,6 +349,11 @@ def _initial_state(rows: object, field: Minefield | None) -> npt.NDArray[np.uint
     """The starting position of a game that did not start all hidden."""
     if field is None or not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
         raise ParseError('game "initial" needs a "field" and rows of CellState digits')
-    if len(rows) != field.rows or any(len(row) != field.cols or row.strip("01234") for row in rows):
-        raise ParseError(f'game "initial" must be {field.rows} rows of {field.cols} digits 0-4')
+    if len(rows) != field.rows or any(
+        len(row) != field.cols or row.strip(_STATE_DIGITS) for row in rows
+    ):
+        raise ParseError(
+            f'game "initial" must be {field.rows} rows of {field.cols} digits '
+            f"{_STATE_DIGITS[0]}-{_STATE_DIGITS[-1]}"
+        )
     return np.array([[int(v) for v in row] for row in rows], np.uint8)

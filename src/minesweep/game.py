@@ -24,43 +24,63 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum, IntEnum, StrEnum
+from enum import Enum, StrEnum
 from typing import Final, final
 
 import numpy as np
 import numpy.typing as npt
 
-from .board import Board, CellState
-from .errors import GameOverError, InvalidBoardError, InvalidClickError, ParseError
-from .field import Minefield, check_position, position_pair
+from .board import Board
+from .errors import (
+    ActionError,
+    GameOverError,
+    InvalidBoardError,
+    InvalidClickError,
+    ParseError,
+    SettingsError,
+)
+from .field import Minefield
 from .generate import (
-    PRESETS,
     FirstClickRule,
+    Preset,
     check_fits,
     check_seed,
     first_click_rule,
     generate_field,
     new_seed,
 )
+from .grid import check_position, neighbours, position_pair
 from .leetcode import LeetCodeBoard
+from .squares import (
+    GLYPH_EXPLODED,
+    GLYPH_FLAG,
+    GLYPH_HIDDEN,
+    GLYPH_MINE,
+    GLYPH_QUESTION,
+    GLYPH_WRONG_FLAG,
+    STATE_EXPLODED,
+    STATE_FLAGGED,
+    STATE_HIDDEN,
+    STATE_QUESTIONED,
+    STATE_REVEALED,
+    CellState,
+    Glyph,
+)
 
 __all__ = [
     "Action",
     "ActionKind",
+    "CellState",
     "Effect",
     "Game",
     "GameStatus",
     "Glyph",
     "Outcome",
+    "ReplayFrame",
+    "Step",
 ]
-
-_HIDDEN: Final = int(CellState.HIDDEN)
-_QUESTIONED: Final = int(CellState.QUESTIONED)
-_FLAGGED: Final = int(CellState.FLAGGED)
-_REVEALED: Final = int(CellState.REVEALED)
-_EXPLODED: Final = int(CellState.EXPLODED)
 
 
 class GameStatus(StrEnum):
@@ -78,20 +98,6 @@ class ActionKind(Enum):
     UNFLAG = "U"
     QUESTION = "Q"
     CHORD = "C"
-
-
-class Glyph(IntEnum):
-    """What the player sees on one square; 0 to 8 are revealed numbers."""
-
-    HIDDEN = 9
-    FLAG = 10
-    QUESTION = 11
-    #: A mine shown once the game is lost.
-    MINE = 12
-    #: The mine that went off.
-    EXPLODED = 13
-    #: A flag on a square without a mine, shown once the game is lost.
-    WRONG_FLAG = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,19 +165,71 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class _Step:
-    """An applied action and what undoing it needs: the states it overwrote."""
+class Step:
+    """An action as the game applied it, and what undoing it needs.
+
+    ``squares`` are the flat indices (row by row) of the squares whose state
+    it changed and ``before`` their states before it, both read-only;
+    ``opened`` counts the safe squares it revealed and ``status_before`` is
+    the game's status before it. :attr:`Game.steps` lists them.
+    """
 
     action: Action
-    squares: npt.NDArray[np.int64]  # flat indices
+    squares: npt.NDArray[np.int64]
     before: npt.NDArray[np.uint8]
     opened: int
     status_before: GameStatus
-    status_after: GameStatus
+
+    @property
+    def effective(self) -> bool:
+        """Whether the action changed anything (a wasted click did not)."""
+        return bool(len(self.squares))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """One frame of a replay (:meth:`Game.replay_views`): the view after an action.
+
+    ``action`` is None for the first frame, the position before any action.
+    ``view`` is what :meth:`Game.glyphs` showed then, read-only.
+    """
+
+    action: Action | None
+    status: GameStatus
+    view: npt.NDArray[np.uint8]
+
+    @property
+    def time(self) -> float:
+        """Seconds since the game's first action (0 for the first frame)."""
+        return self.action.time if self.action is not None else 0.0
 
 
 _NO_SQUARES: Final = np.zeros(0, np.int64)
 _NO_STATES: Final = np.zeros(0, np.uint8)
+_NO_SQUARES.flags.writeable = False
+_NO_STATES.flags.writeable = False
+#: The state each marking action gives a hidden square.
+_MARKS: Final = {
+    ActionKind.FLAG: STATE_FLAGGED,
+    ActionKind.UNFLAG: STATE_HIDDEN,
+    ActionKind.QUESTION: STATE_QUESTIONED,
+}
+#: The Board method that gives a square that mark.
+_BOARD_MARKS: Final = {
+    ActionKind.FLAG: Board.flag,
+    ActionKind.UNFLAG: Board.unflag,
+    ActionKind.QUESTION: Board.question,
+}
+
+
+def _still_clock() -> float:
+    """The clock of a replay's copy: its actions carry their recorded times."""
+    return 0.0
+
+
+def _read_only(array: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    array.flags.writeable = False
+    return array
 
 
 @final
@@ -254,7 +312,7 @@ class Game:
         self._start: float | None = None
         self._end: float | None = None
         self._status = GameStatus.READY
-        self._steps: list[_Step] = []
+        self._steps: list[Step] = []
         self._redo: list[Action] = []
         self._undos = 0
         self.question_marks = question_marks
@@ -276,11 +334,7 @@ class Game:
         ``beginner`` 9x9 with 10 mines, ``intermediate`` 16x16 with 40,
         ``expert`` 16 rows x 30 columns with 99.
         """
-        try:
-            size = PRESETS[preset] if isinstance(preset, str) else PRESETS[""]
-        except KeyError:
-            choices = ", ".join(repr(name) for name in PRESETS)
-            raise InvalidBoardError(f"preset must be one of {choices}, got {preset!r}") from None
+        size = Preset.from_name(preset)
         return cls(
             size.rows,
             size.cols,
@@ -323,17 +377,23 @@ class Game:
         """
         position = Board.from_leetcode(board)
         game = cls.from_field(position.field, clock=clock)
-        game._board = position
-        game._state = position._state
-        if np.any(position._state != _HIDDEN):
-            game._initial = position._state.copy()
-        game._status = game._position_status()
+        game._start_from(position)
         return game
+
+    def _start_from(self, position: Board) -> None:
+        """Start from a position on the game's field instead of all hidden."""
+        self._board = position
+        state = position.state
+        if np.any(state != STATE_HIDDEN):
+            self._initial = state.copy()
+            self._initial.flags.writeable = False
+        self._questions = set(np.flatnonzero(state == STATE_QUESTIONED).tolist())
+        self._status = self._position_status()
 
     def _position_status(self) -> GameStatus:
         """The status a position shows by itself, with no history to say more."""
         board = self._board
-        if board is None or not np.any(board._state != _HIDDEN):
+        if board is None or self._initial is None:
             return GameStatus.READY
         if board.exploded_at is not None:
             return GameStatus.LOST
@@ -381,9 +441,7 @@ class Game:
     @property
     def state(self) -> npt.NDArray[np.uint8]:
         """Every square's :class:`CellState`, read-only."""
-        view = self._current_state().view()
-        view.flags.writeable = False
-        return view
+        return self._current_state()
 
     def __getitem__(self, position: tuple[int, int]) -> CellState:
         row, col = position_pair(position)
@@ -392,7 +450,7 @@ class Game:
 
     @property
     def flags(self) -> int:
-        return int(np.count_nonzero(self._current_state() == _FLAGGED))
+        return int(np.count_nonzero(self._current_state() == STATE_FLAGGED))
 
     @property
     def mines_left(self) -> int:
@@ -420,7 +478,7 @@ class Game:
         requests as it would in one process.
         """
         if not self._steps:
-            raise InvalidClickError("a game with no action has no start to set")
+            raise ActionError("a game with no action has no start to set")
         self._start = start
         if self.is_over:
             self._end = start + self._steps[-1].action.time
@@ -429,6 +487,20 @@ class Game:
     def history(self) -> tuple[Action, ...]:
         """Every action applied and not undone, in order, with its time."""
         return tuple(step.action for step in self._steps)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every action applied and not undone, with what it changed (see :class:`Step`)."""
+        return tuple(self._steps)
+
+    @property
+    def initial_state(self) -> npt.NDArray[np.uint8] | None:
+        """The position before the first action, read-only; None when it was all hidden.
+
+        Only a game that started from a position (:meth:`from_leetcode`, or a
+        replay given ``initial``) has one.
+        """
+        return self._initial
 
     @property
     def undos(self) -> int:
@@ -464,20 +536,20 @@ class Game:
         once won, every mine shows a flag.
         """
         state = self._current_state()
-        glyphs = np.full(state.shape, int(Glyph.HIDDEN), np.uint8)
-        glyphs[state == _FLAGGED] = Glyph.FLAG
-        glyphs[state == _QUESTIONED] = Glyph.QUESTION
+        glyphs = np.full(state.shape, GLYPH_HIDDEN, np.uint8)
+        glyphs[state == STATE_FLAGGED] = GLYPH_FLAG
+        glyphs[state == STATE_QUESTIONED] = GLYPH_QUESTION
         if self._field is None:
             return glyphs
-        revealed = state == _REVEALED
+        revealed = state == STATE_REVEALED
         glyphs[revealed] = self._field.numbers[revealed]
-        glyphs[state == _EXPLODED] = Glyph.EXPLODED
+        glyphs[state == STATE_EXPLODED] = GLYPH_EXPLODED
         if self._status is GameStatus.WON:
-            glyphs[self._field.mines] = Glyph.FLAG
+            glyphs[self._field.mines] = GLYPH_FLAG
         if self._status is GameStatus.LOST:
             mines = self._field.mines
-            glyphs[mines & ((state == _HIDDEN) | (state == _QUESTIONED))] = Glyph.MINE
-            glyphs[(state == _FLAGGED) & ~mines] = Glyph.WRONG_FLAG
+            glyphs[mines & ((state == STATE_HIDDEN) | (state == STATE_QUESTIONED))] = GLYPH_MINE
+            glyphs[(state == STATE_FLAGGED) & ~mines] = GLYPH_WRONG_FLAG
         return glyphs
 
     # --- actions ----------------------------------------------------------------
@@ -504,9 +576,9 @@ class Game:
         """Right click: hidden to flag, flag to question mark (if enabled) or hidden."""
         check_position(self.shape, row, col)
         current = int(self._current_state()[row, col])
-        if current == _HIDDEN:
+        if current == STATE_HIDDEN:
             kind = ActionKind.FLAG
-        elif current == _FLAGGED and self.question_marks:
+        elif current == STATE_FLAGGED and self.question_marks:
             kind = ActionKind.QUESTION
         else:
             kind = ActionKind.UNFLAG
@@ -524,17 +596,14 @@ class Game:
         Undoing the first reveal keeps the mines where they were laid.
         """
         if not self._steps:
-            raise InvalidClickError("there is nothing to undo")
+            raise ActionError("there is nothing to undo")
         step = self._steps.pop()
         if len(step.squares):
-            state = self._current_state().reshape(-1)
-            state[step.squares] = step.before
-            was_question = step.before == _QUESTIONED
+            self._write(step.squares, step.before)
+            was_question = step.before == STATE_QUESTIONED
             self._questions.update(step.squares[was_question].tolist())
             if self._questions:
                 self._questions.difference_update(step.squares[~was_question].tolist())
-            if self._board is not None:
-                self._board._resync()
         self._status = step.status_before
         self._end = None
         if not self._steps:
@@ -546,7 +615,7 @@ class Game:
     def redo(self) -> Effect:
         """Apply again the last action undone."""
         if not self._redo:
-            raise InvalidClickError("there is nothing to redo")
+            raise ActionError("there is nothing to redo")
         action = self._redo.pop()
         return self._apply(action, at=None)
 
@@ -557,8 +626,19 @@ class Game:
         actions: Iterable[Action],
         *,
         clock: Callable[[], float] = time.monotonic,
+        initial: npt.ArrayLike | None = None,
+        undos: int = 0,
     ) -> Game:
-        """A game like ``game`` before its first action, then ``actions`` at their times."""
+        """A game like ``game`` before its first action, then ``actions`` at their times.
+
+        This is also how a saved game comes back (:func:`minesweep.formats.parse_game_json`):
+        ``initial``, the :class:`CellState` of every square, starts it from that
+        position instead of ``game``'s own (its :attr:`initial_state`), which
+        needs ``game`` to have a field; ``undos`` is how many actions the game
+        counts as undone, so that an assisted game stays assisted.
+        """
+        if isinstance(undos, bool) or not isinstance(undos, int) or undos < 0:
+            raise SettingsError(f"undos must be a non-negative int, got {undos!r}")
         fresh = cls(
             game._rows,
             game._cols,
@@ -570,20 +650,51 @@ class Game:
             clock=clock,
             question_marks=game.question_marks,
         )
-        if game._initial is not None:
-            fresh._board = Board(game._field, game._initial) if game._field else None
-            fresh._state = fresh._current_state()
-            fresh._initial = game._initial
-            fresh._questions = set(np.flatnonzero(game._initial == _QUESTIONED).tolist())
-            fresh._status = fresh._position_status()
+        start = game._initial if initial is None else initial
+        if start is not None:
+            if game._field is None:
+                raise InvalidBoardError("a game starts from a position only on a given field")
+            fresh._start_from(Board(game._field, start))
         for action in actions:
             fresh._apply(action, at=action.time)
+        fresh._undos = undos
         return fresh
+
+    def replay_views(self) -> Iterator[ReplayFrame]:
+        """The game stepped again from its start: what the player saw after each action.
+
+        The first frame is the position before any action (its ``action`` is
+        None), then one frame for each action of :attr:`history`, re-applied
+        by the rules on a copy of the game, so a replay shows exactly what the
+        game showed: every square a flood or chord opened, and once the game
+        is over the mines, wrong flags or a win's flags. This game is not
+        changed.
+
+        >>> game = Game.from_field(Minefield.from_text("*..\\n...\\n"))
+        >>> _ = game.reveal(1, 2)
+        >>> [frame.view.tolist() for frame in game.replay_views()]
+        [[[9, 9, 9], [9, 9, 9]], [[9, 1, 0], [9, 1, 0]]]
+        """
+        copy = Game.replay(self, (), clock=_still_clock)
+        yield ReplayFrame(None, copy._status, _read_only(copy.glyphs()))
+        for action in self.history:
+            copy._apply(action, at=action.time)
+            yield ReplayFrame(action, copy._status, _read_only(copy.glyphs()))
 
     # --- the rules ----------------------------------------------------------------
 
     def _current_state(self) -> npt.NDArray[np.uint8]:
-        return self._state if self._board is None else self._board._state
+        """Every square's state, read-only: the board's once the mines are laid."""
+        if self._board is not None:
+            return self._board.state
+        return _read_only(self._state.view())
+
+    def _write(self, squares: npt.NDArray[np.int64], states: npt.NDArray[np.uint8]) -> None:
+        """Write the states of squares (flat indices): to the board once the mines are laid."""
+        if self._board is not None:
+            self._board.restore(squares, states)
+        else:
+            self._state.reshape(-1)[squares] = states
 
     def _apply(self, action: Action, *, at: float | None) -> Effect:
         """Apply ``action`` now (``at`` None) or at a recorded time (a replay).
@@ -614,7 +725,7 @@ class Game:
         if (
             action.kind is ActionKind.REVEAL
             and self._field is None
-            and int(self._state[action.row, action.col]) in (_HIDDEN, _QUESTIONED)
+            and int(self._state[action.row, action.col]) in (STATE_HIDDEN, STATE_QUESTIONED)
         ):
             self._lay_mines(action.row, action.col)
         squares, old, opened = self._perform(action)
@@ -627,7 +738,9 @@ class Game:
         if self.is_over:
             self._end = self._start + stamp
             squares, old = self._show_end(squares, old)
-        self._steps.append(_Step(action, squares, old, opened, status_before, self._status))
+        squares.flags.writeable = False
+        old.flags.writeable = False
+        self._steps.append(Step(action, squares, old, opened, status_before))
         rows, cols = np.divmod(squares, self._cols)
         return Effect(
             action,
@@ -652,53 +765,61 @@ class Game:
             seed=self._seed,
         )
         self._board = Board(self._field, self._state)
-        self._state = self._board._state
 
     def _perform(self, action: Action) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
         """Apply the action's rule; return changed squares, their old states, opened count."""
-        state = self._current_state()
-        index = action.row * self._cols + action.col
-        current = int(state[action.row, action.col])
         kind = action.kind
         if kind in (ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.QUESTION):
-            target = {
-                ActionKind.FLAG: _FLAGGED,
-                ActionKind.UNFLAG: _HIDDEN,
-                ActionKind.QUESTION: _QUESTIONED,
-            }[kind]
-            if current >= _REVEALED or current == target:
-                return _NO_SQUARES, _NO_STATES, 0
-            state[action.row, action.col] = target
-            if target == _QUESTIONED:
-                self._questions.add(index)
-            else:
-                self._questions.discard(index)
-            return np.array([index], np.int64), np.array([current], np.uint8), 0
+            return self._mark(action)
         if self._board is None or self._field is None:
             return _NO_SQUARES, _NO_STATES, 0  # a chord before any square is revealed
         if kind is ActionKind.REVEAL:
-            if current not in (_HIDDEN, _QUESTIONED):
+            current = int(self._board.state[action.row, action.col])
+            if current not in (STATE_HIDDEN, STATE_QUESTIONED):
                 return _NO_SQUARES, _NO_STATES, 0
             return self._open([(action.row, action.col)])
-        # A chord: a revealed number with exactly that many flags around it
-        # opens every other hidden neighbour; anything else is wasted.
-        number = int(self._field.numbers[action.row, action.col])
-        if current != _REVEALED or number == 0:
-            return _NO_SQUARES, _NO_STATES, 0
-        r0, r1 = max(0, action.row - 1), min(self._rows, action.row + 2)
-        c0, c1 = max(0, action.col - 1), min(self._cols, action.col + 2)
-        around = state[r0:r1, c0:c1]
-        if int(np.count_nonzero(around == _FLAGGED)) != number:
-            return _NO_SQUARES, _NO_STATES, 0
-        targets = [
-            (r, c)
-            for r in range(r0, r1)
-            for c in range(c0, c1)
-            if state[r, c] in (_HIDDEN, _QUESTIONED)
-        ]
+        targets = self._chord_targets(action.row, action.col)
         if not targets:
             return _NO_SQUARES, _NO_STATES, 0
         return self._open(targets)
+
+    def _mark(self, action: Action) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
+        """Flag, unflag or question-mark a hidden square; a revealed one takes no mark."""
+        current = int(self._current_state()[action.row, action.col])
+        target = _MARKS[action.kind]
+        if current >= STATE_REVEALED or current == target:
+            return _NO_SQUARES, _NO_STATES, 0
+        index = action.row * self._cols + action.col
+        if self._board is None:
+            self._state[action.row, action.col] = target
+        else:
+            _BOARD_MARKS[action.kind](self._board, action.row, action.col)
+        if target == STATE_QUESTIONED:
+            self._questions.add(index)
+        else:
+            self._questions.discard(index)
+        return np.array([index], np.int64), np.array([current], np.uint8), 0
+
+    def _chord_targets(self, row: int, col: int) -> list[tuple[int, int]]:
+        """What a chord at ``(row, col)`` opens: every hidden neighbour of a satisfied number.
+
+        A chord on a revealed number with exactly that many flags around it
+        opens every other hidden neighbour; anything else opens nothing.
+        """
+        assert self._board is not None
+        assert self._field is not None
+        state = self._board.state
+        number = int(self._field.numbers[row, col])
+        if int(state[row, col]) != STATE_REVEALED or number == 0:
+            return []
+        around = state[max(0, row - 1) : row + 2, max(0, col - 1) : col + 2]
+        if int(np.count_nonzero(around == STATE_FLAGGED)) != number:
+            return []
+        return [
+            (r, c)
+            for r, c in neighbours(self.shape, row, col)
+            if state[r, c] in (STATE_HIDDEN, STATE_QUESTIONED)
+        ]
 
     def _open(
         self, targets: Sequence[tuple[int, int]]
@@ -711,13 +832,13 @@ class Game:
         board = self._board
         assert board is not None
         assert self._field is not None
-        state = board._state
+        state = board.state  # a live view: it shows what each reveal opens
         mines = self._field.mines
         changed: list[npt.NDArray[np.int64]] = []
         old: list[npt.NDArray[np.uint8]] = []
         opened = 0
         for row, col in targets:
-            if mines[row, col] or state[row, col] not in (_HIDDEN, _QUESTIONED):
+            if mines[row, col] or state[row, col] not in (STATE_HIDDEN, STATE_QUESTIONED):
                 continue  # a mine waits; a square an earlier flood opened is done
             result = board.reveal(row, col, cells=True)
             assert result.cells is not None
@@ -726,7 +847,7 @@ class Game:
             old.append(self._states_before_opening(flat))
             opened += result.opened
         for row, col in targets:
-            if mines[row, col] and state[row, col] in (_HIDDEN, _QUESTIONED):
+            if mines[row, col] and state[row, col] in (STATE_HIDDEN, STATE_QUESTIONED):
                 flat = np.array([row * self._cols + col], np.int64)
                 old.append(self._states_before_opening(flat))
                 board.reveal(row, col)
@@ -738,10 +859,10 @@ class Game:
 
     def _states_before_opening(self, flat: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
         """The states squares had before a reveal opened them: hidden or question-marked."""
-        before = np.full(len(flat), _HIDDEN, np.uint8)
+        before = np.full(len(flat), STATE_HIDDEN, np.uint8)
         if self._questions:
             marked = np.isin(flat, np.fromiter(self._questions, np.int64))
-            before[marked] = _QUESTIONED
+            before[marked] = STATE_QUESTIONED
             self._questions.difference_update(flat[marked].tolist())
         return before
 
@@ -763,12 +884,12 @@ class Game:
             return squares, old
         assert self._field is not None
         state = self._current_state().reshape(-1)
-        unflagged = np.flatnonzero(self._field.mines.reshape(-1) & (state != _FLAGGED))
+        unflagged = np.flatnonzero(self._field.mines.reshape(-1) & (state != STATE_FLAGGED))
         unflagged = np.setdiff1d(unflagged, squares, assume_unique=True)
         if not len(unflagged):
             return squares, old
-        previous = state[unflagged].copy()
-        state[unflagged] = _FLAGGED
+        previous = state[unflagged]
+        self._write(unflagged, np.full(len(unflagged), STATE_FLAGGED, np.uint8))
         return np.concatenate([squares, unflagged]), np.concatenate([old, previous])
 
     def __repr__(self) -> str:

@@ -29,8 +29,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .errors import InvalidBoardError, InvalidClickError
-from .field import Minefield, check_position
+from .errors import InvalidClickError, SettingsError
+from .field import Minefield
+from .grid import check_position, neighbours
 
 __all__ = [
     "MAX_SQUARES",
@@ -58,12 +59,25 @@ class FirstClickRule(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """A named board size and mine count."""
+    """A named board size and mine count; :data:`PRESETS` holds them by name."""
 
     name: str
     rows: int
     cols: int
     mines: int
+
+    @classmethod
+    def from_name(cls, name: object) -> Preset:
+        """The preset called ``name``; SettingsError if there is none.
+
+        >>> Preset.from_name("expert")
+        Preset(name='expert', rows=16, cols=30, mines=99)
+        """
+        preset = PRESETS.get(name) if isinstance(name, str) else None
+        if preset is None:
+            choices = ", ".join(repr(known) for known in PRESETS)
+            raise SettingsError(f"preset must be one of {choices}, got {name!r}")
+        return preset
 
 
 PRESETS: Final = {
@@ -101,7 +115,7 @@ def generate_field(
 
     ``rule`` says which squares around ``first_click`` stay clear (see
     :class:`FirstClickRule`); without a first click nothing is kept clear.
-    Raises InvalidBoardError when the mines do not fit.
+    Raises SettingsError when the mines do not fit.
     """
     rule = first_click_rule(rule)
     _check_size(rows, cols, mines)
@@ -114,7 +128,7 @@ def generate_field(
             if len(cleared)
             else ""
         )
-        raise InvalidBoardError(
+        raise SettingsError(
             f"{mines} mines do not fit on a {rows}x{cols} board: at most {allowed}{where}"
         )
     mask = np.zeros(rows * cols, np.bool_)
@@ -132,7 +146,7 @@ def generate_field(
 
 
 def check_seed(seed: object) -> int:
-    """``seed`` as an int from 0 to 2**128 - 1 (numpy integers too); InvalidBoardError if not."""
+    """``seed`` as an int from 0 to 2**128 - 1 (numpy integers too); SettingsError if not."""
     try:
         if isinstance(seed, bool):
             raise TypeError
@@ -140,12 +154,12 @@ def check_seed(seed: object) -> int:
     except TypeError:
         value = -1
     if not 0 <= value <= _MAX_SEED:
-        raise InvalidBoardError(f"seed must be an int from 0 to 2**128 - 1, got {seed!r}")
+        raise SettingsError(f"seed must be an int from 0 to 2**128 - 1, got {seed!r}")
     return value
 
 
 def check_fits(rows: int, cols: int, mines: int, rule: FirstClickRule | str) -> None:
-    """Raise InvalidBoardError unless the mines fit wherever the first click lands."""
+    """Raise SettingsError unless the mines fit wherever the first click lands."""
     rule = first_click_rule(rule)
     _check_size(rows, cols, mines)
     kept = {
@@ -155,7 +169,7 @@ def check_fits(rows: int, cols: int, mines: int, rule: FirstClickRule | str) -> 
     }[rule]
     if mines > rows * cols - kept:
         hint = "; rule 'safe' keeps only the clicked square clear" if kept > 1 else ""
-        raise InvalidBoardError(
+        raise SettingsError(
             f"{mines} mines do not fit on a {rows}x{cols} board with the {rule.value!r} "
             f"first-click rule: at most {rows * cols - kept}{hint}"
         )
@@ -164,27 +178,25 @@ def check_fits(rows: int, cols: int, mines: int, rule: FirstClickRule | str) -> 
 def _check_size(rows: int, cols: int, mines: int) -> None:
     for name, value in (("rows", rows), ("cols", cols), ("mines", mines)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidBoardError(f"{name} must be an int, got {value!r}")
+            raise SettingsError(f"{name} must be an int, got {value!r}")
     if rows < 1 or cols < 1:
-        raise InvalidBoardError(f"a board needs at least one row and column, got {rows}x{cols}")
+        raise SettingsError(f"a board needs at least one row and column, got {rows}x{cols}")
     if rows * cols > MAX_SQUARES:
-        raise InvalidBoardError(
+        raise SettingsError(
             f"a {rows}x{cols} board has {rows * cols:,} squares; at most {MAX_SQUARES:,} are "
             "supported"
         )
     if mines < 0:
-        raise InvalidBoardError(f"mines must be 0 or more, got {mines}")
+        raise SettingsError(f"mines must be 0 or more, got {mines}")
 
 
 def first_click_rule(rule: FirstClickRule | str) -> FirstClickRule:
-    """``rule`` as a FirstClickRule; InvalidBoardError if it is none of them."""
+    """``rule`` as a FirstClickRule; SettingsError if it is none of them."""
     try:
         return FirstClickRule(rule)
     except ValueError:
         choices = ", ".join(repr(r.value) for r in FirstClickRule)
-        raise InvalidBoardError(
-            f"first-click rule must be one of {choices}, got {rule!r}"
-        ) from None
+        raise SettingsError(f"first-click rule must be one of {choices}, got {rule!r}") from None
 
 
 def _cleared_squares(
@@ -199,14 +211,8 @@ def _cleared_squares(
     check_position((rows, cols), row, col)
     if rule is FirstClickRule.SAFE:
         return np.array([row * cols + col], np.int64)
-    return np.array(
-        [
-            r * cols + c
-            for r in range(max(0, row - 1), min(rows, row + 2))
-            for c in range(max(0, col - 1), min(cols, col + 2))
-        ],
-        np.int64,
-    )
+    around = [r * cols + c for r, c in neighbours((rows, cols), row, col)]
+    return np.array(sorted([row * cols + col, *around]), np.int64)
 
 
 def _draw_distinct(generator: np.random.PCG64, n: int, k: int) -> npt.NDArray[np.int64]:

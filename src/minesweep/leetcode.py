@@ -40,7 +40,6 @@ LeetCodeBoard = list[list[str]]
 
 MINE: Final = "M"
 EMPTY: Final = "E"
-BLANK: Final = "B"
 EXPLODED: Final = "X"
 #: The symbol of a revealed square with ``i`` adjacent mines is ``REVEALED[i]``.
 REVEALED: Final = ("B", "1", "2", "3", "4", "5", "6", "7", "8")
@@ -145,8 +144,8 @@ def _check_every_cell(board: LeetCodeBoard, cols: int, *, allow_exploded: bool =
     """Raise unless every row has ``cols`` cells and every cell is a playable symbol.
 
     The fast path lets C do the work: ``frozenset.issuperset`` on each row,
-    about 7 ns a cell, which no pure-Python scan comes near. Only when that
-    finds something wrong does a slow scan run to say exactly what and where.
+    far faster than any pure-Python scan. Only when that finds something
+    wrong does a slow scan run to say exactly what and where.
     """
     symbols = BOARD_SYMBOLS if allow_exploded else PLAYABLE_SYMBOLS
     try:
@@ -218,7 +217,7 @@ def _reveal_region(
     lo, hi = checked
     last_row = rows - 1
     if (row - 2 < lo and lo) or (row + 2 > hi and hi < last_row):
-        lo, hi = _widen_checked_band(board, row, cols, lo, hi, last_row)
+        checked = _widen_checked_band(board, row, cols, lo, hi, last_row)
     start = col - 1 if col else 0
     mines = board[row][start : col + 2].count(MINE)
     if row:
@@ -230,48 +229,8 @@ def _reveal_region(
         return
     if journal is not None:
         journal.append((row, col))
-    stack = [(row, col)]
-    budget = _array_budget(rows, cols, journal is None)
-    expanded = 0
-    # The loop below is the hot path of every click, so it is written for
-    # CPython: locals instead of helper calls, and slices with list.count to
-    # count mines in C. A slice clamps its upper end to the row, but a start
-    # of -1 would wrap around to the last column, hence the care at the left.
     try:
-        while stack:
-            if expanded == budget:
-                # The opening is big: finish it on arrays, if the board
-                # converts (it always does once fully checked).
-                from .board import continue_leetcode_flood
-
-                if continue_leetcode_flood(board, stack, rows, cols):
-                    return
-            expanded += 1
-            r, c = stack.pop()
-            # Revealing a neighbour of (r, c) means counting the mines around
-            # it, which reads rows r - 2 to r + 2.
-            if (r - 2 < lo and lo) or (r + 2 > hi and hi < last_row):
-                lo, hi = _widen_checked_band(board, r, cols, lo, hi, last_row)
-            left = c - 1 if c else 0
-            right = c + 2 if c + 2 <= cols else cols
-            for nr in range(r - 1 if r else 0, r + 2 if r < last_row else rows):
-                line = board[nr]
-                above = board[nr - 1] if nr else None
-                below = board[nr + 1] if nr < last_row else None
-                for nc in range(left, right):
-                    if line[nc] != EMPTY:
-                        continue
-                    start = nc - 1 if nc else 0
-                    mines = line[start : nc + 2].count(MINE)
-                    if above is not None:
-                        mines += above[start : nc + 2].count(MINE)
-                    if below is not None:
-                        mines += below[start : nc + 2].count(MINE)
-                    line[nc] = REVEALED[mines]
-                    if journal is not None:
-                        journal.append((nr, nc))
-                    if not mines:
-                        stack.append((nr, nc))
+        _spread(board, [(row, col)], rows, cols, checked, journal)
     except InvalidBoardError:
         if journal is not None:
             for r, c in journal:
@@ -279,15 +238,72 @@ def _reveal_region(
         raise
 
 
-# When update_board hands a growing opening over to the array engine: once
-# the Python flood has expanded as many blank squares as converting the board
-# is worth (see docs/design.md for the measurements). Converting costs about
-# 20-40 ns a square and expanding a blank in Python about 1.5 µs, so an
-# unchecked click switches after expanding 1/64 of the board's size: the
-# work done is then at most about twice the cheaper of the two ways, and a
-# click stays O(opened). A checked click has already read every square, so it
-# switches after 1/1024. Before the compiled kernels are loaded in the
-# process, loading them (about half a second) has to be earned first.
+def _spread(
+    board: LeetCodeBoard,
+    stack: list[tuple[int, int]],
+    rows: int,
+    cols: int,
+    checked: tuple[int, int],
+    journal: list[tuple[int, int]] | None,
+) -> None:
+    """Reveal the hidden neighbours of the revealed blank squares on ``stack``, and so on.
+
+    The hot path of every click, so it is written for CPython: locals instead
+    of helper calls (it walks the 3x3 with ranges, not grid.neighbours), and
+    slices with list.count to count mines in C. A slice clamps its upper end
+    to the row, but a start of -1 would wrap around to the last column, hence
+    the care at the left. Squares it reveals go on ``journal`` when given.
+    """
+    lo, hi = checked
+    last_row = rows - 1
+    budget = _array_budget(rows, cols, journal is None)
+    expanded = 0
+    while stack:
+        # The opening is big: finish it on arrays, if the board converts (it
+        # always does once fully checked).
+        if expanded == budget and _continue_on_arrays(board, stack, rows, cols):
+            return
+        expanded += 1
+        r, c = stack.pop()
+        # Revealing a neighbour of (r, c) means counting the mines around it,
+        # which reads rows r - 2 to r + 2.
+        if (r - 2 < lo and lo) or (r + 2 > hi and hi < last_row):
+            lo, hi = _widen_checked_band(board, r, cols, lo, hi, last_row)
+        left = c - 1 if c else 0
+        right = c + 2 if c + 2 <= cols else cols
+        for nr in range(r - 1 if r else 0, r + 2 if r < last_row else rows):
+            line = board[nr]
+            above = board[nr - 1] if nr else None
+            below = board[nr + 1] if nr < last_row else None
+            for nc in range(left, right):
+                if line[nc] != EMPTY:
+                    continue
+                start = nc - 1 if nc else 0
+                mines = line[start : nc + 2].count(MINE)
+                if above is not None:
+                    mines += above[start : nc + 2].count(MINE)
+                if below is not None:
+                    mines += below[start : nc + 2].count(MINE)
+                line[nc] = REVEALED[mines]
+                if journal is not None:
+                    journal.append((nr, nc))
+                if not mines:
+                    stack.append((nr, nc))
+
+
+# When update_board hands a growing opening over to the compiled flood kernel,
+# the one flood the game's Board uses. Both give the same board; this Python
+# flood is kept because it is the cheaper one for what most clicks open: on
+# boards of the sizes people play, several times cheaper even with the kernels
+# loaded. Handing over means converting the whole board to bytes and back (a
+# cost per square of the board) and, the first time in a process, loading numba
+# and the kernels; the Python flood costs per blank square expanded. So the
+# hand-over waits until the Python flood has expanded a share of the board's
+# size: the work done is then at most about twice the cheaper of the two ways,
+# and a click stays O(opened). A checked click has already read every square,
+# so its share is smaller; before the kernels are loaded in the process,
+# loading them has to be earned first. BENCHMARKS.md and
+# benchmarks/bench_update_board.py hold the measurements.
 _ARRAY_MIN_CELLS: Final = 512
 _ARRAY_MIN_EXPANDED: Final = 64
 _ARRAY_CELLS_PER_EXPANDED: Final = 1024
@@ -305,6 +321,57 @@ def _array_budget(rows: int, cols: int, checked: bool) -> int:
     if "minesweep._kernels" not in sys.modules:
         budget = max(budget, _ARRAY_COLD_EXPANDED)
     return budget
+
+
+def _continue_on_arrays(
+    board: LeetCodeBoard, pending: list[tuple[int, int]], rows: int, cols: int
+) -> bool:
+    """Finish a flood on arrays, with the compiled kernel the game's board uses.
+
+    ``pending`` lists revealed blank squares whose neighbours are still to be
+    revealed. Returns False, having changed nothing, if the board does not
+    convert cleanly to bytes (which only a board that skipped the full check
+    can fail); the caller then carries on in Python.
+    """
+    if not all(type(line) is list and len(line) == cols for line in board):
+        return False
+    try:
+        data = "".join(["".join(line) for line in board]).encode("ascii")
+    except (TypeError, UnicodeEncodeError):
+        return False
+    if len(data) != rows * cols:
+        return False
+    # Loaded here, not at import: ``import minesweep`` must not load numpy.
+    import numpy as np
+
+    from . import _kernels
+    from .grid import adjacent_counts
+    from .squares import STATE_HIDDEN, STATE_OPENING, STATE_REVEALED
+
+    codes = np.frombuffer(data, np.uint8).reshape(rows, cols)
+    numbers = adjacent_counts(codes == ord(MINE))
+    numbers.flags.writeable = False
+    # Only E squares may open; everything else stops the flood, as in Python.
+    state = np.where(codes == ord(EMPTY), np.uint8(STATE_HIDDEN), np.uint8(STATE_REVEALED))
+    seeds = np.array(pending, np.int64).reshape(-1, 2)
+    _, top, bottom, left, right = _kernels.flood(
+        numbers,
+        state,
+        np.ascontiguousarray(seeds[:, 0]),
+        np.ascontiguousarray(seeds[:, 1]),
+        STATE_OPENING,
+    )
+    box = state[top : bottom + 1, left : right + 1] == STATE_OPENING
+    digits = np.frombuffer("".join(REVEALED).encode("ascii"), np.uint8)
+    symbols = np.where(box, digits[numbers[top : bottom + 1, left : right + 1]], 0)
+    np.copyto(symbols, codes[top : bottom + 1, left : right + 1], where=~box)
+    # Write back row by row, one slice assignment per changed row of the box;
+    # the unchanged squares in it get their own symbols back.
+    text = symbols.tobytes().decode("ascii")
+    width = right - left + 1
+    for r in np.flatnonzero(box.any(axis=1)).tolist():
+        board[top + r][left : right + 1] = text[r * width : (r + 1) * width]
+    return True
 
 
 def _widen_checked_band(

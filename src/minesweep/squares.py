@@ -82,6 +82,9 @@ STATE_OPENING: Final = max(CellState) + 1
 GLYPH_HIDDEN: Final = int(Glyph.HIDDEN)
 GLYPH_FLAG: Final = int(Glyph.FLAG)
 GLYPH_QUESTION: Final = int(Glyph.QUESTION)
+GLYPH_MINE: Final = int(Glyph.MINE)
+GLYPH_EXPLODED: Final = int(Glyph.EXPLODED)
+GLYPH_WRONG_FLAG: Final = int(Glyph.WRONG_FLAG)
 #: Glyphs up to this one can be on a board still in play; those above only
 #: appear once the game is lost.
 GLYPH_PLAYABLE_MAX: Final = int(Glyph.QUESTION)

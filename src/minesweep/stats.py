@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .board import CellState
 from .field import Minefield
 from .game import ActionKind, Game, GameStatus
+from .squares import STATE_HIDDEN, STATE_OPENING, STATE_REVEALED
 
 __all__ = ["BoardStats", "GameStats", "board_stats", "game_stats"]
 
@@ -113,8 +113,7 @@ def board_stats(field: Minefield) -> BoardStats:
 def game_stats(game: Game) -> GameStats:
     """Clicks, efficiency and speed of a game (also of one in progress or lost)."""
     left = right = chord = wasted = 0
-    steps = game._steps
-    for step in steps:
+    for step in game.steps:
         kind = step.action.kind
         if kind is ActionKind.REVEAL:
             left += 1
@@ -122,7 +121,7 @@ def game_stats(game: Game) -> GameStats:
             chord += 1
         else:
             right += 1
-        if not len(step.squares):
+        if not step.effective:
             wasted += 1
     field = game.field
     if field is None:
@@ -131,7 +130,7 @@ def game_stats(game: Game) -> GameStats:
         labels, openings = _opening_labels(field)
         lone = _lone_numbers(field, labels)
         bbbv = openings + int(np.count_nonzero(lone))
-        revealed = game.state == CellState.REVEALED
+        revealed = game.state == STATE_REVEALED
         opened = np.unique(labels[revealed & (labels > 0)])
         solved = len(opened) + int(np.count_nonzero(lone & revealed))
     return GameStats(
@@ -180,14 +179,14 @@ def _label_groups(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], i
 
     numbers = np.where(mask, np.uint8(0), np.uint8(1))
     numbers.flags.writeable = False
-    state = np.where(mask, np.uint8(0), np.uint8(CellState.REVEALED))
+    state = np.where(mask, np.uint8(STATE_HIDDEN), np.uint8(STATE_REVEALED))
     labels = np.zeros(mask.shape, np.int32)
     flat_state = state.reshape(-1)
     cols = mask.shape[1]
     count = 0
-    marker = np.uint8(5)
+    marker = np.uint8(STATE_OPENING)
     for index in np.flatnonzero(mask).tolist():
-        if flat_state[index]:
+        if flat_state[index] != STATE_HIDDEN:
             continue
         count += 1
         row, col = divmod(index, cols)
@@ -200,5 +199,5 @@ def _label_groups(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], i
         box = state[top : bottom + 1, left : right + 1]
         found = box == marker
         labels[top : bottom + 1, left : right + 1][found] = count
-        box[found] = CellState.REVEALED
+        box[found] = STATE_REVEALED
     return labels, count
