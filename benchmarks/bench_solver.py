@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from minesweep import Game, Glyph, Minefield
-from minesweep.solver import AnalysisBudgetError, analyze, generate_no_guess, probability
+from minesweep.solver import AnalysisBudgetError, analyze, counting, generate_no_guess
 
 try:
     import ms_toollib
@@ -44,14 +44,14 @@ def percentiles(values: list[float]) -> str:
 
 def time_cold(glyphs: np.ndarray, mines: int) -> float:
     """One analysis with nothing remembered; the game's components are put back after."""
-    kept, kept_bytes = probability._cache.copy(), probability._cache_bytes[0]
-    probability._clear_cache()
+    kept, kept_bytes = counting._cache.copy(), counting._cache_bytes[0]
+    counting.clear_cache()
     start = time.perf_counter()
     analyze(glyphs, mines)
     seconds = time.perf_counter() - start
-    probability._clear_cache()
-    probability._cache.update(kept)
-    probability._cache_bytes[0] = kept_bytes
+    counting.clear_cache()
+    counting._cache.update(kept)
+    counting._cache_bytes[0] = kept_bytes
     return seconds
 
 
@@ -63,7 +63,7 @@ def play_and_time(games: int) -> tuple[list[float], list[float], list[float], li
     for seed in range(games):
         game = Game.new("expert", seed=seed)
         game.reveal(8, 15)
-        probability._clear_cache()
+        counting.clear_cache()
         while not game.is_over:
             glyphs = game.glyphs()
             cold.append(time_cold(glyphs, game.mine_count))

@@ -10,18 +10,18 @@ The lookahead (:func:`minesweep.solver.policy.lookahead_guess`) weighs the
 safest candidates by how safe the next guess would be after each number
 they could show. ``--part long-term`` compares instead the lookahead with
 and without its weighing of the 50/50s a guess may settle early
-(``policy.LONG_TERM``). See BENCHMARKS.md for what each gains and costs.
+(``PolicyConfig.long_term``). See BENCHMARKS.md for what each gains and costs.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
+import dataclasses
 import math
 import time
 
 from minesweep import autoplay
-from minesweep.solver import policy
+from minesweep.solver.policy import DEFAULT_POLICY
 
 
 def main() -> None:
@@ -41,27 +41,21 @@ def main() -> None:
     config = autoplay.PlayConfig.preset(
         arguments.preset, rule=arguments.rule, first_click=arguments.first_click
     )
-    original, long_term = policy.choose_guess, policy.LONG_TERM
-    if arguments.part == "lookahead":
-        policies = {
-            "without": (functools.partial(original, lookahead=False), long_term),
-            "with": (functools.partial(original, lookahead=True), long_term),
-        }
-    else:
-        policies = {"without": (original, False), "with": (original, True)}
-    results: dict[str, list[bool]] = {name: [] for name in policies}
-    seconds = dict.fromkeys(policies, 0.0)
-    try:
-        for seed in range(first, end):
-            # Interleaved, so that the machine's moods fall on both alike.
-            for name, (choose, weigh) in policies.items():
-                policy.choose_guess = choose  # type: ignore[assignment]  # looked up per game
-                policy.LONG_TERM = weigh
-                start = time.perf_counter()
-                results[name].append(autoplay.play_game(config, seed).won)
-                seconds[name] += time.perf_counter() - start
-    finally:
-        policy.choose_guess, policy.LONG_TERM = original, long_term
+    switch = "lookahead" if arguments.part == "lookahead" else "long_term"
+    configs = {
+        name: dataclasses.replace(
+            config, policy=dataclasses.replace(DEFAULT_POLICY, **{switch: on})
+        )
+        for name, on in (("without", False), ("with", True))
+    }
+    results: dict[str, list[bool]] = {name: [] for name in configs}
+    seconds = dict.fromkeys(configs, 0.0)
+    for seed in range(first, end):
+        # Interleaved, so that the machine's moods fall on both alike.
+        for name, played in configs.items():
+            start = time.perf_counter()
+            results[name].append(autoplay.play_game(played, seed).won)
+            seconds[name] += time.perf_counter() - start
     games = end - first
     base, look = results["without"], results["with"]
     only_look = sum(b and not a for a, b in zip(base, look, strict=True))

@@ -137,8 +137,10 @@ def cli() -> dict[str, list[str]]:
         lines.append(_cli("stats", name))
         lines.append(_cli("solve", name))
     for preset in ("beginner", "intermediate", "expert"):
-        for fmt in ("text", "leetcode", "json"):
-            lines.append(_cli("new", "--preset", preset, "--seed", "7", "--format", fmt))
+        lines.extend(
+            _cli("new", "--preset", preset, "--seed", "7", "--format", fmt)
+            for fmt in ("text", "leetcode", "json")
+        )
         lines.append(_cli("new", "--preset", preset, "--seed", "3", "--rule", "safe"))
         lines.append(_cli("new", "--preset", preset, "--seed", "3", "--rule", "none"))
         lines.append(_cli("new", "--preset", preset, "--seed", "11", "--first-click", "0,0"))
@@ -162,7 +164,7 @@ def cli() -> dict[str, list[str]]:
             lines.append(_cli("solve", "-", stdin=path.read_text()))
     view = "#########\n#1122211#\n#1.....1#\n#1.....1#\n#########\n"
     lines.append(_cli("solve", "-", "--mines", "12", stdin=view))
-    for bad in (
+    bad_inputs = (
         ("reveal", "examples/example1.json", "--click", "9,9"),
         ("reveal", "examples/example1.json", "--click", "-1,0"),
         ("reveal", "-"),
@@ -172,8 +174,8 @@ def cli() -> dict[str, list[str]]:
         ("new", "--seed", "-4"),
         ("solve", "-", "--mines", "500"),
         ("stats", "missing.json"),
-    ):
-        lines.append(_cli(*bad, stdin="EEE\nEXE\n" if "-" in bad else None))
+    )
+    lines.extend(_cli(*bad, stdin="EEE\nEXE\n" if "-" in bad else None) for bad in bad_inputs)
     return {"cli": lines}
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import argparse
 import math
 from collections import Counter
-from typing import Any
 
 from minesweep import autoplay
-from minesweep.solver import policy
+from minesweep.solver.guess import Guess
+from minesweep.solver.probability import Analysis
 
 #: Reasons by the start of the text choose_guess gives them (the order matters).
 KINDS = (
@@ -52,31 +52,23 @@ def main() -> None:
     config = autoplay.PlayConfig.preset(
         arguments.preset, rule=arguments.rule, first_click=arguments.first_click
     )
-    choose = policy.choose_guess
     last: list[tuple[str, float]] = []
 
-    def noting(analysis: Any, glyphs: Any, mines: int | None = None, **options: Any) -> Any:
-        guess = choose(analysis, glyphs, mines, **options)
+    def noting(analysis: Analysis, guess: Guess) -> None:
         last[:] = [(kind_of(guess.reason, analysis.log_layouts), guess.probability)]
-        return guess
 
-    # play_game looks choose_guess up in the module at every game.
-    policy.choose_guess = noting
     deaths: Counter[str] = Counter()
     risk: Counter[str] = Counter()
-    try:
-        for seed in range(first, end):
-            last.clear()
-            if autoplay.play_game(config, seed).won:
-                continue
-            # Certain moves never lose: the fatal click was the last guess,
-            # or the first click itself (rule "none").
-            blind = config.mines / (config.rows * config.cols)
-            kind, probability = last[0] if last else ("the first click", blind)
-            deaths[kind] += 1
-            risk[kind] += probability
-    finally:
-        policy.choose_guess = choose
+    for seed in range(first, end):
+        last.clear()
+        if autoplay.play_game(config, seed, on_guess=noting).won:
+            continue
+        # Certain moves never lose: the fatal click was the last guess,
+        # or the first click itself (rule "none").
+        blind = config.mines / (config.rows * config.cols)
+        kind, probability = last[0] if last else ("the first click", blind)
+        deaths[kind] += 1
+        risk[kind] += probability
     games = end - first
     print(f"{arguments.preset}, {arguments.rule}, seeds {first} to {end - 1}: ", end="")
     print(f"{sum(deaths.values())} of {games} games lost")

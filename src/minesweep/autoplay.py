@@ -1,11 +1,12 @@
 """The autoplayer: plays seeded games with the solver's policy, and measures it.
 
 A game is played as a player would: the first click by the convention
-chosen, then certain moves while there are any (the compiled rules of
-:mod:`minesweep.solver._deduce`, and the exact analysis when they stall),
-and a guess from :func:`minesweep.solver.policy.choose_guess` when nothing is
-certain. The player reads only the revealed numbers; the field is consulted
-to open a square, as the game would, and to tell whether a guess hit a mine.
+chosen, then certain moves while there are any
+(:func:`minesweep.solver.certain.play_until_stuck`: the compiled rules, and
+the exact analysis when they stall), and a guess from
+:func:`minesweep.solver.policy.choose_guess` when nothing is certain. The
+player reads only the revealed numbers; the field is consulted to open a
+square, as the game would, and to tell whether a guess hit a mine.
 
 The same seed always plays the same game, so runs split over processes, or
 over a Dask cluster, give exactly the results of one local run.
@@ -21,13 +22,19 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InvalidBoardError, InvalidClickError
-from .field import check_position
-from .generate import PRESETS, check_fits, first_click_rule, generate_field
+from .errors import InvalidClickError, SettingsError
+from .generate import Preset, check_fits, first_click_rule, generate_field
+from .grid import check_position
+from .solver.guess import DEFAULT_POLICY, PolicyConfig
+from .squares import KNOWN_OPEN
+
+if TYPE_CHECKING:
+    from .solver.guess import Guess
+    from .solver.probability import Analysis
 
 __all__ = [
     "GameRecord",
@@ -39,28 +46,26 @@ __all__ = [
     "wilson_interval",
 ]
 
-_UNKNOWN, _OPEN, _MINE = 0, 1, 2
+#: What :func:`play_game` tells a tracer of each guess: the analysis it was made from.
+GuessHook = Callable[["Analysis", "Guess"], None]
 
 
 @dataclass(frozen=True, slots=True)
 class PlayConfig:
-    """What kind of game to play: size, mines, first-click rule and first click."""
+    """What kind of game to play: size, mines, first-click rule and first click,
+    and the tuning of the policy that plays it."""
 
     rows: int
     cols: int
     mines: int
     rule: str = "safe"
     first_click: tuple[int, int] = (0, 0)
+    policy: PolicyConfig = DEFAULT_POLICY
 
     @classmethod
     def preset(cls, name: str, *, rule: str = "safe", first_click: str = "corner") -> PlayConfig:
         """A preset with a first click named ``corner``, ``center`` or given as ``R,C``."""
-        try:
-            size = PRESETS[name]
-        except (KeyError, TypeError):
-            raise InvalidBoardError(
-                f"preset must be one of {', '.join(map(repr, PRESETS))}, got {name!r}"
-            ) from None
+        size = Preset.from_name(name)
         return cls(
             size.rows, size.cols, size.mines, rule, _click(first_click, size.rows, size.cols)
         )
@@ -107,11 +112,16 @@ class Summary:
         )
 
 
-def play_game(config: PlayConfig, seed: int) -> GameRecord:
-    """Play one game with the solver's policy and say how it went."""
-    from .solver._deduce import play_certain_moves
+def play_game(config: PlayConfig, seed: int, *, on_guess: GuessHook | None = None) -> GameRecord:
+    """Play one game with the solver's policy and say how it went.
+
+    ``on_guess(analysis, guess)``, when given, is told every guess before
+    it is played (for diagnostics; it must not change either).
+    """
+    # Looked up at every game, not once: benchmarks/fingerprint.py traces a
+    # game by replacing choose_guess (and the compiled play_certain_moves).
+    from .solver.certain import flat_squares, play_until_stuck
     from .solver.policy import choose_guess
-    from .solver.probability import analyze
 
     started = time.perf_counter()
     field = generate_field(
@@ -122,39 +132,30 @@ def play_game(config: PlayConfig, seed: int) -> GameRecord:
         rule=config.rule,
         seed=seed,
     )
-    numbers = field.numbers
     mines = field.mines
     cols = config.cols
     state = np.zeros(field.shape, np.uint8)
-    no_squares = np.zeros(0, np.int64)
     row, col = config.first_click
     guesses = 0
     opens = np.array([row * cols + col], np.int64)
-    sure = no_squares
+    sure = np.zeros(0, np.int64)
     if mines[row, col]:
         return GameRecord(seed, False, time.perf_counter() - started, 1, 0)
     won = False
     while True:
-        left = play_certain_moves(numbers, config.mines, state, opens, sure)
-        if left == 0:
+        stuck = play_until_stuck(field.numbers, config.mines, state, opens, sure, max_states=None)
+        if stuck is None:
             won = True
             break
-        view = np.full(field.shape, 9, np.uint8)
-        opened = state == _OPEN
-        view[opened] = numbers[opened]
-        analysis = analyze(view, config.mines, max_states=None)
-        safe = analysis.safe
-        if len(safe):
-            opens = safe[:, 0] * cols + safe[:, 1]
-            sure = analysis.mines[:, 0] * cols + analysis.mines[:, 1]
-            continue
-        guess = choose_guess(analysis, view, config.mines)
+        guess = choose_guess(stuck.analysis, stuck.view, config.mines, config=config.policy)
+        if on_guess is not None:
+            on_guess(stuck.analysis, guess)
         guesses += 1
         if mines[guess.row, guess.col]:
             break
         opens = np.array([guess.row * cols + guess.col], np.int64)
-        sure = analysis.mines[:, 0] * cols + analysis.mines[:, 1]
-    opened_count = int(np.count_nonzero(state == _OPEN))
+        sure = flat_squares(stuck.analysis.mines, cols)
+    opened_count = int(np.count_nonzero(state == KNOWN_OPEN))
     return GameRecord(seed, won, time.perf_counter() - started, guesses, opened_count)
 
 
@@ -192,7 +193,7 @@ def play_games(
         try:
             dask: Any = importlib.import_module("distributed")
         except ImportError:
-            raise InvalidBoardError(
+            raise SettingsError(
                 "--dask needs the optional extra: pip install 'minesweep[dask]'"
             ) from None
         with dask.Client(dask_address) as client:

@@ -5,6 +5,17 @@ view (numbers, hidden squares, flags treated as claims to check, not facts)
 given the total mine count; :func:`hint` turns it into advice, and
 :func:`generate_no_guess` lays fields that need no guess.
 
+The package follows the solver's own steps, each module below the next:
+``errors`` (what stops an analysis); ``frontier`` (the view's numbers,
+groups, components and counting plans); ``exact`` and ``counting`` (layouts
+counted in integers, and compiled in floats by ``_count``); ``probability``
+(:func:`analyze` and :class:`Analysis`); ``whatif`` (what opening a square
+would show); ``guess`` (the :class:`~.guess.Guess` and the policy's tuning,
+:class:`~.guess.PolicyConfig`), ``fiftyfifty`` and ``endgame`` (strategies,
+the searches compiled in ``_search``) and ``policy`` (:func:`~.policy.choose_guess`,
+which weighs them); ``certain`` (certain moves, compiled in ``_deduce``, then
+the analysis), ``hints`` and ``noguess``. Only the names below are public.
+
 >>> from minesweep import Game
 >>> game = Game.new("beginner", seed=7)
 >>> _ = game.reveal(4, 4)

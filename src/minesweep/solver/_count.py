@@ -1,8 +1,8 @@
 """The counting kernel of the probability analysis, compiled (numba).
 
 It runs the same forward-backward dynamic programming as the exact Python
-counter in :mod:`minesweep.solver.probability`, on float64 instead of Python
-integers, about fifty times faster. Every count is a sum of products of
+counter in :mod:`minesweep.solver.exact`, on float64 instead of Python
+integers, which is what lets it run compiled. Every count is a sum of products of
 binomials, all at least one, so a count is zero in floating point exactly
 when it is zero in integers: that is what keeps "certainly safe" exact on
 this path too. The caller falls back to the exact counter when a component
@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from ..squares import MAX_NUMBER
+
 __all__ = ["MAX_WIDTH", "count_component", "plan_component"]
 
 MAX_WIDTH = 15
@@ -28,8 +30,9 @@ _index = types.int64[::1]
 
 @njit(cache=True, nogil=True)
 def _pascal():  # pragma: no cover - compiled
-    table = np.zeros((9, 9))
-    for n in range(9):
+    # A group's squares all neighbour one number, so it holds at most eight.
+    table = np.zeros((MAX_NUMBER + 1, MAX_NUMBER + 1))
+    for n in range(MAX_NUMBER + 1):
         table[n, 0] = 1.0
         for k in range(1, n + 1):
             table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
@@ -98,6 +101,11 @@ def count_component(  # pragma: no cover - compiled
     Returns ``W`` (layouts by mines in the component), ``E`` and ``S`` (for
     each group and mine count: the mines, and the safe squares, summed over
     the layouts), and the number of states made (-1 if over ``max_states``).
+
+    One long function on purpose: it is the innermost loop of every
+    analysis and lookahead, and its passes share a dozen growing arrays
+    (states, their hash table, the moves between layers) that a split into
+    calls would pass back and forth, and re-bind whenever one grows.
     """
     n = sizes.shape[0]
     length = 1
@@ -256,31 +264,10 @@ def count_component(  # pragma: no cover - compiled
     return total, mines, safes, rows
 
 
-@njit(
-    types.UniTuple(types.int64[::1], 10)(_index, _index, _index, _index, types.int64),
-    cache=True,
-    nogil=True,
-)
-def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pragma: no cover
-    """Order a component's groups and work out how each step reads the state.
-
-    Group ``g`` has ``sizes[g]`` squares and touches the numbers
-    ``group_witnesses[group_start[g]:group_start[g + 1]]`` (ids into
-    ``targets``); the number ``ignored`` (-1: none) is left out.
-
-    The order keeps few numbers open at a time: the counting state holds the
-    numbers touching groups on both sides of the current position, so each
-    step takes, among the groups next to an open number, the one that leaves
-    the fewest open (closing the most, opening the fewest; the lowest index
-    on a tie), starting from a far end of the frontier: the last group a
-    breadth-first search from group 0 reaches.
-
-    Returns the order, then the arrays :func:`count_component` takes (its
-    ``sizes`` in that order, ``touch_*``, ``carry_*``, ``widths``).
-    """
-    n = sizes.shape[0]
-    k = targets.shape[0]
-    # Groups of every number (CSR), and how many are still to place.
+@njit(cache=True, nogil=True)
+def _groups_by_number(group_start, group_witnesses, k):  # pragma: no cover - compiled
+    """The groups of every number, as CSR: number ``w``'s are ``by_witness[per[w]:per[w+1]]``."""
+    n = group_start.shape[0] - 1
     per = np.zeros(k + 1, np.int64)
     for j in range(group_start[n]):
         per[group_witnesses[j] + 1] += 1
@@ -293,90 +280,116 @@ def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pr
             w = group_witnesses[j]
             by_witness[fill[w]] = g
             fill[w] += 1
+    return per, by_witness
+
+
+@njit(cache=True, nogil=True)
+def _far_end(group_start, group_witnesses, per, by_witness):  # pragma: no cover - compiled
+    """A far end of the frontier: the last group a breadth-first search from group 0 reaches."""
+    n = group_start.shape[0] - 1
+    seen = np.zeros(n, np.bool_)
+    queue = np.zeros(n, np.int64)
+    seen[0] = True
+    tail = 1
+    head = 0
+    while head < tail:
+        current = queue[head]
+        head += 1
+        for j in range(group_start[current], group_start[current + 1]):
+            w = group_witnesses[j]
+            for i in range(per[w], per[w + 1]):
+                other = by_witness[i]
+                if not seen[other]:
+                    seen[other] = True
+                    queue[tail] = other
+                    tail += 1
+    return queue[tail - 1]
+
+
+@njit(cache=True, nogil=True)
+def _greedy_order(group_start, group_witnesses, per, by_witness, start):  # pragma: no cover
+    """The counting order: from ``start``, each step takes, among the groups next to
+    an open number, the one that leaves the fewest open (see :func:`plan_component`)."""
+    n = group_start.shape[0] - 1
+    k = per.shape[0] - 1
     remaining = per[1:] - per[:k]
     order = np.arange(n)
-    if n > 2:
-        # A far end: breadth-first from group 0, the last group reached.
-        seen = np.zeros(n, np.bool_)
-        queue = np.zeros(n, np.int64)
-        seen[0] = True
-        tail = 1
-        head = 0
-        while head < tail:
-            current = queue[head]
-            head += 1
-            for j in range(group_start[current], group_start[current + 1]):
+    opened = np.zeros(k, np.bool_)
+    placed = np.zeros(n, np.bool_)
+    candidate = np.zeros(n, np.bool_)
+    listed = np.zeros(n, np.int64)  # the candidates, in no order (some stale)
+    count = 1
+    listed[0] = start
+    candidate[listed[0]] = True
+    for position in range(n):
+        best = -1
+        best_score = 0
+        best_closes = 0
+        kept = 0
+        for c in range(count):
+            index = listed[c]
+            if not candidate[index]:
+                continue
+            listed[kept] = index
+            kept += 1
+            closes = 0
+            opens = 0
+            for j in range(group_start[index], group_start[index + 1]):
                 w = group_witnesses[j]
-                for i in range(per[w], per[w + 1]):
-                    other = by_witness[i]
-                    if not seen[other]:
-                        seen[other] = True
-                        queue[tail] = other
-                        tail += 1
-        opened = np.zeros(k, np.bool_)
-        placed = np.zeros(n, np.bool_)
-        candidate = np.zeros(n, np.bool_)
-        listed = np.zeros(n, np.int64)  # the candidates, in no order (some stale)
-        count = 1
-        listed[0] = queue[tail - 1]
-        candidate[listed[0]] = True
-        for position in range(n):
-            best = -1
-            best_score = 0
-            best_closes = 0
-            kept = 0
-            for c in range(count):
-                index = listed[c]
-                if not candidate[index]:
-                    continue
-                listed[kept] = index
-                kept += 1
-                closes = 0
-                opens = 0
-                for j in range(group_start[index], group_start[index + 1]):
-                    w = group_witnesses[j]
-                    if remaining[w] == 1:
-                        if opened[w]:
-                            closes += 1
-                    elif not opened[w]:
-                        opens += 1
-                score = opens - closes
-                if (
-                    best < 0
-                    or score < best_score
-                    or (
-                        score == best_score
-                        and (closes > best_closes or (closes == best_closes and index < best))
-                    )
-                ):
-                    best = index
-                    best_score = score
-                    best_closes = closes
-            count = kept
-            if best < 0:  # a component in pieces: the lowest group left
-                for g in range(n):
-                    if not placed[g]:
-                        best = g
-                        break
-            order[position] = best
-            placed[best] = True
-            candidate[best] = False
-            for j in range(group_start[best], group_start[best + 1]):
-                w = group_witnesses[j]
-                remaining[w] -= 1
-                if remaining[w]:
-                    if not opened[w]:
-                        opened[w] = True
-                        for i in range(per[w], per[w + 1]):
-                            other = by_witness[i]
-                            if not placed[other] and not candidate[other]:
-                                candidate[other] = True
-                                listed = _grow(listed, count + 1)
-                                listed[count] = other
-                                count += 1
-                else:
-                    opened[w] = False
-    # The state bookkeeping, step by step.
+                if remaining[w] == 1:
+                    if opened[w]:
+                        closes += 1
+                elif not opened[w]:
+                    opens += 1
+            score = opens - closes
+            if (
+                best < 0
+                or score < best_score
+                or (
+                    score == best_score
+                    and (closes > best_closes or (closes == best_closes and index < best))
+                )
+            ):
+                best = index
+                best_score = score
+                best_closes = closes
+        count = kept
+        if best < 0:  # a component in pieces: the lowest group left
+            for g in range(n):
+                if not placed[g]:
+                    best = g
+                    break
+        order[position] = best
+        placed[best] = True
+        candidate[best] = False
+        for j in range(group_start[best], group_start[best + 1]):
+            w = group_witnesses[j]
+            remaining[w] -= 1
+            if remaining[w]:
+                if not opened[w]:
+                    opened[w] = True
+                    for i in range(per[w], per[w + 1]):
+                        other = by_witness[i]
+                        if not placed[other] and not candidate[other]:
+                            candidate[other] = True
+                            listed = _grow(listed, count + 1)
+                            listed[count] = other
+                            count += 1
+            else:
+                opened[w] = False
+    return order
+
+
+@njit(cache=True, nogil=True)
+def _state_steps(group_start, group_witnesses, sizes, targets, ignored, order):  # pragma: no cover
+    """The state bookkeeping of each step of ``order`` (see :func:`plan_component`).
+
+    One long pass on purpose: every array it fills is indexed by the same
+    running counters (``touches``, ``carries``, the open numbers' slots),
+    which a split would have to hand back and forth at every step.
+    """
+    n = sizes.shape[0]
+    k = targets.shape[0]
     last = np.full(k, -1, np.int64)
     capacity = np.zeros(k, np.int64)
     for position in range(n):
@@ -460,3 +473,35 @@ def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pr
         carry_pairs[: 2 * carries].copy(),
         widths,
     )
+
+
+@njit(
+    types.UniTuple(types.int64[::1], 10)(_index, _index, _index, _index, types.int64),
+    cache=True,
+    nogil=True,
+)
+def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pragma: no cover
+    """Order a component's groups and work out how each step reads the state.
+
+    Group ``g`` has ``sizes[g]`` squares and touches the numbers
+    ``group_witnesses[group_start[g]:group_start[g + 1]]`` (ids into
+    ``targets``); the number ``ignored`` (-1: none) is left out.
+
+    The order keeps few numbers open at a time: the counting state holds the
+    numbers touching groups on both sides of the current position, so each
+    step takes, among the groups next to an open number, the one that leaves
+    the fewest open (closing the most, opening the fewest; the lowest index
+    on a tie), starting from a far end of the frontier: the last group a
+    breadth-first search from group 0 reaches.
+
+    Returns the order, then the arrays :func:`count_component` takes (its
+    ``sizes`` in that order, ``touch_*``, ``carry_*``, ``widths``).
+    """
+    n = sizes.shape[0]
+    k = targets.shape[0]
+    order = np.arange(n)
+    if n > 2:
+        per, by_witness = _groups_by_number(group_start, group_witnesses, k)
+        start = _far_end(group_start, group_witnesses, per, by_witness)
+        order = _greedy_order(group_start, group_witnesses, per, by_witness, start)
+    return _state_steps(group_start, group_witnesses, sizes, targets, ignored, order)

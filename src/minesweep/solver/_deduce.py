@@ -1,12 +1,12 @@
 """A compiled player that only ever makes certain moves (numba).
 
-:func:`clear_without_guessing` plays a board from its first click using three
-sound rules, and reports whether that clears every safe square. It is what
-no-guess generation runs many times over, so it is a numba kernel, and it is
-deliberately not the exact solver: every move it makes is certain, but it
-may stall on a board that deeper reasoning would clear. A stall only costs
-the generator another attempt; it never lets a board that needs a guess
-through.
+:func:`play_certain_moves` plays a position on with three sound rules, and
+reports how many safe squares are left. It is what no-guess generation and
+the autoplayer run many times over (through
+:func:`minesweep.solver.certain.play_until_stuck`, which asks the exact
+analysis when it stalls), so it is a numba kernel, and it is deliberately not
+the exact solver: every move it makes is certain, but it may stall on a
+board that deeper reasoning would clear.
 
 The rules, applied until none makes progress:
 
@@ -30,11 +30,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-__all__ = ["play_certain_moves"]
+from ..squares import KNOWN_MINE as _MINE
+from ..squares import KNOWN_OPEN as _OPEN
+from ..squares import KNOWN_UNKNOWN as _UNKNOWN
 
-_UNKNOWN = 0
-_OPEN = 1
-_MINE = 2
+__all__ = ["play_certain_moves"]
 
 _grid = types.Array(types.uint8, 2, "C", readonly=True)
 
@@ -56,7 +56,13 @@ def _touch(numbers, state, queued, queue, tail, row, col):  # pragma: no cover -
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _open(numbers, state, queued, queue, tail, stack, row, col):  # pragma: no cover
-    """Open a safe square and the blank region around it; return (tail, opened)."""
+    """Open a safe square and the blank region around it; return (tail, opened).
+
+    A flood fill of its own, not the board's (:func:`minesweep._kernels.flood`):
+    it fills the player's notes (:class:`minesweep.Knowledge`), not the
+    board's states, and queues every number it opens for the rules as it
+    goes, which the board's flood has no reason to do.
+    """
     rows, cols = numbers.shape
     state[row, col] = _OPEN
     tail = _touch(numbers, state, queued, queue, tail, row, col)
@@ -96,6 +102,128 @@ def _tally(state, row, col):  # pragma: no cover - compiled
     return unknown, mines
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _mark_mine(numbers, state, queued, queue, tail, row, col):  # pragma: no cover - compiled
+    """Note a deduced mine and queue the numbers around it; return the new tail."""
+    state[row, col] = _MINE
+    return _touch(numbers, state, queued, queue, tail, row, col)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _one_number(numbers, state, queued, queue, tail, stack, r, c, left):  # pragma: no cover
+    """Rule 1 at number (r, c) with ``left`` mines to find: open or mark all its unknowns.
+
+    Returns (tail, squares opened, mines marked).
+    """
+    rows, cols = state.shape
+    opened = 0
+    marked = 0
+    for rr in range(max(r - 1, 0), min(r + 2, rows)):
+        for cc in range(max(c - 1, 0), min(c + 2, cols)):
+            if state[rr, cc] != _UNKNOWN:
+                continue
+            if left == 0:
+                tail, count = _open(numbers, state, queued, queue, tail, stack, rr, cc)
+                opened += count
+            else:
+                tail = _mark_mine(numbers, state, queued, queue, tail, rr, cc)
+                marked += 1
+    return tail, opened, marked
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _pair_verdict(unknown, left, unknown2, left2, shared):  # pragma: no cover - compiled
+    """Rule 2's verdict on the three parts of two numbers' unknown squares.
+
+    Part 0 is "only the first", 1 "only the second", 2 "both". Returns a
+    bit mask: bit ``2 * part`` when that part is certainly safe, bit
+    ``2 * part + 1`` when it is certainly mines (an empty part: neither).
+    """
+    only_a = unknown - shared
+    only_b = unknown2 - shared
+    low = max(0, left - only_a, left2 - only_b)
+    high = min(shared, left, left2)
+    verdict = 0
+    if only_a:
+        verdict |= (left - low == 0) | ((left - high == only_a) << 1)
+    if only_b:
+        verdict |= ((left2 - low == 0) << 2) | ((left2 - high == only_b) << 3)
+    if shared:
+        verdict |= ((high == 0) << 4) | ((low == shared) << 5)
+    return verdict
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _two_numbers(
+    numbers, state, queued, queue, tail, stack, r, c, unknown, left
+):  # pragma: no cover
+    """Rule 2 at number (r, c) against every other number up to two squares away.
+
+    Stops at the first pair that decides a square. Returns (tail, squares
+    opened, mines marked).
+    """
+    rows, cols = state.shape
+    for r2 in range(max(r - 2, 0), min(r + 3, rows)):
+        for c2 in range(max(c - 2, 0), min(c + 3, cols)):
+            if (r2 == r and c2 == c) or state[r2, c2] != _OPEN or numbers[r2, c2] == 0:
+                continue
+            unknown2, found2 = _tally(state, r2, c2)
+            if unknown2 == 0:
+                continue
+            shared = 0
+            for rr in range(max(r - 1, r2 - 1, 0), min(r + 2, r2 + 2, rows)):
+                for cc in range(max(c - 1, c2 - 1, 0), min(c + 2, c2 + 2, cols)):
+                    if state[rr, cc] == _UNKNOWN:
+                        shared += 1
+            if shared == 0:
+                continue
+            verdict = _pair_verdict(unknown, left, unknown2, numbers[r2, c2] - found2, shared)
+            if verdict == 0:
+                continue  # this pair decides nothing
+            tail, opened, marked = _decide_parts(
+                numbers, state, queued, queue, tail, stack, r, c, r2, c2, verdict
+            )
+            if opened or marked:
+                return tail, opened, marked
+    return tail, 0, 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _decide_parts(
+    numbers, state, queued, queue, tail, stack, r, c, r2, c2, verdict
+):  # pragma: no cover - compiled
+    """Open or mark the unknown squares of every part rule 2 decided.
+
+    Returns (tail, squares opened, mines marked).
+    """
+    rows, cols = state.shape
+    opened = 0
+    marked = 0
+    for part in range(3):
+        safe = (verdict >> (2 * part)) & 1
+        if not (verdict >> (2 * part)) & 3:
+            continue
+        for rr in range(max(min(r, r2) - 1, 0), min(max(r, r2) + 2, rows)):
+            for cc in range(max(min(c, c2) - 1, 0), min(max(c, c2) + 2, cols)):
+                if state[rr, cc] != _UNKNOWN:
+                    continue
+                near_a = abs(rr - r) <= 1 and abs(cc - c) <= 1
+                near_b = abs(rr - r2) <= 1 and abs(cc - c2) <= 1
+                if part == 0 and not (near_a and not near_b):
+                    continue
+                if part == 1 and not (near_b and not near_a):
+                    continue
+                if part == 2 and not (near_a and near_b):
+                    continue
+                if safe:
+                    tail, count = _open(numbers, state, queued, queue, tail, stack, rr, cc)
+                    opened += count
+                else:
+                    tail = _mark_mine(numbers, state, queued, queue, tail, rr, cc)
+                    marked += 1
+    return tail, opened, marked
+
+
 @njit(
     types.int64(_grid, types.int64, types.uint8[:, ::1], types.int64[::1], types.int64[::1]),
     cache=True,
@@ -105,11 +233,11 @@ def _tally(state, row, col):  # pragma: no cover - compiled
 def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no cover
     """Play certain moves from a position; return how many safe squares are left.
 
-    ``state`` (UNKNOWN 0, OPEN 1, MINE 2 for a deduced mine) is updated in
-    place. ``opens`` lists squares (flat indices) known to be safe to open
-    first, and ``mines`` squares known to be mines. The caller knows the
-    field; squares are opened by their numbers alone, and no decision reads
-    where the mines are.
+    ``state`` (:class:`minesweep.Knowledge`: unknown, open, or a deduced
+    mine) is updated in place. ``opens`` lists squares (flat indices) known
+    to be safe to open first, and ``mines`` squares known to be mines. The
+    caller knows the field; squares are opened by their numbers alone, and
+    no decision reads where the mines are.
     """
     rows, cols = numbers.shape
     cells = rows * cols
@@ -135,9 +263,8 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
     for i in range(mines.shape[0]):
         r, c = divmod(mines[i], cols)
         if state[r, c] == _UNKNOWN:
-            state[r, c] = _MINE
+            tail = _mark_mine(numbers, state, queued, queue, tail, r, c)
             known_mines += 1
-            tail = _touch(numbers, state, queued, queue, tail, r, c)
     for i in range(opens.shape[0]):
         r, c = divmod(opens[i], cols)
         if state[r, c] == _UNKNOWN:
@@ -152,82 +279,16 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
         if unknown == 0:
             continue
         left = numbers[r, c] - found
-        # Rule 1.
         if left == 0 or left == unknown:
-            for rr in range(max(r - 1, 0), min(r + 2, rows)):
-                for cc in range(max(c - 1, 0), min(c + 2, cols)):
-                    if state[rr, cc] != _UNKNOWN:
-                        continue
-                    if left == 0:
-                        tail, count = _open(numbers, state, queued, queue, tail, stack, rr, cc)
-                        safe_left -= count
-                    else:
-                        state[rr, cc] = _MINE
-                        known_mines += 1
-                        tail = _touch(numbers, state, queued, queue, tail, rr, cc)
-            continue
-        # Rule 2, against every other number up to two squares away.
-        changed = False
-        for r2 in range(max(r - 2, 0), min(r + 3, rows)):
-            for c2 in range(max(c - 2, 0), min(c + 3, cols)):
-                if (r2 == r and c2 == c) or state[r2, c2] != _OPEN or numbers[r2, c2] == 0:
-                    continue
-                unknown2, found2 = _tally(state, r2, c2)
-                if unknown2 == 0:
-                    continue
-                left2 = numbers[r2, c2] - found2
-                shared = 0
-                for rr in range(max(r - 1, r2 - 1, 0), min(r + 2, r2 + 2, rows)):
-                    for cc in range(max(c - 1, c2 - 1, 0), min(c + 2, c2 + 2, cols)):
-                        if state[rr, cc] == _UNKNOWN:
-                            shared += 1
-                if shared == 0:
-                    continue
-                only_a = unknown - shared
-                only_b = unknown2 - shared
-                low = max(0, left - only_a, left2 - only_b)
-                high = min(shared, left, left2)
-                for part in range(3):
-                    if part == 0:
-                        size = only_a
-                        safe = left - low == 0
-                        mine = left - high == only_a
-                    elif part == 1:
-                        size = only_b
-                        safe = left2 - low == 0
-                        mine = left2 - high == only_b
-                    else:
-                        size = shared
-                        safe = high == 0
-                        mine = low == shared
-                    if size == 0 or not (safe or mine):
-                        continue
-                    for rr in range(max(min(r, r2) - 1, 0), min(max(r, r2) + 2, rows)):
-                        for cc in range(max(min(c, c2) - 1, 0), min(max(c, c2) + 2, cols)):
-                            if state[rr, cc] != _UNKNOWN:
-                                continue
-                            near_a = abs(rr - r) <= 1 and abs(cc - c) <= 1
-                            near_b = abs(rr - r2) <= 1 and abs(cc - c2) <= 1
-                            if part == 0 and not (near_a and not near_b):
-                                continue
-                            if part == 1 and not (near_b and not near_a):
-                                continue
-                            if part == 2 and not (near_a and near_b):
-                                continue
-                            if safe:
-                                tail, count = _open(
-                                    numbers, state, queued, queue, tail, stack, rr, cc
-                                )
-                                safe_left -= count
-                            else:
-                                state[rr, cc] = _MINE
-                                known_mines += 1
-                                tail = _touch(numbers, state, queued, queue, tail, rr, cc)
-                            changed = True
-                if changed:
-                    break
-            if changed:
-                break
+            tail, opened, marked = _one_number(
+                numbers, state, queued, queue, tail, stack, r, c, left
+            )
+        else:
+            tail, opened, marked = _two_numbers(
+                numbers, state, queued, queue, tail, stack, r, c, unknown, left
+            )
+        safe_left -= opened
+        known_mines += marked
     if safe_left > 0 and known_mines == total_mines:
         # Rule 3: every mine is known, so every unknown square is safe.
         for r in range(rows):

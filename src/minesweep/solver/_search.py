@@ -13,9 +13,15 @@ square whose number tells nothing (dead) is tried only when no square
 tells anything, since opening it last wins every layout opening it first
 would; squares that split the layouts alike are tried once; and a move is
 dropped as soon as winning every layout it has left to search could not
-beat the best move found. On 258 endgames from real games it chose the
-same squares as the same search in Python (on big-integer bitsets), 3.6
-times faster. The tests check it against the rules' own reference search.
+beat the best move found. It is compiled because a search splits every
+layout left at each of its many positions, work an interpreter would pay
+for step by step; the tests check it against a plain reference search of
+the same rules.
+
+:func:`_search` is one long loop on purpose: numba compiles it into a single
+function whose frames live in preallocated arrays, and a call per step
+(enter a position, try the next move, split, return) would pass those arrays
+at every step of the hottest loop of the endgame.
 """
 
 from __future__ import annotations
@@ -25,13 +31,16 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-__all__ = ["MINE", "TOO_LARGE", "layouts", "search"]
+from ..squares import OUTCOME_MINE
+
+__all__ = ["TOO_LARGE", "layouts", "search"]
 
 #: What :func:`search` returns as the chance when the search passed its limit.
 TOO_LARGE = -1.0
 
-#: What ``shown`` holds for a square with a mine (numbers are 0 to 8).
-MINE = 9
+# ``shown`` holds OUTCOME_MINE (the slot after the numbers 0 to 8) for a
+# square with a mine: a plain module-level int, which numba reads as a
+# compile-time constant.
 _key_type = types.UniTuple(types.uint64, 2)
 _value_type = types.Tuple((types.float64, types.int64))
 
@@ -61,7 +70,7 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     risks = np.empty((depth, squares), np.int64)
     move_count = np.zeros(depth, np.int64)
     move = np.zeros(depth, np.int64)  # the move being tried
-    tally = np.zeros((depth, MINE + 1), np.int64)  # layouts by what it shows
+    tally = np.zeros((depth, OUTCOME_MINE + 1), np.int64)  # layouts by what it shows
     number = np.zeros(depth, np.int64)  # the next number of its split
     won = np.zeros(depth)
     left = np.zeros(depth, np.int64)  # layouts of its split not yet searched
@@ -71,8 +80,8 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     free = np.zeros(depth, np.bool_)
     keys = np.zeros((depth, 2), np.uint64)
     memo = Dict.empty(key_type=_key_type, value_type=_value_type)
-    counts = np.zeros(MINE + 1, np.int64)
-    part_hash = np.zeros(MINE + 1, np.uint64)
+    counts = np.zeros(OUTCOME_MINE + 1, np.int64)
+    part_hash = np.zeros(OUTCOME_MINE + 1, np.uint64)
     signatures = np.empty(squares, np.uint64)
     dead = np.empty(squares, np.int64)
     dead_risk = np.empty(squares, np.int64)
@@ -115,11 +124,11 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                     shows = shown[i, square]
                     counts[shows] += 1
                     part_hash[shows] ^= key_a[i]
-                at_risk = counts[MINE]
+                at_risk = counts[OUTCOME_MINE]
                 if at_risk == total:
                     continue
                 parts = 0
-                for n in range(MINE):
+                for n in range(OUTCOME_MINE):
                     if counts[n]:
                         parts += 1
                 if parts == 1:
@@ -143,7 +152,7 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                 n_still += 1
                 # Squares that split the layouts alike are one move.
                 signature = np.uint64(0)
-                for n in range(MINE):
+                for n in range(OUTCOME_MINE):
                     if counts[n]:
                         mixed = part_hash[n] ^ (part_hash[n] >> np.uint64(29))
                         signature += mixed * np.uint64(0x9E3779B97F4A7C15)
@@ -201,15 +210,15 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                 tally[d, shown[i, square]] += 1
             number[d] = 0
             won[d] = 0.0
-            left[d] = total - tally[d, MINE]
+            left[d] = total - tally[d, OUTCOME_MINE]
             beat[d] = -1.0 if free[d] else best_chance[d]
             state = _SPLIT
         elif state == _SPLIT:
             total = size[d]
             n = number[d]
-            while n < MINE and tally[d, n] == 0:
+            while n < OUTCOME_MINE and tally[d, n] == 0:
                 n += 1
-            if n == MINE:  # no number left
+            if n == OUTCOME_MINE:  # no number left
                 chance = won[d] / total
                 if chance > best_chance[d] + 1e-12:
                     best_chance[d] = chance
@@ -252,8 +261,9 @@ def search(shown: npt.NDArray[np.int64], limit: int) -> tuple[float, int]:
     """The best chance of winning and the square (column) to open first.
 
     ``shown[layout, square]`` is the number the square shows in that layout,
-    or :data:`MINE` where it holds a mine; no two layouts may be alike (layouts of a
-    board never are; with duplicates, the rule for dead squares is wrong).
+    or :data:`minesweep.squares.OUTCOME_MINE` where it holds a mine; no two
+    layouts may be alike (layouts of a board never are; with duplicates, the
+    rule for dead squares is wrong).
     Squares are numbered in board order (of squares alike, the first is
     played). The square is -1 when a single
     layout is left, and the chance is :data:`TOO_LARGE` past ``limit``

@@ -8,8 +8,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import GameOverError, InvalidBoardError
-from ..game import Game, GameStatus, Glyph
+from ..game import Game, GameStatus
 from ..generate import FirstClickRule
+from ..squares import GLYPH_FLAG
 from .probability import DEFAULT_MAX_STATES, Analysis, analyze
 
 __all__ = ["Hint", "hint", "hint_from_analysis"]
@@ -55,7 +56,7 @@ def hint(
 def hint_from_analysis(analysis: Analysis, glyphs: npt.ArrayLike) -> Hint:
     """The hint an analysis of the view ``glyphs`` gives."""
     view = np.asarray(glyphs)
-    flagged = view == Glyph.FLAG
+    flagged = view == GLYPH_FLAG
     for row, col in analysis.safe.tolist():
         if not flagged[row, col]:
             return Hint(row, col, 0.0, True, f"({row}, {col}) is certainly safe")

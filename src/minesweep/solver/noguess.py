@@ -2,9 +2,10 @@
 
 :func:`generate_no_guess` draws fields (first-click rule "opening") until one
 passes :func:`clears_without_guessing`, a player that only makes certain
-moves: the compiled rules of :mod:`minesweep.solver._deduce` while they make
-progress, and the exact analysis (:func:`minesweep.solver.analyze`, which
-uses the global mine count) whenever they stall. A field is accepted only
+moves (:func:`minesweep.solver.certain.play_until_stuck`): the compiled rules
+of :mod:`minesweep.solver._deduce` while they make progress, and the exact
+analysis (:func:`minesweep.solver.analyze`, which uses the global mine count)
+whenever they stall. A field is accepted only
 when that player opens every safe square; a field whose analysis would outgrow
 the state budget is skipped like one that needs a guess (rare: a frontier of
 about 90 squares in one piece), so one unlucky draw cannot cost seconds or end
@@ -24,13 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from ..errors import MinesweepError
-from ..field import Minefield, check_position
+from ..field import Minefield
 from ..game import Game
 from ..generate import FirstClickRule, check_fits, check_seed, generate_field, new_seed
-from .probability import DEFAULT_MAX_STATES, AnalysisBudgetError, analyze
+from ..grid import check_position
+from .certain import play_until_stuck
+from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError
 
 __all__ = [
     "NoGuessBudgetError",
@@ -39,8 +41,6 @@ __all__ = [
     "generate_no_guess",
     "no_guess_game",
 ]
-
-_UNKNOWN, _OPEN, _MINE = 0, 1, 2
 
 
 class NoGuessBudgetError(MinesweepError):
@@ -67,31 +67,19 @@ def clears_without_guessing(
     """Whether certain moves alone clear ``field`` from ``first_click``.
 
     Raises AnalysisBudgetError when a position's analysis needs more than
-    ``max_states`` partial layouts (see :func:`analyze`); None counts without
+    ``max_states`` partial layouts (see :func:`.analyze`); None counts without
     limit.
     """
-    from ._deduce import play_certain_moves
-
     row, col = first_click
     check_position(field.shape, row, col)
     if field.is_mine(row, col):
         return False
-    numbers = field.numbers
     state = np.zeros(field.shape, np.uint8)
-    cols = field.cols
-    opens = np.array([row * cols + col], np.int64)
-    mines = np.zeros(0, np.int64)
-    while True:
-        if play_certain_moves(numbers, field.mine_count, state, opens, mines) == 0:
-            return True
-        # The rules stalled: ask the exact analysis, which also weighs the mine count.
-        analysis = analyze(_view(numbers, state), field.mine_count, max_states=max_states)
-        safe = analysis.safe
-        if not len(safe):
-            return False
-        opens = safe[:, 0] * cols + safe[:, 1]
-        sure = analysis.mines
-        mines = sure[:, 0] * cols + sure[:, 1]
+    opens = np.array([row * field.cols + col], np.int64)
+    stuck = play_until_stuck(
+        field.numbers, field.mine_count, state, opens, np.zeros(0, np.int64), max_states=max_states
+    )
+    return stuck is None
 
 
 def generate_no_guess(
@@ -169,11 +157,3 @@ def no_guess_game(
 def _attempt_seed(seed: int, attempt: int) -> int:
     words = np.random.SeedSequence([seed, attempt]).generate_state(4, np.uint32)
     return int.from_bytes(words.astype("<u4").tobytes(), "little")
-
-
-def _view(numbers: npt.NDArray[np.uint8], state: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """The player's view of a play state: numbers where open, hidden elsewhere."""
-    view = np.full(numbers.shape, 9, np.uint8)
-    opened = state == _OPEN
-    view[opened] = numbers[opened]
-    return view

@@ -9,10 +9,11 @@ group, its hidden neighbours gain it as a number, and its interior
 neighbours join the frontier. Here that merged component is planned once
 and counted once per number the square could show (the plan does not depend
 on the number, only the kernel's input does); the other components keep the
-counts the analysis already holds, and the global mine count ties them
-together exactly as in :func:`minesweep.solver.analyze` (a new number moves
-their probabilities too, through the total). The answers are those of the
-full analyses, within rounding; tests check them against it.
+counts the analysis already holds (:class:`minesweep.solver.probability.Workings`),
+and the global mine count ties them together exactly as in
+:func:`minesweep.solver.analyze` (a new number moves their probabilities
+too, through the total). The answers are those of the full analyses, within
+rounding; tests check them against it.
 
 A component too tangled for the compiled counter (which the full analysis
 counts in Python integers, fifty times slower) gets no answer: the
@@ -29,16 +30,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidBoardError
+from ..squares import GLYPH_HIDDEN
 from ._count import MAX_WIDTH, count_component
-from .probability import (
-    Analysis,
-    _correlate,
-    _Group,
-    _kernel_arrays,
-    _plan,
-)
+from .counting import Untouched, correlate
+from .frontier import Frontier, Group, KernelInput, plan_groups
+from .probability import Analysis
 
-__all__ = ["Lookahead", "Outcome"]
+__all__ = ["DEFAULT_STATES", "Lookahead", "Outcome"]
+
+Floats = npt.NDArray[np.float64]
+Cell = tuple[int, int]
 
 #: Dynamic-programming states one :class:`Lookahead` may spend in all, past
 #: which it gives up (returns None) rather than stall a game.
@@ -56,37 +57,26 @@ class _Merged:
     #: The counter's input (None: no groups, or too tangled for the counter),
     #: which entries of its targets are the opened square's number, and the
     #: groups' sizes.
-    arrays: list[npt.NDArray[np.int64]] | None
-    is_new: npt.NDArray[np.bool_] | None
-    sizes: npt.NDArray[np.float64] | None
+    kernel_input: KernelInput | None = None
+    is_new: npt.NDArray[np.bool_] | None = None
+    sizes: Floats | None = None
 
 
-class _Untouched:
-    """Components a recount leaves alone, and products of their layouts by mines.
+@dataclass(slots=True)
+class _Weights:
+    """How the world outside a merged component weighs its mine counts.
 
-    ``prefix[-1]`` is the product of them all; :meth:`apart` gives, for
-    each, the product of the others (each product renormalised: only ratios
-    matter here), worked out when first asked for.
+    ``weight[m]`` is the weight of its layouts with ``m`` mines (the other
+    components and the interior together), ``weight_inside[m]`` the same
+    times the mines the interior then holds; ``ways`` the interior's ways
+    by mines outside it, relative to the largest.
     """
 
-    def __init__(self, components: list[int], layouts: list[npt.NDArray[np.float64]]) -> None:
-        self.components = components
-        self._layouts = layouts
-        self.prefix = [np.ones(1)]
-        for poly in layouts:
-            self.prefix.append(_normalised(np.convolve(self.prefix[-1], poly)))
-        self._apart: list[npt.NDArray[np.float64]] | None = None
-
-    def apart(self) -> list[npt.NDArray[np.float64]]:
-        if self._apart is None:
-            suffix = [np.ones(1)]
-            for poly in reversed(self._layouts):
-                suffix.append(_normalised(np.convolve(suffix[-1], poly)))
-            suffix.reverse()
-            self._apart = [
-                np.convolve(self.prefix[i], suffix[i + 1]) for i in range(len(self._layouts))
-            ]
-        return self._apart
+    untouched: Untouched
+    interior: int
+    ways: Floats
+    weight: Floats
+    weight_inside: Floats
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,20 +94,24 @@ class Lookahead:
     """What-if questions about one analysis: build once per guess, ask per square."""
 
     def __init__(self, analysis: Analysis, *, max_states: int = DEFAULT_STATES) -> None:
-        frontier = analysis._frontier
+        workings = analysis.workings
+        frontier = workings.frontier
         #: False after an exact analysis, which keeps no float counts.
         self.available = frontier is not None
         self._analysis = analysis
+        self._view = workings.view
+        self._mine_count = workings.mine_count
         self._states_left = max_states
         if frontier is None:
             return
-        self._frontier = frontier
+        self._frontier: Frontier = frontier
+        self._counts = workings.counts
         self._component_of = np.full(len(frontier.groups), -1, np.int64)
         for index, members in enumerate(frontier.components):
             self._component_of[members] = index
-        self._layouts = [c.layouts / c.layouts.max() for c in analysis._counts]
-        self._mines = [c.mines / c.layouts.max() for c in analysis._counts]
-        self._sure = np.zeros(analysis._view.shape, np.bool_)
+        self._layouts = [c.layouts / c.layouts.max() for c in workings.counts]
+        self._mines = [c.mines / c.layouts.max() for c in workings.counts]
+        self._sure = np.zeros(workings.view.shape, np.bool_)
         if len(analysis.mines):
             self._sure[tuple(analysis.mines.T)] = True
         # log(k!) for k up to the interior's size (an opening only shrinks
@@ -126,10 +120,10 @@ class Lookahead:
             ([0.0], np.cumsum(np.log(np.arange(1, frontier.interior + 1))))
         )
         self._sizes = [
-            np.array([len(group.cells) for group in c.groups], np.float64) for c in analysis._counts
+            np.array([len(group.cells) for group in c.groups], np.float64) for c in workings.counts
         ]
         self._joint_states_left = max_states
-        self._untouched_by: dict[tuple[int, ...], _Untouched] = {}
+        self._untouched_by: dict[tuple[int, ...], Untouched] = {}
         self._before: dict[tuple[int, ...], float] = {}
 
     def outcomes(self, row: int, col: int) -> list[Outcome] | None:
@@ -141,12 +135,10 @@ class Lookahead:
         tangled for the compiled counter, counts beyond float range, or an
         analysis without float counts (``exact=True``).
         """
-        analysis = self._analysis
-        view = analysis._view
-        rows, cols = view.shape
+        hidden = self._view >= GLYPH_HIDDEN
+        rows, cols = hidden.shape
         if not (0 <= row < rows and 0 <= col < cols):
             raise InvalidBoardError(f"square ({row}, {col}) is off the {rows}x{cols} view")
-        hidden = view >= 9
         if not hidden[row, col]:
             raise InvalidBoardError(f"square ({row}, {col}) is revealed")
         if not self.available:
@@ -166,52 +158,18 @@ class Lookahead:
         interior = frontier.interior - merged.joining - int(frontier.interior_mask[row, col])
         # Mines the frontier set aside are in no count: the square shows
         # those around it plus what the counts put there.
-        mines = analysis._mine_count - frontier.settled
         settled = sum(bool(frontier.settled_mask[cell]) for cell in around)
-
-        untouched = self._untouched(touched)
-        others = untouched.prefix[-1]
-        length = merged.squares + 1
-        n = np.arange(len(others) + length - 1)
-        inside_mines = mines - n
-        log_ways = self._log_choose(interior, inside_mines)
-        if not np.isfinite(log_ways).any():
+        weights = self._weights(touched, interior, merged.squares + 1)
+        if weights is None:
             return []
-        ways = np.exp(log_ways - log_ways.max())
-        weight = _correlate(ways, others, length)
-        weight_inside = _correlate(ways * np.maximum(inside_mines, 0), others, length)
-
-        def best_elsewhere(layouts: npt.NDArray[np.float64]) -> float:
-            """The best safety in the untouched components, given the merged one's counts."""
-            best = 0.0
-            apart = untouched.apart()
-            for i, index in enumerate(untouched.components):
-                weights = _correlate(
-                    ways, np.convolve(apart[i], layouts), len(self._layouts[index])
-                )
-                z = float(self._layouts[index] @ weights)
-                if z > 0:
-                    risk = (self._mines[index] @ weights) / (self._sizes[index] * z)
-                    best = max(best, 1.0 - float(risk.min()))
-            return best
-
-        safe_now = 1.0 - float(analysis.probability[row, col])
+        safe_now = 1.0 - float(self._analysis.probability[row, col])
         if not merged.squares:
-            # Nothing hidden around it but mines set aside: it shows those,
-            # and only the interior changes.
-            z = float(weight[0])
-            if not z > 0:
-                return []  # no layout leaves it safe
-            safest = best_elsewhere(np.ones(1))
-            if interior:
-                safest = max(safest, 1.0 - float(weight_inside[0]) / (z * interior))
-            return [Outcome(settled, safe_now, safest)]
-        sizes = merged.sizes
-        if sizes is None:
+            return self._only_interior_changes(weights, settled, safe_now)
+        if merged.sizes is None:
             return None  # too tangled for the compiled counter
-        found: list[tuple[int, float, float]] = []
         # It shows at least the certain mines around it.
         known = sum(bool(self._sure[cell]) for cell in around)
+        found: list[tuple[int, float, float]] = []
         for number in range(known, len(around) + 1):
             counted = self._count_merged(merged, number - settled)
             if counted is None:
@@ -219,40 +177,96 @@ class Lookahead:
             layouts, mines_by = counted
             if not (np.isfinite(layouts).all() and np.isfinite(mines_by).all()):
                 return None
-            scale = layouts.max()
-            if not scale > 0:
-                continue
-            # Scaled, so that the products below stay in float range.
-            layouts, mines_by = layouts / scale, mines_by / scale
-            z = float(layouts @ weight)
-            if not z > 0:
-                continue
-            # Risks that are exactly zero stay so: a certainly safe square.
-            safest = 1.0 - float(((mines_by @ weight) / (sizes * z)).min())
-            if interior:
-                safest = max(safest, 1.0 - float(layouts @ weight_inside) / (z * interior))
-            if safest < 1.0:
-                safest = max(safest, best_elsewhere(layouts))
-            found.append((number, z * scale, safest))
+            outcome = self._weigh_number(weights, merged.sizes, layouts, mines_by)
+            if outcome is not None:
+                found.append((number, *outcome))
         total = sum(z for _, z, _ in found)
         if not (math.isfinite(total) and total > 0):
             return None if found else []
         return [Outcome(number, safe_now * z / total, safest) for number, z, safest in found]
 
-    def _untouched(self, touched: set[int]) -> _Untouched:
+    def _weights(self, touched: set[int], interior: int, length: int) -> _Weights | None:
+        """The outside's weights for a merged component of ``length - 1`` squares.
+
+        None when no mine count of the merged component fits.
+        """
+        # Mines the frontier set aside are in no count.
+        mines = self._mine_count - self._frontier.settled
+        untouched = self._untouched(touched)
+        others = untouched.prefix[-1]
+        n = np.arange(len(others) + length - 1)
+        inside_mines = mines - n
+        log_ways = self._log_choose(interior, inside_mines)
+        if not np.isfinite(log_ways).any():
+            return None
+        ways = np.exp(log_ways - log_ways.max())
+        weight = correlate(ways, others, length)
+        weight_inside = correlate(ways * np.maximum(inside_mines, 0), others, length)
+        return _Weights(untouched, interior, ways, weight, weight_inside)
+
+    def _only_interior_changes(
+        self, weights: _Weights, settled: int, safe_now: float
+    ) -> list[Outcome]:
+        """Nothing hidden around the square but mines set aside: it shows those,
+        and only the interior changes."""
+        z = float(weights.weight[0])
+        if not z > 0:
+            return []  # no layout leaves it safe
+        safest = self._best_elsewhere(weights, np.ones(1))
+        interior = weights.interior
+        if interior:
+            safest = max(safest, 1.0 - float(weights.weight_inside[0]) / (z * interior))
+        return [Outcome(settled, safe_now, safest)]
+
+    def _weigh_number(
+        self, weights: _Weights, sizes: Floats, layouts: Floats, mines_by: Floats
+    ) -> tuple[float, float] | None:
+        """The weight of one number's layouts and the best safety after it (None: none)."""
+        scale = layouts.max()
+        if not scale > 0:
+            return None
+        # Scaled, so that the products below stay in float range.
+        layouts, mines_by = layouts / scale, mines_by / scale
+        weight = weights.weight
+        z = float(layouts @ weight)
+        if not z > 0:
+            return None
+        # Risks that are exactly zero stay so: a certainly safe square.
+        safest = 1.0 - float(((mines_by @ weight) / (sizes * z)).min())
+        interior = weights.interior
+        if interior:
+            safest = max(safest, 1.0 - float(layouts @ weights.weight_inside) / (z * interior))
+        if safest < 1.0:
+            safest = max(safest, self._best_elsewhere(weights, layouts))
+        return z * scale, safest
+
+    def _best_elsewhere(self, weights: _Weights, layouts: Floats) -> float:
+        """The best safety in the untouched components, given the merged one's counts."""
+        best = 0.0
+        untouched = weights.untouched
+        apart = untouched.apart()
+        for i, index in enumerate(untouched.components):
+            weighed = correlate(
+                weights.ways, np.convolve(apart[i], layouts), len(self._layouts[index])
+            )
+            z = float(self._layouts[index] @ weighed)
+            if z > 0:
+                risk = (self._mines[index] @ weighed) / (self._sizes[index] * z)
+                best = max(best, 1.0 - float(risk.min()))
+        return best
+
+    def _untouched(self, touched: set[int]) -> Untouched:
         """The components other than ``touched``, with their products; once per set."""
         key = tuple(sorted(touched))
         found = self._untouched_by.get(key)
         if found is None:
             components = [index for index in range(len(self._layouts)) if index not in touched]
-            found = self._untouched_by[key] = _Untouched(
+            found = self._untouched_by[key] = Untouched(
                 components, [self._layouts[index] for index in components]
             )
         return found
 
-    def _merged(
-        self, row: int, col: int, around: list[tuple[int, int]]
-    ) -> tuple[_Merged | None, set[int]]:
+    def _merged(self, row: int, col: int, around: list[Cell]) -> tuple[_Merged | None, set[int]]:
         """The component opening (row, col) makes, planned, and the components it takes in.
 
         None for the component when a number needs the square to be a mine.
@@ -263,57 +277,54 @@ class Lookahead:
             group = frontier.group_at[r, c]
             if group >= 0:
                 touched.add(int(self._component_of[group]))
-        ordered = sorted(touched)
         near = set(around)
         new = len(frontier.targets)  # the opened square, as a number
-        groups: list[_Group] = []
+        groups: list[Group] = []
         before: set[int] = set()
-        for component in ordered:
+        for component in sorted(touched):
             for index in frontier.components[component]:
                 group = frontier.groups[index]
                 before.update(group.witnesses)
                 inside = [cell for cell in group.cells if cell in near]
                 outside = [cell for cell in group.cells if cell not in near and cell != (row, col)]
                 if inside:
-                    groups.append(_Group(inside, (*group.witnesses, new)))
+                    groups.append(Group(inside, (*group.witnesses, new)))
                 if outside:
-                    groups.append(_Group(outside, group.witnesses))
+                    groups.append(Group(outside, group.witnesses))
         joining = [cell for cell in around if frontier.interior_mask[cell]]
         if joining:
-            groups.append(_Group(joining, (new,)))
+            groups.append(Group(joining, (new,)))
         left = {w for group in groups for w in group.witnesses}
         if any(frontier.targets[w] for w in before - left):
             return None, touched
-        merged = _Merged(len(joining), sum(len(group.cells) for group in groups), None, None, None)
+        merged = _Merged(len(joining), sum(len(group.cells) for group in groups))
         if groups:
-            plan = _plan(groups, [*frontier.targets, 0], list(range(len(groups))))
+            plan = plan_groups(groups, [*frontier.targets, 0], list(range(len(groups))))
             if max(plan.widths, default=0) <= MAX_WIDTH:
-                merged.arrays = _kernel_arrays(plan)
+                merged.kernel_input = plan.kernel_input
                 merged.is_new = np.array(
                     [w == new for group in plan.groups for w in group.witnesses], np.bool_
                 )
-                merged.sizes = merged.arrays[0].astype(np.float64)
+                merged.sizes = plan.kernel_input.sizes.astype(np.float64)
         return merged, touched
 
-    def _count_merged(
-        self, merged: _Merged, number: int
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    def _count_merged(self, merged: _Merged, number: int) -> tuple[Floats, Floats] | None:
         """The merged component's layouts and mines by group when the square shows ``number``.
 
         None past the budget of states.
         """
-        assert merged.arrays is not None
+        assert merged.kernel_input is not None
         assert merged.is_new is not None
-        merged.arrays[4][merged.is_new] = number
+        merged.kernel_input.touch_target[merged.is_new] = number
         kernel: Any = count_component
-        layouts, mines_by, _, states = kernel(*merged.arrays, self._states_left)
+        layouts, mines_by, _, states = kernel(*merged.kernel_input, self._states_left)
         if states < 0:
             self._states_left = 0
             return None
         self._states_left -= states
         return layouts, mines_by
 
-    def joint(self, mines: list[tuple[int, int]], safe: list[tuple[int, int]]) -> float | None:
+    def joint(self, mines: list[Cell], safe: list[Cell]) -> float | None:
         """The chance that every square of ``mines`` holds a mine and none of ``safe`` does.
 
         Squares must be hidden and distinct (InvalidBoardError otherwise).
@@ -322,13 +333,12 @@ class Lookahead:
         groups; the global mine count ties the rest in as in
         :meth:`outcomes`. None when there is no cheap answer (see there).
         """
-        analysis = self._analysis
-        view = analysis._view
+        view = self._view
         rows, cols = view.shape
-        forced: dict[tuple[int, int], bool] = {}
+        forced: dict[Cell, bool] = {}
         for cell, is_mine in [*((m, True) for m in mines), *((s, False) for s in safe)]:
             r, c = cell
-            if not (0 <= r < rows and 0 <= c < cols) or view[r, c] < 9 or cell in forced:
+            if not (0 <= r < rows and 0 <= c < cols) or view[r, c] < GLYPH_HIDDEN or cell in forced:
                 raise InvalidBoardError(
                     f"square ({r}, {c}) is not a distinct hidden square of the {rows}x{cols} view"
                 )
@@ -339,7 +349,7 @@ class Lookahead:
         # and the lookahead's 50/50 weighing often ask it twice) is answered
         # from memory, charged what it cost, so that the budget runs out
         # exactly where counting again would have run out.
-        memory = _joints_of(analysis)
+        memory = _joints_of(self._analysis)
         key = (frozenset(mines), frozenset(safe))
         if key in memory:
             remembered, cost = memory[key]
@@ -354,11 +364,10 @@ class Lookahead:
             memory[key] = (chance, budget - self._joint_states_left)
         return chance
 
-    def _joint(self, forced: dict[tuple[int, int], bool]) -> float | None:
+    def _joint(self, forced: dict[Cell, bool]) -> float | None:
         """:meth:`joint` of the squares ``forced`` to be mines (True) or safe, counted."""
-        analysis = self._analysis
         frontier = self._frontier
-        mine_count = analysis._mine_count - frontier.settled
+        mine_count = self._mine_count - frontier.settled
         for cell, is_mine in forced.items():
             if self._sure[cell] and not is_mine:
                 return 0.0
@@ -371,10 +380,33 @@ class Lookahead:
                 if frontier.group_at[cell] >= 0
             }
         )
+        changed = self._forced_groups(forced, touched)
+        if changed is None:
+            return 0.0
+        groups, targets = changed
+        before = self._unforced_weight(touched, mine_count)
+        if not math.isfinite(before):
+            return None
+        recounted = self._recount(groups, targets)
+        if recounted is None:
+            return None
         inside = [cell for cell in forced if frontier.interior_mask[cell]]
+        after = self._log_weight(
+            *recounted, touched, len(inside), mine_count - sum(forced.values())
+        )
+        if math.isnan(after):
+            return None
+        return min(1.0, math.exp(after - before)) if after > -math.inf else 0.0
+
+    def _forced_groups(
+        self, forced: dict[Cell, bool], touched: list[int]
+    ) -> tuple[list[Group], list[int]] | None:
+        """The ``touched`` components' groups without the forced squares, and the
+        numbers' targets less the forced mines; None when no layout can fit."""
+        frontier = self._frontier
         targets = list(frontier.targets)
         witnesses: set[int] = set()
-        changed: list[_Group] = []
+        changed: list[Group] = []
         for component in touched:
             for index in frontier.components[component]:
                 group = frontier.groups[index]
@@ -385,39 +417,32 @@ class Lookahead:
                         for w in group.witnesses:
                             targets[w] -= 1
                 if rest:
-                    changed.append(_Group(rest, group.witnesses))
+                    changed.append(Group(rest, group.witnesses))
         if any(targets[w] < 0 for w in witnesses):
-            return 0.0
+            return None
         left = {w for group in changed for w in group.witnesses}
         if any(targets[w] for w in witnesses - left):
-            return 0.0
+            return None
+        return changed, targets
+
+    def _unforced_weight(self, touched: list[int], mine_count: int) -> float:
+        """The log weight of every layout, nothing forced; once per set of components.
+
+        Unforced, the touched components count as the analysis found: each
+        scaled to at most 1, the scales kept as logs.
+        """
         key = tuple(touched)
         if key not in self._before:
-            # Unforced, the touched components count as the analysis found:
-            # each scaled to at most 1, the scales kept as logs.
             counted, log_scale = np.ones(1), 0.0
             for index in touched:
-                counts = analysis._counts[index]
+                counts = self._counts[index]
                 top = float(counts.layouts.max())
                 counted = np.convolve(counted, counts.layouts / top)
                 log_scale += math.log(top) + counts.log_scale
             self._before[key] = self._log_weight(counted, log_scale, touched, 0, mine_count)
-        before = self._before[key]
-        if not math.isfinite(before):
-            return None
-        recounted = self._recount(changed, targets)
-        if recounted is None:
-            return None
-        after = self._log_weight(
-            *recounted, touched, len(inside), mine_count - sum(forced.values())
-        )
-        if math.isnan(after):
-            return None
-        return min(1.0, math.exp(after - before)) if after > -math.inf else 0.0
+        return self._before[key]
 
-    def _recount(
-        self, groups: list[_Group], targets: list[int]
-    ) -> tuple[npt.NDArray[np.float64], float] | None:
+    def _recount(self, groups: list[Group], targets: list[int]) -> tuple[Floats, float] | None:
         """``groups``' layouts by mines, scaled to at most 1, and the log of the scale.
 
         None without a cheap answer. The recounts spend a budget of their
@@ -425,11 +450,11 @@ class Lookahead:
         """
         if not groups:
             return np.ones(1), 0.0
-        plan = _plan(groups, targets, list(range(len(groups))))
+        plan = plan_groups(groups, targets, list(range(len(groups))))
         if max(plan.widths, default=0) > MAX_WIDTH:
             return None
         kernel: Any = count_component
-        layouts, _, _, states = kernel(*_kernel_arrays(plan), self._joint_states_left)
+        layouts, _, _, states = kernel(*plan.kernel_input, self._joint_states_left)
         if states < 0:
             self._joint_states_left = 0
             return None
@@ -442,12 +467,7 @@ class Lookahead:
         return layouts / top, math.log(top)
 
     def _log_weight(
-        self,
-        layouts: npt.NDArray[np.float64],
-        log_scale: float,
-        touched: list[int],
-        taken: int,
-        mines: int,
+        self, layouts: Floats, log_scale: float, touched: list[int], taken: int, mines: int
     ) -> float:
         """The log of the weight of every layout (-inf: none).
 
@@ -465,12 +485,12 @@ class Lookahead:
         top = float(logs.max())
         return log_scale + top + float(np.log(np.exp(logs - top).sum()))
 
-    def _log_choose(self, interior: int, placed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    def _log_choose(self, interior: int, placed: npt.NDArray[np.int64]) -> Floats:
         """log C(``interior``, k) for each k of ``placed``; -inf where k does not fit."""
         fits = (placed >= 0) & (placed <= interior)
         k = np.where(fits, placed, 0)
         log_factorial = self._log_factorial
-        ways: npt.NDArray[np.float64] = np.where(
+        ways: Floats = np.where(
             fits,
             log_factorial[interior] - log_factorial[k] - log_factorial[interior - k],
             -np.inf,
@@ -491,8 +511,3 @@ def _joints_of(analysis: Analysis) -> dict[Any, tuple[float, int]]:
         latest = (analysis, {})
         _latest_joints = latest
     return latest[1]
-
-
-def _normalised(poly: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    scaled: npt.NDArray[np.float64] = poly / poly.max()
-    return scaled

@@ -1,0 +1,242 @@
+"""Step 4 in floating point: each component's layouts counted, compiled, and remembered.
+
+The compiled counter (:func:`minesweep.solver._count.count_component`) counts
+a component in float64, keeping exact zeros exact; a component too wide for
+its state, or with counts beyond float range, is counted exactly
+(:mod:`minesweep.solver.exact`) and scaled into floats. Counts of components
+seen recently are remembered (:func:`count_fast`). Also here: the float
+polynomial helpers the analysis and the lookahead share. Internal to the
+solver package.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import ContradictionError, over_budget
+from .exact import ComponentResult, blame, count_exact
+from .frontier import Frontier, Group, Plan, plan_groups
+
+__all__ = [
+    "FloatCounts",
+    "Untouched",
+    "clear_cache",
+    "correlate",
+    "count_fast",
+    "prefix",
+]
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(slots=True)
+class FloatCounts:
+    """One component's counts in floats: layouts by mines, and each group's sums."""
+
+    groups: list[Group]
+    layouts: Floats  # W[m]
+    mines: Floats  # E[g, m]
+    safes: Floats  # S[g, m]: safe squares of group g, summed
+    #: The counts above are the true ones times exp(-log_scale).
+    log_scale: float = 0.0
+
+
+#: Components counted recently, by what defines them (their squares, and the
+#: numbers around them with their values). Successive views of one game, and
+#: the views a lookahead tries, share most components; counting each once
+#: saves most of an analysis. Only compiled counts are kept, with the states
+#: they took, so a hit charges the budget what the count would have: whether
+#: a call raises AnalysisBudgetError never depends on what ran before it.
+_CACHE_SIZE: Final = 1024
+#: And at most this many bytes of counts: a component of a huge board can
+#: hold megabytes, and a long-running server should not keep a thousand.
+_CACHE_BYTES: Final = 64 * 2**20
+_cache: OrderedDict[tuple[Any, ...], tuple[FloatCounts, int, int]] = OrderedDict()
+_cache_bytes = [0]
+_cache_lock = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget every remembered component (for tests and benchmarks that count afresh)."""
+    with _cache_lock:
+        _cache.clear()
+        _cache_bytes[0] = 0
+
+
+def _component_key(frontier: Frontier, members: list[int]) -> tuple[Any, ...]:
+    # Each number by where it is and what it says (its id differs between views).
+    numbers = frontier.witness_keys
+    groups = frontier.groups
+    return tuple(
+        (tuple(groups[index].cells), tuple(map(numbers.__getitem__, groups[index].witnesses)))
+        for index in members
+    )
+
+
+def count_fast(frontier: Frontier, members: list[int], budget: list[int]) -> FloatCounts:
+    """One component's counts, from memory when it was counted recently.
+
+    ``budget[0]`` is how many more states may be made (negative: no limit);
+    a count from memory is charged what counting it took.
+    """
+    key = _component_key(frontier, members)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+    if hit is not None:
+        counts, states, _ = hit
+        if budget[0] >= 0:
+            if states > budget[0]:
+                raise over_budget(sum(len(group.cells) for group in counts.groups))
+            budget[0] -= states
+        return counts
+    counts, states = _count_fresh(frontier, members, budget)
+    size = counts.layouts.nbytes + counts.mines.nbytes + counts.safes.nbytes
+    if states >= 0 and size <= _CACHE_BYTES:
+        for array in (counts.layouts, counts.mines, counts.safes):
+            array.flags.writeable = False
+        with _cache_lock:
+            if key not in _cache:
+                _cache[key] = (counts, states, size)
+                _cache_bytes[0] += size
+            while len(_cache) > _CACHE_SIZE or _cache_bytes[0] > _CACHE_BYTES:
+                _cache_bytes[0] -= _cache.popitem(last=False)[1][2]
+    return counts
+
+
+def _count_fresh(
+    frontier: Frontier, members: list[int], budget: list[int]
+) -> tuple[FloatCounts, int]:
+    """One component's counts, and the states the compiled kernel took (-1: not compiled)."""
+    # Looked up at every count, not imported once: a test forces the exact
+    # fallback by lowering MAX_WIDTH.
+    from . import _count
+
+    plan = plan_groups(frontier.groups, frontier.targets, members)
+    if max(plan.widths, default=0) <= _count.MAX_WIDTH:
+        compiled = _count_compiled(plan, budget)
+        if compiled is not None:
+            counts, states = compiled
+            if not counts.layouts.any():
+                raise ContradictionError(functools.partial(blame, frontier, members))
+            return counts, states
+    # Too many open numbers for the compiled state, or counts beyond float range:
+    # count exactly, then scale into floats.
+    result = count_exact(plan, budget)
+    if result is None:
+        raise ContradictionError(functools.partial(blame, frontier, members))
+    return _scaled_to_floats(plan, result), -1
+
+
+def _count_compiled(plan: Plan, budget: list[int]) -> tuple[FloatCounts, int] | None:
+    """The compiled count and the states it took; None when a count leaves float range."""
+    from ._count import count_component
+
+    limit = budget[0] if budget[0] >= 0 else np.iinfo(np.int64).max
+    kernel: Any = count_component
+    layouts, mines, safes, states = kernel(*plan.kernel_input, limit)
+    if states < 0:
+        raise over_budget(plan.squares)
+    if budget[0] >= 0:
+        budget[0] -= states
+    if np.isfinite(layouts).all() and np.isfinite(mines).all() and np.isfinite(safes).all():
+        return FloatCounts(plan.groups, layouts, mines, safes), int(states)
+    return None
+
+
+def _scaled_to_floats(plan: Plan, result: ComponentResult) -> FloatCounts:
+    """Exact counts shifted into float range, exact zeros kept zero and the rest non-zero."""
+    length = plan.squares + 1
+    scale = max(result.layouts.values()).bit_length()
+    shift = max(0, scale - 900)
+    layouts = np.zeros(length)
+    for m, w in result.layouts.items():
+        layouts[m] = w >> shift
+    mines = np.zeros((len(result.groups), length))
+    safes = np.zeros((len(result.groups), length))
+    for g, group in enumerate(result.groups):
+        for m in result.layouts:
+            e = group.mines.get(m, 0)
+            mines[g, m] = e >> shift
+            safes[g, m] = (group.size * result.layouts[m] - e) >> shift
+            if e and not mines[g, m]:
+                mines[g, m] = 2.0**-1000
+            if group.size * result.layouts[m] - e and not safes[g, m]:
+                safes[g, m] = 2.0**-1000
+    return FloatCounts(plan.groups, layouts, mines, safes, shift * math.log(2.0))
+
+
+def prefix(
+    polys: list[Floats],
+    *,
+    boolean: bool = False,
+    norms: list[float] | None = None,
+) -> list[Floats]:
+    """Running convolutions, renormalised (or clipped to 0/1 for feasibility).
+
+    ``norms``, when given, receives the log of each renormalisation's divisor.
+    """
+    products = [np.ones(1)]
+    for poly in polys:
+        product = np.convolve(products[-1], poly)
+        if boolean:
+            product = (product > 0).astype(np.float64)
+        else:
+            divisor = product.max()
+            product /= divisor
+            if norms is not None:
+                norms.append(math.log(divisor))
+        products.append(product)
+    return products
+
+
+def correlate(ways: Floats, others: npt.ArrayLike, length: int) -> Floats:
+    """``out[m] = sum over t of others[t] * ways[m + t]`` for m below ``length``."""
+    weights = np.asarray(others, np.float64)
+    padded = np.zeros(length + len(weights) - 1)
+    padded[: min(len(ways), len(padded))] = ways[: len(padded)]
+    return np.correlate(padded, weights, mode="valid")[:length]
+
+
+class Untouched:
+    """Components a recount leaves alone, and products of their layouts by mines.
+
+    ``components`` are their indices, ``layouts`` their counts by mines;
+    ``prefix[-1]`` is the product of them all; :meth:`apart` gives, for
+    each, the product of the others (each product renormalised: only ratios
+    matter to the what-if questions, :mod:`minesweep.solver.whatif`),
+    worked out when first asked for.
+    """
+
+    def __init__(self, components: list[int], layouts: list[Floats]) -> None:
+        self.components = components
+        self._layouts = layouts
+        self.prefix = [np.ones(1)]
+        for poly in layouts:
+            self.prefix.append(_normalised(np.convolve(self.prefix[-1], poly)))
+        self._apart: list[Floats] | None = None
+
+    def apart(self) -> list[Floats]:
+        if self._apart is None:
+            suffix = [np.ones(1)]
+            for poly in reversed(self._layouts):
+                suffix.append(_normalised(np.convolve(suffix[-1], poly)))
+            suffix.reverse()
+            self._apart = [
+                np.convolve(self.prefix[i], suffix[i + 1]) for i in range(len(self._layouts))
+            ]
+        return self._apart
+
+
+def _normalised(poly: Floats) -> Floats:
+    scaled: Floats = poly / poly.max()
+    return scaled

@@ -1,0 +1,69 @@
+"""What can stop an analysis: a view no layout agrees with, or a count past its budget.
+
+Every step of the solver (the frontier, the counters, the analysis) raises
+these, so they sit below all of them; :mod:`minesweep.solver` re-exports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from ..errors import MinesweepError
+
+__all__ = ["DEFAULT_MAX_STATES", "AnalysisBudgetError", "ContradictionError", "over_budget"]
+
+#: Default budget: partial layouts (dynamic-programming states) per analysis.
+#: Typical expert positions need a few hundred; the budget stops pathological
+#: views (huge boards with long, loosely constrained frontiers) after about a
+#: second or two instead of running on.
+DEFAULT_MAX_STATES: Final = 200_000
+
+
+class ContradictionError(MinesweepError):
+    """No mine layout agrees with the view; the message names a square at fault.
+
+    Finding the square at fault means counting the component again once per
+    number, which costs far more than finding the contradiction: searches
+    that try views which may be impossible (a lookahead) would pay it on
+    every try. So the message can be given as a function, run the first time
+    the message is read (``str``, ``repr``, pickling); until then ``args``
+    holds a short summary.
+    """
+
+    def __init__(self, message: str | Callable[[], str]) -> None:
+        if callable(message):
+            super().__init__("no mine layout agrees with the view")
+            self._explain: Callable[[], str] | None = message
+        else:
+            super().__init__(message)
+            self._explain = None
+
+    def __str__(self) -> str:
+        explain = self._explain  # read once: another thread may get here too
+        if explain is not None:
+            self.args = (explain(),)
+            self._explain = None
+        return str(self.args[0])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The explanation holds the whole frontier: send the message instead,
+        # with whatever else the exception carries (notes, say).
+        state = {key: value for key, value in vars(self).items() if key != "_explain"}
+        return (type(self), (str(self),), state)
+
+
+class AnalysisBudgetError(MinesweepError):
+    """The frontier is too tangled to count exactly within the budget."""
+
+
+def over_budget(squares: int) -> AnalysisBudgetError:
+    """The error for a component of ``squares`` squares that needs more states than allowed."""
+    return AnalysisBudgetError(
+        f"counting this view needs more than the budget of partial layouts (a frontier of "
+        f"{squares} squares in one component); raise max_states or pass None to count "
+        "without limit"
+    )

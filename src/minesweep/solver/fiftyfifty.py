@@ -1,0 +1,311 @@
+"""50/50s: those already forced, and those that could still form.
+
+Two hidden squares that no number will ever tell apart are a guess at even
+odds that no play avoids. :func:`forced_fifty_fifty` finds one already
+there (take it at once: other risks may still disappear);
+:class:`FiftyFifties` weighs how likely a square is to settle one still to
+come, and :func:`fifty_fifty_or_safe` takes a square that can be a mine only
+as one side of such a pair. Every function sees only the view and its
+analysis.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ..grid import neighbours
+from ..squares import GLYPH_HIDDEN, MAX_NUMBER
+from .frontier import around
+from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape, risk_of
+from .probability import Analysis
+
+if TYPE_CHECKING:
+    from .whatif import Lookahead
+
+__all__ = ["FiftyFifties", "could_pair", "fifty_fifty_or_safe", "forced_fifty_fifty"]
+
+Cell = tuple[int, int]
+#: A 50/50 that could form: (the squares that must be mines, those that must be safe).
+Structure = tuple[list[Cell], list[Cell]]
+
+
+class FiftyFifties:
+    """The 50/50s that could still form around the squares of one view.
+
+    Two squares side by side (or a 2x2 block, mines on one diagonal) become
+    a 50/50 that no number will ever settle when every square that sees one
+    of them but not the other holds a mine. A square's *influence* sums,
+    over such structures around it that could still form, the chance that
+    it forms with the square on its safe side: then opening the square now
+    settles a guess that would otherwise come later at even odds. (A sum
+    of overlapping chances, so it can pass 1; :meth:`factor` caps it.)
+    This is David Hill's "50/50 influence"
+    (JSMinesweeper's long-term risk). ``risk`` is the mine probability,
+    infinite for revealed squares and known mines.
+    """
+
+    def __init__(
+        self,
+        view: npt.NDArray[np.uint8],
+        risk: npt.NDArray[np.float64],
+        mines_left: int,
+        config: PolicyConfig = DEFAULT_POLICY,
+    ) -> None:
+        self.rows, self.cols = view.shape
+        # Lists, not arrays: they are read one square at a time.
+        self._revealed: list[list[bool]] = (view < GLYPH_HIDDEN).tolist()
+        self._doubtful: list[list[bool]] = np.isfinite(risk).tolist()
+        self._risk: list[list[float]] = risk.tolist()
+        self._mines_left = mines_left
+        self._config = config
+        self._found: dict[Cell, tuple[list[Structure], list[Structure]]] = {}
+
+    def factor(self, cell: Cell, ask: Lookahead | None = None) -> float:
+        """How much more a guess at ``cell`` is worth for the 50/50s it may settle early.
+
+        1 + ``config.influence_weight`` times its influence over its safety,
+        the influence capped at its chances of being a mine and safe. With
+        ``ask`` None, an upper bound that needs no counting.
+        """
+        safe = 1.0 - self._risk[cell[0]][cell[1]]
+        influence = self.influence(cell, ask)
+        return 1.0 + self._config.influence_weight * min(influence, safe, 1.0 - safe) / safe
+
+    def influence(self, cell: Cell, ask: Lookahead | None = None) -> float:
+        """How likely ``cell`` is the safe side of 50/50s that could still form, summed.
+
+        For each structure around it whose outside squares are all hidden
+        and at most a few are not yet known mines: the chance that those
+        are mines, the partner (or the other diagonal) mines and ``cell``
+        (with its diagonal) safe, by ``ask.joint``. Pairs add up; of the
+        blocks the likeliest counts. With ``ask`` None, each chance is
+        bounded by the least likely of its squares.
+        """
+        pairs, blocks = self.structures(cell)
+        return sum(self._chance(s, ask) for s in pairs) + max(
+            (self._chance(s, ask) for s in blocks), default=0.0
+        )
+
+    def _chance(self, structure: Structure, ask: Lookahead | None) -> float:
+        mines, safe = structure
+        risk = self._risk
+        # The least likely square bounds them all.
+        bound = min(
+            min((risk[r][c] for r, c in mines), default=1.0),
+            min((1.0 - risk[r][c] for r, c in safe), default=1.0),
+        )
+        if ask is None:
+            return bound
+        if bound < self._config.structure_floor:
+            return 0.0  # not worth a count
+        joint = ask.joint(mines, safe)
+        return 0.0 if joint is None else float(joint)
+
+    def structures(self, cell: Cell) -> tuple[list[Structure], list[Structure]]:
+        """The pairs and the blocks around ``cell``, each as (squares to be mines, to be safe)."""
+        if cell in self._found:
+            return self._found[cell]
+        found = self._found[cell] = (self._pairs(cell), self._blocks(cell))
+        return found
+
+    def _pairs(self, cell: Cell) -> list[Structure]:
+        """``cell`` safe beside a partner in doubt, the walls past their ends mines."""
+        r, c = cell
+        pairs: list[Structure] = []
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            partner = (r + dr, c + dc)
+            if not self._is_doubtful(partner):
+                continue
+            if dc:
+                low, high = min(c, c + dc) - 1, max(c, c + dc) + 1
+                walls = [(rr, cc) for cc in (low, high) for rr in (r - 1, r, r + 1)]
+            else:
+                low, high = min(r, r + dr) - 1, max(r, r + dr) + 1
+                walls = [(rr, cc) for rr in (low, high) for cc in (c - 1, c, c + 1)]
+            missing = self._outside(walls, min(self._config.pair_missing, self._mines_left - 1))
+            if missing is not None:
+                pairs.append(([*missing, partner], [cell]))
+        return pairs
+
+    def _blocks(self, cell: Cell) -> list[Structure]:
+        """``cell``'s diagonal of a 2x2 block safe, the other diagonal and the corners mines."""
+        r, c = cell
+        blocks: list[Structure] = []
+        for top, left in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
+            squares = [(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)]
+            if not all(self._is_doubtful(square) for square in squares):
+                continue
+            corners = [(rr, cc) for rr in (top - 1, top + 2) for cc in (left - 1, left + 2)]
+            limit = min(self._config.block_missing, self._mines_left - 2)
+            missing = self._outside(corners, limit)
+            if missing is None:
+                continue
+            on_main = squares.index(cell) in (0, 3)
+            main, other = [squares[0], squares[3]], [squares[1], squares[2]]
+            blocks.append(([*missing, *other], main) if on_main else ([*missing, *main], other))
+        return blocks
+
+    def _is_doubtful(self, square: Cell) -> bool:
+        r, c = square
+        return 0 <= r < self.rows and 0 <= c < self.cols and self._doubtful[r][c]
+
+    def _outside(self, squares: list[Cell], limit: int) -> list[Cell] | None:
+        """The outside squares not yet known mines, or None when one is revealed or too many."""
+        missing = []
+        for r, c in squares:
+            if not (0 <= r < self.rows and 0 <= c < self.cols):
+                continue
+            if self._revealed[r][c]:
+                return None
+            if self._doubtful[r][c]:
+                missing.append((r, c))
+        return missing if len(missing) <= limit else None
+
+
+def fifty_fifty_or_safe(
+    analysis: Analysis, glyphs: npt.NDArray[np.uint8], *, config: PolicyConfig = DEFAULT_POLICY
+) -> Guess | None:
+    """A square that can be a mine only as one side of a 50/50 to come, or None.
+
+    Say square *s* is a mine only in layouts where it makes, with a
+    neighbour (or, in a 2x2 block, with its diagonal against the other), a
+    pair that no number will ever tell apart: every square that sees more
+    of one side than of the other holds a mine (see :class:`FiftyFifties`).
+    Those walls are all hidden, so every number shown sees as much of one
+    side as of the other, and swapping the sides turns each layout where
+    the 50/50 forms one way into one where it forms the other. No play can
+    tell such a pair of layouts apart but by opening a side, so any play
+    loses at least one of each pair: at least *s*'s own risk. Opening *s*
+    now pays that risk and no more, and tells its number at once. This is
+    a rule of thumb, not a proof that *s* is the best guess: another
+    square (the other side, say) may tell more (BENCHMARKS.md measures how
+    often). Of such squares on the frontier, the least likely mine, checked
+    exactly (:meth:`minesweep.solver.whatif.Lookahead.joint`) within the
+    structures' limits of :class:`FiftyFifties`. None when there is none,
+    or nothing cheap to count with. David Hill's JSMinesweeper plays such a
+    square ("50/50 or safe") before weighing other guesses.
+    """
+    from .whatif import Lookahead
+
+    check_shape(analysis, glyphs)
+    view = np.asarray(glyphs)
+    risk = risk_of(analysis)
+    hidden = view >= GLYPH_HIDDEN
+    doubtful = np.isfinite(risk)
+    seen = around(~hidden) > 0
+    cells = np.argwhere(doubtful & (risk > 0) & hidden & seen & could_pair(~hidden, doubtful))
+    if not len(cells):
+        return None
+    order = np.argsort(risk[tuple(cells.T)], kind="stable")
+    mines_left = analysis.workings.mine_count - len(analysis.mines)
+    fifty_fifties = FiftyFifties(view, risk, mines_left, config)
+    ask: Lookahead | None = None
+    for index in order.tolist():
+        cell = (int(cells[index, 0]), int(cells[index, 1]))
+        chance = float(risk[cell])
+        pairs, blocks = fifty_fifties.structures(cell)
+        # As FiftyFifties lists them: the walls, then the side facing ``cell``'s.
+        sides = [(are_mines[:-1], [cell], are_mines[-1:]) for are_mines, _ in pairs]
+        sides += [(are_mines[:-2], own, are_mines[-2:]) for are_mines, own in blocks]
+        for walls, mine_side, safe_side in sides:
+            # Were ``cell`` a mine, the walls and its side would be mines and
+            # the other side safe: none of these can be less likely (a test
+            # that needs no counting).
+            if any(risk[square] < chance - 1e-12 for square in [*walls, *mine_side]) or any(
+                1.0 - risk[square] < chance - 1e-12 for square in safe_side
+            ):
+                continue
+            if ask is None:
+                ask = Lookahead(analysis)
+            forming = ask.joint([*walls, *mine_side], safe_side)
+            if forming is None or forming < chance * (1.0 - 1e-9):
+                continue  # a mine at ``cell`` need not make this 50/50
+            return Guess(
+                cell[0],
+                cell[1],
+                chance,
+                "a mine here only as one side of a 50/50 to come: as well open it now",
+            )
+    return None
+
+
+def could_pair(
+    revealed: npt.NDArray[np.bool_], doubtful: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """The squares with a pair or 2x2 block of :class:`FiftyFifties` around them.
+
+    That is, a neighbour in doubt beside, above or below (or a 2x2 block of
+    squares in doubt) with no revealed square among the walls, which
+    :meth:`FiftyFifties.structures` looks for one square at a time; here,
+    for the whole board at once, so that only these squares are looked at
+    (the limit on walls in doubt is left to it).
+    """
+    rows, cols = revealed.shape
+    pad = 2
+    shown = np.zeros((rows + 2 * pad, cols + 2 * pad), np.bool_)
+    shown[pad:-pad, pad:-pad] = revealed
+    open_ = np.zeros_like(shown)
+    open_[pad:-pad, pad:-pad] = doubtful
+
+    def at(grid: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.bool_]:
+        return grid[pad + dr : pad + dr + rows, pad + dc : pad + dc + cols]
+
+    found = np.zeros((rows, cols), np.bool_)
+    # A pair: the partner beside (or above, below), walls in the two lines past its ends.
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        ends = (min(0, dr + dc) - 1, max(0, dr + dc) + 1)  # along the pair
+        walled = np.zeros((rows, cols), np.bool_)
+        for end in ends:
+            for side in (-1, 0, 1):
+                walled |= at(shown, end, side) if dr else at(shown, side, end)
+        found |= at(open_, dr, dc) & ~walled
+    # A block: its four squares in doubt, no revealed square at its corners.
+    for top, left in ((-1, -1), (-1, 0), (0, -1), (0, 0)):
+        squares = at(open_, top, left) & at(open_, top, left + 1)
+        squares &= at(open_, top + 1, left) & at(open_, top + 1, left + 1)
+        corners = at(shown, top - 1, left - 1) | at(shown, top - 1, left + 2)
+        corners |= at(shown, top + 2, left - 1) | at(shown, top + 2, left + 2)
+        found |= squares & ~corners
+    return found
+
+
+def forced_fifty_fifty(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Cell | None:
+    """A square of a 50/50 that nothing left on the board can ever resolve, or None.
+
+    Two hidden squares at probability one half, next to each other or both
+    next to the same numbers, whose other neighbours are all revealed or
+    certain mines: no future reveal can tell them apart, so the guess is
+    forced whatever happens elsewhere.
+    """
+    check_shape(analysis, glyphs)
+    view = np.asarray(glyphs)
+    hidden = view >= GLYPH_HIDDEN
+    sure_mine = np.zeros(view.shape, np.bool_)
+    if len(analysis.mines):
+        sure_mine[tuple(analysis.mines.T)] = True
+    halves = np.argwhere(np.abs(analysis.probability - 0.5) < 1e-12)
+    if len(halves) < 2 or len(halves) > 64:
+        return None
+    for (r1, c1), (r2, c2) in itertools.combinations(halves.tolist(), 2):
+        if max(abs(r1 - r2), abs(c1 - c2)) > 2:
+            continue
+        pair = {(r1, c1), (r2, c2)}
+        # A hidden neighbour that is not a certain mine might still inform.
+        if any(
+            cell not in pair and hidden[cell] and not sure_mine[cell]
+            for r, c in pair
+            for cell in neighbours(view.shape, r, c)
+        ):
+            continue
+        # Both squares must see the same numbers, so nothing distinguishes them.
+        if _numbers_around(view, r1, c1) == _numbers_around(view, r2, c2):
+            return r1, c1
+    return None
+
+
+def _numbers_around(view: npt.NDArray[np.uint8], row: int, col: int) -> set[Cell]:
+    return {cell for cell in neighbours(view.shape, row, col) if view[cell] <= MAX_NUMBER}

@@ -1,0 +1,92 @@
+"""What every guessing strategy shares: the guess, the policy's tuning, the risk map.
+
+:class:`PolicyConfig` holds every number the policy (:mod:`minesweep.solver.policy`)
+and its strategies (:mod:`.endgame`, :mod:`.fiftyfifty`, :mod:`.whatif`) are
+tuned by, in one frozen object that is passed in: to play with another
+tuning, pass another config (``dataclasses.replace(DEFAULT_POLICY, ...)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import InvalidBoardError
+from .probability import Analysis
+
+__all__ = ["DEFAULT_POLICY", "Guess", "PolicyConfig", "check_shape", "risk_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    row: int
+    col: int
+    probability: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyConfig:
+    """The policy's tuning; the defaults are the tuning BENCHMARKS.md measures."""
+
+    #: The exhaustive endgame search (:func:`.endgame.endgame_guess`) runs when
+    #: at most this many squares are in doubt (hidden and not certainly mines)
+    endgame_squares: int = 60
+    #: and at most this many layouts remain,
+    endgame_layouts: int = 2000
+    #: and gives up (leaving the guess to the lookahead) past this many positions.
+    endgame_nodes: int = 200_000
+    #: A part of the board nothing else can inform is searched on its own
+    #: (:func:`.endgame.isolated_guess`) when it has at most this many layouts.
+    isolated_layouts: int = 200
+    #: Squares within this much of the lowest probability count as equally safe.
+    tolerance: float = 0.005
+    #: How much a square's chance of opening (being a blank) weighs against its risk.
+    opening_weight: float = 1.0
+    #: Weigh the safest candidates by how safe the next guess would be after
+    #: each number they could show (:func:`.policy.lookahead_guess`), and take
+    #: a square that is a mine only as one side of a 50/50 to come first
+    #: (:func:`.fiftyfifty.fifty_fifty_or_safe`).
+    lookahead: bool = True
+    #: Lookahead candidates: squares with at least this share of the best safety,
+    lookahead_cut: float = 0.9
+    #: at most this many interior squares next to the frontier among them,
+    lookahead_interior: int = 3
+    #: and at most this many in all (the choice without lookahead always first).
+    lookahead_candidates: int = 10
+    #: Weigh each candidate by the 50/50s it may settle early
+    #: (:class:`.fiftyfifty.FiftyFifties`):
+    long_term: bool = True
+    #: by this much of its 50/50 influence over its safety,
+    influence_weight: float = 0.9
+    #: counting pairs with at most this many outside squares not known mines,
+    pair_missing: int = 3
+    #: 2x2 blocks with at most this many,
+    block_missing: int = 3
+    #: and only structures whose least likely square has at least this chance.
+    structure_floor: float = 0.02
+
+
+#: The tuning the autoplayer plays with unless told otherwise.
+DEFAULT_POLICY: Final = PolicyConfig()
+
+
+def risk_of(analysis: Analysis) -> npt.NDArray[np.float64]:
+    """Each square's mine probability, infinite where revealed or certainly a mine."""
+    risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
+    if len(analysis.mines):
+        risk[tuple(analysis.mines.T)] = np.inf
+    return risk
+
+
+def check_shape(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> None:
+    """Refuse a view of another shape than the one analysed (InvalidBoardError)."""
+    shape = np.shape(glyphs)
+    if shape != analysis.probability.shape:
+        rows, cols = analysis.probability.shape
+        raise InvalidBoardError(
+            f"the view is {'x'.join(map(str, shape))} but the analysis is of a {rows}x{cols} one"
+        )

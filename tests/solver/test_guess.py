@@ -1,0 +1,32 @@
+"""What every strategy shares: the shape check and the policy's tuning."""
+
+from __future__ import annotations
+
+import pytest
+
+from minesweep import InvalidBoardError
+from minesweep.formats import parse_view
+from minesweep.solver import analyze
+from minesweep.solver.endgame import isolated_guess
+from minesweep.solver.fiftyfifty import forced_fifty_fifty
+from minesweep.solver.guess import DEFAULT_POLICY, PolicyConfig
+from minesweep.solver.policy import choose_guess
+
+
+def test_a_view_of_another_shape_than_the_analysis_is_refused() -> None:
+    analysis = analyze(parse_view("1#\n##\n"), 1)
+    other = parse_view("1##\n###\n")
+    for guess in (choose_guess, isolated_guess, forced_fifty_fifty):
+        with pytest.raises(InvalidBoardError, match="the view is 2x3 but the analysis is of a 2x2"):
+            guess(analysis, other)
+
+
+def test_the_policy_tuning_is_one_frozen_object() -> None:
+    import dataclasses
+
+    assert PolicyConfig() == DEFAULT_POLICY
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DEFAULT_POLICY.long_term = False  # type: ignore[misc]
+    tuned = dataclasses.replace(DEFAULT_POLICY, endgame_layouts=1)
+    assert tuned.endgame_layouts == 1
+    assert DEFAULT_POLICY.endgame_layouts == 2000

@@ -1,0 +1,51 @@
+"""Hints: a safe square when there is one, else the lowest risk."""
+
+from __future__ import annotations
+
+import pytest
+
+from minesweep import Game, GameOverError, InvalidBoardError, Minefield
+from minesweep.formats import parse_view
+from minesweep.solver import hint
+
+
+def test_hint_prefers_a_safe_square() -> None:
+    game = Game.from_field(Minefield.from_text("..*.\n....\n"))
+    game.reveal(1, 0)
+    advice = hint(game)
+    assert advice.safe
+    assert advice.probability == 0.0
+    assert not game.field.is_mine(advice.row, advice.col)  # type: ignore[union-attr]
+
+
+def test_hint_points_at_a_wrong_flag_when_only_it_is_safe() -> None:
+    # (2, 3) makes (1, 3) the mine, so the flagged (0, 3) is safe.
+    view = parse_view("..1F\n..1#\n..11\n")
+    advice = hint(view, 1)
+    assert advice.safe
+    assert (advice.row, advice.col) == (0, 3)
+    assert "flag at (0, 3) is wrong" in advice.reason
+
+
+def test_hint_gives_the_lowest_probability_when_it_must_guess() -> None:
+    view = parse_view("1###\n####\n####\n")
+    advice = hint(view, 2)
+    assert not advice.safe
+    assert advice.probability == pytest.approx(1 / 8)
+    assert "lowest" in advice.reason
+    assert (advice.row, advice.col) == (0, 2)  # the first interior square
+
+
+def test_hint_for_a_new_game_and_a_finished_one() -> None:
+    game = Game.new("expert", seed=1)
+    advice = hint(game)
+    assert (advice.row, advice.col, advice.safe) == (8, 15, True)
+    risky = Game(9, 9, 10, rule="none", seed=1)
+    assert hint(risky).probability == pytest.approx(10 / 81)
+    field = Minefield.from_text("*.\n")
+    over = Game.from_field(field)
+    over.reveal(0, 0)
+    with pytest.raises(GameOverError):
+        hint(over)
+    with pytest.raises(InvalidBoardError, match="needs the total number of mines"):
+        hint(parse_view("1#\n"))

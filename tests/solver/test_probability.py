@@ -1,0 +1,211 @@
+"""The analysis: exact probabilities of every hidden square, and contradictions."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import ms_toollib
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from minesweep import Game, Glyph, InvalidBoardError, Minefield
+from minesweep.formats import parse_view
+from minesweep.solver import ContradictionError, analyze
+
+from .helpers import HIDDEN, analyze_in_budget, midgame
+
+
+def brute_force(view: np.ndarray, mines: int) -> tuple[dict[tuple[int, int], Fraction], int]:
+    """Exact probabilities and the layout count, by listing every layout: the definition."""
+    rows, cols = view.shape
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] > 8]
+    numbers = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    counts = dict.fromkeys(hidden, 0)
+    total = 0
+    for layout in itertools.combinations(hidden, mines):
+        placed = set(layout)
+        if all(
+            sum((rr, cc) in placed for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2))
+            == view[r, c]
+            for r, c in numbers
+        ):
+            total += 1
+            for cell in layout:
+                counts[cell] += 1
+    if not total:
+        return {}, 0
+    return {cell: Fraction(count, total) for cell, count in counts.items()}, total
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> tuple[np.ndarray, int]:
+    """A view of a real small game: some squares revealed, at most 12 hidden."""
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, 5))
+    cells = rows * cols
+    mines = draw(st.integers(0, min(cells, 6)))
+    layout = draw(st.permutations(range(cells)))[:mines]
+    mask = np.zeros(cells, bool)
+    mask[list(layout)] = True
+    field = Minefield(mask.reshape(rows, cols))
+    safe = [i for i in range(cells) if not mask[i]]
+    revealed = draw(st.lists(st.sampled_from(safe), unique=True)) if safe else []
+    view = np.full((rows, cols), HIDDEN, np.uint8)
+    for index in revealed:
+        r, c = divmod(index, cols)
+        view[r, c] = field.numbers[r, c]
+    if int((view > 8).sum()) > 12:
+        view.reshape(-1)[safe[: cells - 12]] = field.numbers.reshape(-1)[safe[: cells - 12]]
+    flags = draw(st.lists(st.integers(0, cells - 1), max_size=2))
+    for index in flags:
+        if view.reshape(-1)[index] == HIDDEN:
+            view.reshape(-1)[index] = Glyph.FLAG
+    return view, mines
+
+
+@settings(max_examples=400)
+@given(small_positions())
+def test_probabilities_equal_brute_force_exactly(case: tuple[np.ndarray, int]) -> None:
+    view, mines = case
+    expected, layouts = brute_force(view, mines)
+    analysis = analyze(view, mines)
+    assert {cell: analysis.exact(*cell) for cell in expected} == expected
+    for (r, c), value in expected.items():
+        assert analysis.probability[r, c] == pytest.approx(float(value), abs=1e-15)
+        assert ([r, c] in analysis.safe.tolist()) == (value == 0)
+        assert ([r, c] in analysis.mines.tolist()) == (value == 1)
+    assert analysis.layouts == layouts
+    assert analysis.log_layouts == pytest.approx(math.log(layouts), rel=1e-12, abs=1e-12)
+    assert np.isnan(analysis.probability[view <= 8]).all()
+
+
+@settings(max_examples=200)
+@given(small_positions(), st.data())
+def test_layout_counts_give_the_chance_of_each_number(
+    case: tuple[np.ndarray, int], data: st.DataObject
+) -> None:
+    """What a hidden square would show: its chance is a ratio of two views' counts."""
+    view, mines = case
+    _, layouts = brute_force(view, mines)
+    hidden = np.argwhere(view > 8).tolist()
+    assume(hidden)
+    r, c = data.draw(st.sampled_from(hidden))
+    analysis = analyze(view, mines)
+    safe_chance = 0.0
+    for value in range(9):
+        shown = view.copy()
+        shown[r, c] = value
+        _, agreeing = brute_force(shown, mines)
+        if not agreeing:
+            with pytest.raises(ContradictionError):
+                analyze(shown, mines)
+            continue
+        chance = math.exp(analyze(shown, mines).log_layouts - analysis.log_layouts)
+        assert chance == pytest.approx(agreeing / layouts, rel=1e-9)
+        safe_chance += chance
+    assert safe_chance == pytest.approx(1.0 - analysis.probability[r, c], abs=1e-9)
+
+
+def ms_toollib_view(glyphs: np.ndarray) -> list[list[int]]:
+    # ms_toollib: 0-8 numbers, 10 hidden, 11 flag.
+    return (
+        np.where(glyphs <= 8, glyphs, np.where(glyphs == Glyph.FLAG, 11, 10)).astype(int).tolist()
+    )
+
+
+# Three times the profile's examples: 3,000 positions in CI.
+@settings(max_examples=settings.default.max_examples * 3, deadline=None)
+@given(midgame())
+def test_probabilities_equal_ms_toollib(game: Game) -> None:
+    if game.is_over:
+        return
+    glyphs = game.glyphs()
+    ours = analyze_in_budget(glyphs, game.mine_count).probability
+    theirs = np.array(
+        ms_toollib.cal_probability_onboard(ms_toollib_view(glyphs), game.mine_count)[0]
+    )
+    hidden = glyphs > 8
+    assert np.abs(ours[hidden] - theirs[hidden]).max() < 1e-9
+
+
+@given(midgame())
+def test_flags_are_claims_not_facts(game: Game) -> None:
+    if game.is_over:
+        return
+    glyphs = game.glyphs()
+    unflagged = np.where(glyphs == Glyph.FLAG, HIDDEN, glyphs)
+    a, b = analyze_in_budget(glyphs, game.mine_count), analyze_in_budget(unflagged, game.mine_count)
+    assert np.array_equal(a.probability, b.probability, equal_nan=True)
+
+
+@given(midgame())
+def test_probabilities_add_up_to_the_mine_count(game: Game) -> None:
+    if game.is_over:
+        return
+    analysis = analyze_in_budget(game.glyphs(), game.mine_count)
+    assert np.nansum(analysis.probability) == pytest.approx(game.mine_count)
+    mines = game.field.mines  # type: ignore[union-attr]
+    # The solver never calls a mine safe, nor a safe square a mine.
+    assert not mines[tuple(analysis.safe.T)].any()
+    assert mines[tuple(analysis.mines.T)].all()
+
+
+def test_the_interior_shares_what_the_frontier_leaves() -> None:
+    view = parse_view("1###\n####\n####\n")
+    analysis = analyze(view, 2)
+    # (0, 0) shows 1: one mine among its 3 neighbours; the other 8 squares share the other.
+    assert analysis.exact(0, 1) == Fraction(1, 3)
+    assert analysis.exact(2, 3) == Fraction(1, 8) * Fraction(1)
+    assert analysis.interior == 8
+    assert analysis.components == (3,)
+    assert analysis.layouts == 3 * 8
+
+
+def test_the_mine_count_decides_the_interior() -> None:
+    view = parse_view("1#\n##\n")
+    analysis = analyze(view, 1)
+    assert analysis.exact(0, 1) == Fraction(1, 3)
+    analysis = analyze(parse_view("..1#\n..1#\n..11\n"), 1)
+    assert analysis.mines.tolist() == [[1, 3]]
+    assert analysis.safe.tolist() == [[0, 3]]
+
+
+@pytest.mark.parametrize(
+    ("view", "mines", "message"),
+    [
+        ("4#\n##\n", 3, r"\(0, 0\) shows 4 but has only 3"),
+        # The 1s at (0, 2) and (2, 2) each have one hidden neighbour: both
+        # are mines, and the 1 between them sees two.
+        (
+            "##1.\n#21.\n##1.\n",
+            2,
+            r"square \(1, 2\) shows 1, but the numbers around it make 2 of its neighbours certain",
+        ),
+        # No number alone is broken: the 2 at (1, 0) and its neighbours are.
+        ("1###\n22##\n##22\n", 4, r"the 2 at square \(1, 0\) contradicts"),
+        ("1#\n##\n", 0, "needs between 1 and 1 mines, but the game has 0"),
+        (".#\n", 1, r"\(0, 0\) contradicts|needs between 0 and 0"),
+    ],
+)
+def test_contradictions_name_a_square(view: str, mines: int, message: str) -> None:
+    with pytest.raises(ContradictionError, match=message):
+        analyze(parse_view(view), mines)
+
+
+@pytest.mark.parametrize(
+    ("glyphs", "mines", "message"),
+    [
+        ([[9, 12]], 1, "glyph 12"),
+        ([9, 9], 1, "2-D array"),
+        ([[9.0]], 1, "float"),
+        ([[9]], -1, "non-negative int"),
+        ([[9]], True, "non-negative int"),
+    ],
+)
+def test_bad_views_are_refused(glyphs: object, mines: object, message: str) -> None:
+    with pytest.raises(InvalidBoardError, match=message):
+        analyze(glyphs, mines)  # type: ignore[arg-type]
