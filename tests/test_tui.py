@@ -15,8 +15,9 @@ pytest.importorskip("textual")
 
 from textual.pilot import Pilot
 
-from minesweep import CellState, GameStatus, InvalidBoardError, ParseError
-from minesweep.tui import MinesweeperApp, Settings, Store, load_keys, settings_for
+from minesweep import CellState, GameStatus, ParseError
+from minesweep.frontend import Settings
+from minesweep.tui import MinesweeperApp, Store, load_keys
 from minesweep.tui.board_view import BoardView
 
 
@@ -36,12 +37,14 @@ def make_app(
     clock: Clock | None = None,
     settings: Settings | None = None,
     theme: str = "color",
+    keys: dict[str, list[str]] | None = None,
 ) -> MinesweeperApp:
-    settings = settings or Settings(
-        rows=9, cols=9, mines=10, preset="beginner", seed=7, theme=theme
-    )
     return MinesweeperApp(
-        settings, store=Store(tmp_path / "db.sqlite3"), clock_base=clock or Clock()
+        settings or Settings.of(preset="beginner", seed=7),
+        theme=theme,
+        keys=keys,
+        store=Store(tmp_path / "db.sqlite3"),
+        clock_base=clock or Clock(),
     )
 
 
@@ -132,7 +135,7 @@ def test_a_left_click_on_a_satisfied_number_chords(tmp_path: pathlib.Path) -> No
         # Find a revealed number, flag its mines, then click it: a chord.
         for r, c in np.argwhere((game.state == CellState.REVEALED) & (field.numbers > 0)):
             around = field.mines[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2]
-            hidden = game.state[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2] == 0
+            hidden = game.state[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2] == CellState.HIDDEN
             if hidden.sum() > around.sum():
                 break
         for mr, mc in np.argwhere(field.mines):
@@ -196,6 +199,24 @@ def test_a_loss_shows_the_mines_and_is_recorded(tmp_path: pathlib.Path) -> None:
     drive(app, scenario, (60, 20))
     record = Store(tmp_path / "db.sqlite3").record("beginner")
     assert (record.played, record.lost, record.best_time) == (1, 1, None)
+
+
+def test_games_of_another_rule_are_recorded_apart(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path, settings=Settings.of(preset="beginner", rule="safe", seed=7))
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        assert str(app.query_one("#status").render()).startswith("beginner/safe ·")
+        await pilot.press("space")
+        field = app.game.field
+        assert field is not None
+        r, c = np.argwhere(field.mines)[0]
+        app.board.move_cursor(int(r), int(c))
+        await pilot.press("space")
+        assert app.game.status is GameStatus.LOST
+
+    drive(app, scenario, (60, 20))
+    store = Store(tmp_path / "db.sqlite3")
+    assert (store.record("beginner/safe").lost, store.record("beginner").played) == (1, 0)
 
 
 def test_pause_hides_the_board_and_stops_the_timer(tmp_path: pathlib.Path) -> None:
@@ -351,7 +372,7 @@ def test_keys_are_remapped_from_a_file(tmp_path: pathlib.Path) -> None:
     assert keys["flag"] == ["m"]
     assert keys["reveal"] == ["x"]
     assert keys["up"] == ["up", "k"]
-    app = make_app(tmp_path, settings=Settings(rows=9, cols=9, mines=10, seed=7, keys=keys))
+    app = make_app(tmp_path, keys=keys)
 
     async def scenario(pilot: Pilot[None]) -> None:
         await pilot.press("x")
@@ -375,43 +396,6 @@ def test_bad_key_files_are_refused(tmp_path: pathlib.Path, text: str, message: s
     path.write_text(text)
     with pytest.raises(ParseError, match=message):
         load_keys(path)
-
-
-def test_settings_from_the_command_line_are_checked() -> None:
-    keys = load_keys(None)
-    with pytest.raises(InvalidBoardError, match="--size needs --mines"):
-        settings_for(
-            preset=None,
-            size=(9, 9),
-            mines=None,
-            seed=None,
-            rule="opening",
-            no_guess=False,
-            theme="color",
-            keys=keys,
-        )
-    with pytest.raises(InvalidBoardError, match="do not fit"):
-        settings_for(
-            preset=None,
-            size=(3, 3),
-            mines=8,
-            seed=None,
-            rule="opening",
-            no_guess=False,
-            theme="color",
-            keys=keys,
-        )
-    settings = settings_for(
-        preset=None,
-        size=(20, 30),
-        mines=100,
-        seed=1,
-        rule="safe",
-        no_guess=False,
-        theme="mono",
-        keys=keys,
-    )
-    assert settings.kind == "20x30/100"
 
 
 def test_no_guess_games_lay_a_field_the_solver_clears(tmp_path: pathlib.Path) -> None:
@@ -438,7 +422,7 @@ def test_no_guess_generation_running_out_is_a_message_not_a_crash(
     def exhausted(*args: object, **kwargs: object) -> None:
         raise minesweep.solver.NoGuessBudgetError("no no-guess 9x9 field with 60 mines found")
 
-    monkeypatch.setattr(minesweep.solver, "no_guess_game", exhausted)
+    monkeypatch.setattr(minesweep.solver, "generate_no_guess", exhausted)
     settings = Settings(rows=9, cols=9, mines=60, preset=None, no_guess=True)
     app = make_app(tmp_path, settings=settings)
 
@@ -448,6 +432,38 @@ def test_no_guess_generation_running_out_is_a_message_not_a_crash(
         assert not app.game.history
         message = str(app.query_one("#message").render())
         assert "no no-guess 9x9 field with 60 mines found: try fewer mines" in message
+
+    drive(app, scenario, (60, 20))
+
+
+def test_a_no_guess_first_reveal_keeps_the_flags_before_it_and_their_times(
+    tmp_path: pathlib.Path,
+) -> None:
+    clock = Clock()
+    settings = Settings(rows=9, cols=9, mines=10, preset="beginner", seed=5, no_guess=True)
+    app = make_app(tmp_path, settings=settings, clock=clock)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("f")  # (0, 0) flagged before the field is laid
+        clock.now += 10
+        app.board.move_cursor(4, 4)
+        await pilot.press("space")
+        assert [(str(a), a.time) for a in app.game.history] == [("F0,0", 0.0), ("O4,4", 10.0)]
+        assert app.game.elapsed == 10.0  # the clock started at the flag
+        assert app.game[0, 0] is CellState.FLAGGED
+
+    drive(app, scenario, (60, 20))
+
+
+def test_a_left_click_on_an_open_blank_is_a_wasted_reveal(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")  # (0, 0) opens: a blank
+        assert app.game.field is not None
+        assert app.game.field.numbers[0, 0] == 0
+        await pilot.press("space")
+        assert [str(a) for a in app.game.history] == ["O0,0", "O0,0"]
 
     drive(app, scenario, (60, 20))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, Final, NoReturn
+from typing import Any, Final, NoReturn, TypeAlias
 
 from . import __version__
 from .errors import MinesweepError
@@ -54,6 +54,31 @@ def _click(text: str) -> tuple[int, int]:
     return row, col
 
 
+class _RuleIsRule(argparse.Action):
+    """``play --first-click`` once named the rule; it is a square in every other command.
+
+    Refused with a pointer to ``--rule`` rather than read as a square the
+    terminal game has no use for, so that an old command line cannot silently
+    mean something else.
+    """
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        parser.error(
+            f"--first-click {values} is not an option of play: the first-click rule is "
+            "--rule (opening, safe or none); --first-click is a square, in new and bench"
+        )
+
+
+#: The subcommands of a parser, as argparse types them.
+_Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="minesweep",
@@ -62,6 +87,18 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"minesweep {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
+    _add_reveal(commands)
+    _add_new(commands)
+    _add_stats(commands)
+    _add_solve(commands)
+    _add_play(commands)
+    _add_serve(commands)
+    _add_bench(commands)
+    return parser
+
+
+def _add_reveal(commands: _Commands) -> None:
+    """``minesweep reveal``: one click on a board (LeetCode 529)."""
     reveal = commands.add_parser(
         "reveal",
         help="apply one click to a board and print the board after it",
@@ -89,6 +126,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     reveal.set_defaults(run=_run_reveal)
 
+
+def _add_new(commands: _Commands) -> None:
+    """``minesweep new``: a random minefield."""
     new = commands.add_parser(
         "new",
         help="generate a random minefield and print or save it",
@@ -133,6 +173,9 @@ def _build_parser() -> argparse.ArgumentParser:
     new.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the screen")
     new.set_defaults(run=_run_new)
 
+
+def _add_stats(commands: _Commands) -> None:
+    """``minesweep stats``: what a board asks of a player, and how a game was played."""
     stats = commands.add_parser(
         "stats",
         help="print the 3BV, openings and islands of a board file",
@@ -147,6 +190,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     stats.set_defaults(run=_run_stats)
 
+
+def _add_solve(commands: _Commands) -> None:
+    """``minesweep solve``: mine probabilities and a hint."""
     solve = commands.add_parser(
         "solve",
         help="print the mine probability of every hidden square, and a hint",
@@ -161,6 +207,9 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--mines", type=_count, help="the total number of mines")
     solve.set_defaults(run=_run_solve)
 
+
+def _add_play(commands: _Commands) -> None:
+    """``minesweep play``: the terminal game."""
     play_game = commands.add_parser(
         "play",
         help="play in the terminal (needs the extra: pip install 'minesweep[tui]')",
@@ -175,11 +224,12 @@ def _build_parser() -> argparse.ArgumentParser:
     play_game.add_argument("--mines", type=_count, help="the number of mines (with --size)")
     play_game.add_argument("--seed", type=_count, help="lay the mines from this seed")
     play_game.add_argument(
-        "--first-click",
+        "--rule",
         choices=("opening", "safe", "none"),
         default="opening",
         help="opening: the first click opens (default); safe: it holds no mine; none",
     )
+    play_game.add_argument("--first-click", action=_RuleIsRule, help=argparse.SUPPRESS)
     play_game.add_argument(
         "--no-guess", action="store_true", help="boards the solver clears without guessing"
     )
@@ -189,6 +239,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     play_game.set_defaults(run=_run_play)
 
+
+def _add_serve(commands: _Commands) -> None:
+    """``minesweep serve``: the web game."""
     serve = commands.add_parser(
         "serve",
         help="serve the web game (needs the extra: pip install 'minesweep[web]')",
@@ -204,6 +257,9 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", metavar="URL", help="database URL (default: a SQLite file)")
     serve.set_defaults(run=_run_serve)
 
+
+def _add_bench(commands: _Commands) -> None:
+    """``minesweep bench play``: the autoplayer's win rate and speed."""
     bench = commands.add_parser(
         "bench",
         help="measure the autoplayer: win rate and speed over many seeded games",
@@ -213,7 +269,7 @@ def _build_parser() -> argparse.ArgumentParser:
     bench_commands.required = True
     play = bench_commands.add_parser(
         "play",
-        help="play N seeded games and print the win rate with its 95% interval",
+        help="play N seeded games and print the win rate with its 95%% interval",
         description=(
             "Play N seeded games with the solver's policy and print the wins, the win rate "
             "with a 95% confidence interval (Wilson), games per second and time per game. "
@@ -239,7 +295,6 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(run=_run_bench_play)
-    return parser
 
 
 _BENCH_EXAMPLES = """\
@@ -311,48 +366,30 @@ def _run_reveal(arguments: argparse.Namespace) -> None:
 
 
 def _run_new(arguments: argparse.Namespace) -> None:
-    from . import PRESETS, Game, generate_field
     from .formats import to_game_json, to_mbf
+    from .frontend import Settings
+    from .generate import new_seed
 
-    if arguments.size is not None:
-        if arguments.mines is None:
-            _fail("minesweep new: --size needs --mines")
-        rows, cols = arguments.size
-        mines = arguments.mines
-    else:
-        if arguments.mines is not None:
-            _fail("minesweep new: --mines goes with --size; a preset has its own")
-        preset = PRESETS[arguments.preset or "expert"]
-        rows, cols, mines = preset.rows, preset.cols, preset.mines
-    click = arguments.first_click or (rows // 2, cols // 2)
-    seed = arguments.seed if arguments.seed is not None else _random_seed()
-    if arguments.no_guess:
-        if arguments.rule != "opening":
-            _fail("minesweep new: --no-guess boards always open at the first click (rule opening)")
-        from .solver import generate_no_guess
-
-        field = generate_no_guess(rows, cols, mines, first_click=click, seed=seed).field
-    else:
-        field = generate_field(rows, cols, mines, first_click=click, rule=arguments.rule, seed=seed)
+    settings = Settings.of(
+        preset=arguments.preset,
+        size=arguments.size,
+        mines=arguments.mines,
+        rule=arguments.rule,
+        seed=arguments.seed if arguments.seed is not None else new_seed(),
+        no_guess=arguments.no_guess,
+        first_click=arguments.first_click or "middle",
+    )
+    field = settings.lay_field()
     data: bytes
     if arguments.format == "mbf":
         data = to_mbf(field)
     elif arguments.format == "json":
-        game = Game(
-            rows, cols, mines, rule=arguments.rule, seed=seed, field=field, first_click=click
-        )
-        data = (to_game_json(game) + "\n").encode()
+        data = (to_game_json(settings.new_game(field=field)) + "\n").encode()
     elif arguments.format == "leetcode":
         data = (to_leetcode_json(field.to_leetcode()) + "\n").encode()
     else:
         data = field.to_text().encode()
     _write(arguments.output, data)
-
-
-def _random_seed() -> int:
-    from .generate import new_seed
-
-    return new_seed()
 
 
 def _write(path: str | None, data: bytes) -> None:
@@ -398,7 +435,7 @@ def _run_stats(arguments: argparse.Namespace) -> None:
 
 def _run_play(arguments: argparse.Namespace) -> None:
     try:
-        from .tui import MinesweeperApp, load_keys, settings_for
+        from .tui import MinesweeperApp, load_keys
     except ImportError:
         _fail("minesweep play: the terminal game needs its extra: pip install 'minesweep[tui]'")
     from pathlib import Path
@@ -411,17 +448,18 @@ def _run_play(arguments: argparse.Namespace) -> None:
         from platformdirs import user_config_dir
 
         key_file = Path(user_config_dir("minesweep", appauthor=False)) / "tui.toml"
-    settings = settings_for(
+    from .frontend import Settings
+
+    keys = load_keys(key_file)
+    settings = Settings.of(
         preset=arguments.preset,
         size=arguments.size,
         mines=arguments.mines,
+        rule=arguments.rule,
         seed=arguments.seed,
-        rule=arguments.first_click,
         no_guess=arguments.no_guess,
-        theme="mono" if arguments.mono else "color",
-        keys=load_keys(key_file),
     )
-    MinesweeperApp(settings).run()
+    MinesweeperApp(settings, theme="mono" if arguments.mono else "color", keys=keys).run()
 
 
 def _run_serve(arguments: argparse.Namespace) -> None:
@@ -510,27 +548,10 @@ def _run_solve(arguments: argparse.Namespace) -> None:
     if mines is None:
         _fail("minesweep solve: a view does not say how many mines there are; pass --mines N")
     analysis = analyze(glyphs, mines)
-    symbols = ".12345678"
-    lines = []
-    for r in range(glyphs.shape[0]):
-        cells = []
-        for c in range(glyphs.shape[1]):
-            if glyphs[r, c] <= 8:
-                cells.append(f"{symbols[glyphs[r, c]]:>4}")
-                continue
-            value = analysis.probability[r, c]
-            exact = analysis.exact(r, c)
-            if exact == 0:
-                cells.append("   S")
-            elif exact == 1:
-                cells.append("   *")
-            elif value < 0.01:
-                cells.append("  <1")
-            elif value > 0.99:
-                cells.append(" >99")
-            else:
-                cells.append(f"{round(value * 100):>4}")
-        lines.append("".join(cells))
+    lines = [
+        "".join(_square(glyphs, analysis, r, c) for c in range(glyphs.shape[1]))
+        for r in range(glyphs.shape[0])
+    ]
     if game is not None and game.status is GameStatus.READY:
         # No reveal yet: the first-click rule, not the view, decides what is safe.
         advice = hint(game)
@@ -542,6 +563,26 @@ def _run_solve(arguments: argparse.Namespace) -> None:
     )
     lines.append(f"hint: click ({advice.row}, {advice.col}): {advice.reason}")
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _square(glyphs: Any, analysis: Any, row: int, col: int) -> str:
+    """A square of ``solve``'s table, four columns wide: its number, or its mine probability."""
+    from .squares import MAX_NUMBER
+
+    glyph = glyphs[row, col]
+    if glyph <= MAX_NUMBER:
+        return f"{'.12345678'[glyph]:>4}"
+    value = analysis.probability[row, col]
+    exact = analysis.exact(row, col)
+    if exact == 0:
+        return "   S"
+    if exact == 1:
+        return "   *"
+    if value < 0.01:
+        return "  <1"
+    if value > 0.99:
+        return " >99"
+    return f"{round(value * 100):>4}"
 
 
 def _load_view(path: str) -> tuple[Any, int | None, Any]:
@@ -569,13 +610,14 @@ def _load_view(path: str) -> tuple[Any, int | None, Any]:
     if "X" in flat:
         _fail("minesweep solve: the board shows an exploded mine: the game is over")
     from . import Board
+    from .squares import GLYPH_FLAG, GLYPH_HIDDEN, STATE_FLAGGED, STATE_REVEALED
 
     position = Board.from_leetcode(board)
-    glyphs = np.full(position.shape, 9, np.uint8)
+    glyphs = np.full(position.shape, GLYPH_HIDDEN, np.uint8)
     state = position.state
-    revealed = state == 3
+    revealed = state == STATE_REVEALED
     glyphs[revealed] = position.field.numbers[revealed]
-    glyphs[state == 2] = 10
+    glyphs[state == STATE_FLAGGED] = GLYPH_FLAG
     return glyphs, position.field.mine_count, None
 
 

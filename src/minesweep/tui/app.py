@@ -1,7 +1,8 @@
 """``minesweep play``: the terminal game, a Textual app on the engine and the solver.
 
-Every rule lives in :class:`minesweep.Game` and :mod:`minesweep.solver`; this
-module only turns keys and clicks into actions and glyphs into a screen.
+Every rule lives in :class:`minesweep.Game`, :mod:`minesweep.solver` and the
+front-end layer :mod:`minesweep.frontend`; this module only turns keys and
+clicks into calls there, and glyphs into a screen.
 """
 
 from __future__ import annotations
@@ -9,44 +10,40 @@ from __future__ import annotations
 import time
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar
 
-import numpy as np
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from minesweep import (
-    PRESETS,
-    ActionKind,
-    CellState,
-    Effect,
-    Game,
-    GameStatus,
-    InvalidBoardError,
-    MinesweepError,
-    ParseError,
-    board_stats,
-    game_stats,
-)
+from minesweep import Effect, Game, GameStatus, MinesweepError, ParseError
 from minesweep.formats import parse_game_json, to_game_json
+from minesweep.frontend import (
+    Button,
+    Settings,
+    act,
+    advise,
+    click,
+    mine_probabilities,
+    score,
+)
+from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
 from .board_view import THEMES, BoardView
 from .store import Record, Store
 
-__all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "Settings", "load_keys"]
+__all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "load_keys"]
 
 #: The smallest terminal the game fits in (columns, rows).
 MIN_SIZE = (30, 8)
 
 #: Actions and their default keys (Textual key names); remap them in a TOML
-#: file with a ``[keys]`` table, for example ``flag = ["f", "m"]``. The issue
-#: that specified the game asked for both hjkl movement and "h" for a hint;
-#: "h" moves, and the hint is on "H" (shift+h) and "i".
+#: file with a ``[keys]`` table, for example ``flag = ["f", "m"]``. hjkl move
+#: the cursor as in vi, so "h" cannot also be the hint: the hint is on "H"
+#: (shift+h) and "i".
 DEFAULT_KEYS: dict[str, list[str]] = {
     "up": ["up", "k"],
     "down": ["down", "j"],
@@ -130,26 +127,6 @@ class PausableClock:
             self._paused_at = None
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What kind of game to play."""
-
-    rows: int = 16
-    cols: int = 30
-    mines: int = 99
-    preset: str | None = "expert"
-    rule: str = "opening"
-    seed: int | None = None
-    no_guess: bool = False
-    theme: str = "color"
-    keys: dict[str, list[str]] = field(default_factory=lambda: dict(DEFAULT_KEYS))
-
-    @property
-    def kind(self) -> str:
-        """The key statistics are kept under: the preset, or ROWSxCOLS/MINES."""
-        return self.preset or f"{self.rows}x{self.cols}/{self.mines}"
-
-
 class HelpScreen(ModalScreen[None]):
     """The keys, and how to play."""
 
@@ -176,7 +153,7 @@ class HelpScreen(ModalScreen[None]):
 
 
 class MinesweeperApp(App[None]):
-    """The terminal game."""
+    """The terminal game of ``settings``, drawn in ``theme`` ("color" or "mono")."""
 
     CSS = """
     #status { dock: top; height: 1; padding: 0 1; background: $panel; }
@@ -191,12 +168,16 @@ class MinesweeperApp(App[None]):
         self,
         settings: Settings,
         *,
+        theme: str = "color",
+        keys: dict[str, list[str]] | None = None,
         store: Store | None = None,
         clock_base: Callable[[], float] = time.monotonic,
         resume: bool = True,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.board_theme = THEMES[theme]
+        self.key_map = keys if keys is not None else load_keys(None)
         self.store = store if store is not None else Store()
         self.clock = PausableClock(clock_base)
         self.paused = False
@@ -206,7 +187,7 @@ class MinesweeperApp(App[None]):
         self._record_id: int | None = None
         resumed = self._resume() if resume else None
         self.game = resumed if resumed is not None else self._new_game()
-        for action, names in settings.keys.items():
+        for action, names in self.key_map.items():
             self.bind(",".join(names), f"do('{action}')", description=_DESCRIPTIONS[action])
 
     # --- layout ------------------------------------------------------------------
@@ -214,7 +195,7 @@ class MinesweeperApp(App[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="status")
-            yield BoardView(self.game.glyphs(), THEMES[self.settings.theme], id="board")
+            yield BoardView(self.game.glyphs(), self.board_theme, id="board")
             yield Static(
                 f"Paused: the board is hidden. Press {self._key('pause')} to resume.", id="paused"
             )
@@ -248,15 +229,14 @@ class MinesweeperApp(App[None]):
         self.query_one("#paused").display = self.paused and not small
 
     def _key(self, action: str) -> str:
-        names = self.settings.keys[action]
+        names = self.key_map[action]
         return {"question_mark": "?", "space": "space"}.get(names[0], names[0])
 
     # --- games ---------------------------------------------------------------------
 
     def _new_game(self) -> Game:
-        s = self.settings
         self.assisted = False
-        return Game(s.rows, s.cols, s.mines, rule=s.rule, seed=s.seed, clock=self.clock)
+        return self.settings.new_game(clock=self.clock)
 
     def _resume(self) -> Game | None:
         saved = self.store.saved()
@@ -277,13 +257,12 @@ class MinesweeperApp(App[None]):
         self.store.save(self.settings.kind, to_game_json(game), assisted=self.assisted)
 
     def _finish(self) -> None:
-        game = self.game
-        field = game.field
+        final = score(self.game)
         self._record_id = self.store.finish(
             self.settings.kind,
-            won=game.status is GameStatus.WON,
-            seconds=game.elapsed,
-            bbbv=board_stats(field).bbbv if field is not None else 0,
+            won=final.won,
+            seconds=final.seconds,
+            bbbv=final.bbbv,
             assisted=self.assisted,
         )
 
@@ -312,64 +291,34 @@ class MinesweeperApp(App[None]):
             row, col = self.board.cursor
             self.board.move_cursor(row + dr, col + dc)
 
+    # The keys stand for mouse buttons: what a button does is the front-end layer's rule.
+
     def _reveal(self) -> None:
-        row, col = self.board.cursor
-        self._click(row, col, 1)
+        self._click(*self.board.cursor, Button.LEFT)
 
     def _flag(self) -> None:
-        row, col = self.board.cursor
-        self._click(row, col, 3)
+        self._click(*self.board.cursor, Button.RIGHT)
 
     def _chord(self) -> None:
-        row, col = self.board.cursor
-        self._click(row, col, 2)
+        self._click(*self.board.cursor, Button.MIDDLE)
 
     def on_board_view_pressed(self, message: BoardView.Pressed) -> None:
         self._click(message.row, message.col, message.button)
 
-    def _click(self, row: int, col: int, button: int) -> None:
-        """Left reveals (a chord on a revealed number), right flags, middle chords."""
+    def _click(self, row: int, col: int, button: Button) -> None:
         game = self.game
         if self.paused or game.is_over:
             return
-        if self.settings.no_guess and game.field is None and button == 1:
-            try:
-                game = self._lay_no_guess(row, col)
-            except MinesweepError as error:
-                self._say(f"{error}: try fewer mines or a larger board.")
-                return
-        state = game[row, col]
-        if button == 3:
-            kind = ActionKind.UNFLAG if state is CellState.FLAGGED else ActionKind.FLAG
-        elif button == 2 or state is CellState.REVEALED:
-            kind = ActionKind.CHORD
-        else:
-            kind = ActionKind.REVEAL
-        action = {
-            ActionKind.REVEAL: game.reveal,
-            ActionKind.FLAG: game.flag,
-            ActionKind.UNFLAG: game.unflag,
-            ActionKind.CHORD: game.chord,
-        }[kind]
-        self._apply(lambda: action(row, col))
-
-    def _lay_no_guess(self, row: int, col: int) -> Game:
-        """At the first reveal of a no-guess game: a field the solver clears from here."""
-        from minesweep.solver import no_guess_game
-
-        s = self.settings
-        old = self.game
-        game = no_guess_game(
-            s.rows, s.cols, s.mines, first_click=(row, col), seed=s.seed, clock=self.clock
-        )
-        for r, c in np.argwhere(old.state == CellState.FLAGGED).tolist():
-            game.flag(r, c)
-        self.game = game
-        return game
-
-    def _apply(self, act: Callable[[], Effect]) -> None:
         try:
-            effect = act()
+            self.game, effect = act(
+                game,
+                click(game, row, col, button),
+                no_guess=self.settings.no_guess,
+                clock=self.clock,
+            )
+        except (NoGuessBudgetError, AnalysisBudgetError) as error:
+            self._say(f"{error}: try fewer mines or a larger board.")
+            return
         except MinesweepError as error:
             self._say(str(error))
             return
@@ -433,13 +382,11 @@ class MinesweeperApp(App[None]):
         self._update_status()
 
     def _hint(self) -> None:
-        from minesweep.solver import hint
-
         game = self.game
         if self.paused or game.is_over:
             return
         try:
-            advice = hint(game)
+            advice = advise(game).hint
         except MinesweepError as error:
             self._say(str(error))
             return
@@ -460,22 +407,15 @@ class MinesweeperApp(App[None]):
         self._update_status()
 
     def _refresh_overlay(self) -> None:
-        from minesweep.solver import analyze
-
-        game = self.game
-        if game.field is None or game.is_over:
-            self.board.set_overlay(None)
-            return
         try:
-            analysis = analyze(game.glyphs(), game.mine_count)
+            probability = mine_probabilities(self.game)
         except MinesweepError as error:
             self._say(str(error))
-            self.board.set_overlay(None)
-            return
-        self.board.set_overlay(analysis.probability)
+            probability = None
+        self.board.set_overlay(probability)
 
     def _help(self) -> None:
-        self.push_screen(HelpScreen(self.settings.keys))
+        self.push_screen(HelpScreen(self.key_map))
 
     def _quit(self) -> None:
         self._save()
@@ -496,14 +436,12 @@ class MinesweeperApp(App[None]):
         )
 
     def _end_text(self) -> str:
-        game = self.game
-        stats = game_stats(game)
+        final = score(self.game)
         record = self.store.record(self.settings.kind)
-        won = game.status is GameStatus.WON
-        head = f"Won in {game.elapsed:.1f} s" if won else "Lost"
+        head = f"Won in {final.seconds:.1f} s" if final.won else "Lost"
         return (
-            f"{head}: 3BV {stats.solved_bbbv}/{stats.bbbv}, 3BV/s {stats.bbbv_per_second:.2f}, "
-            f"efficiency {stats.ioe:.0%}. {_record_text(record)} "
+            f"{head}: 3BV {final.solved_bbbv}/{final.bbbv}, 3BV/s {final.bbbv_per_second:.2f}, "
+            f"efficiency {final.efficiency:.0%}. {_record_text(record)} "
             f"Press {self._key('new_game')} for a new game."
         )
 
@@ -517,34 +455,3 @@ def _record_text(record: Record) -> str:
         f"{record.kind}: won {record.won} of {record.played}{share}, streak {record.streak} "
         f"(best {record.best_streak}){best}{assisted}."
     )
-
-
-def settings_for(
-    *,
-    preset: str | None,
-    size: tuple[int, int] | None,
-    mines: int | None,
-    seed: int | None,
-    rule: str,
-    no_guess: bool,
-    theme: str,
-    keys: dict[str, list[str]],
-) -> Settings:
-    """Settings from the command line's choices, checked."""
-    if size is not None:
-        if mines is None:
-            raise InvalidBoardError("--size needs --mines")
-        settings = Settings(size[0], size[1], mines, None, rule, seed, no_guess, theme, keys)
-    else:
-        if mines is not None:
-            raise InvalidBoardError("--mines goes with --size; a preset has its own")
-        chosen = PRESETS[preset or "expert"]
-        settings = Settings(
-            chosen.rows, chosen.cols, chosen.mines, chosen.name, rule, seed, no_guess, theme, keys
-        )
-    if no_guess and rule != "opening":
-        raise InvalidBoardError("--no-guess games always open at the first click (rule opening)")
-    from minesweep.generate import check_fits
-
-    check_fits(settings.rows, settings.cols, settings.mines, settings.rule)
-    return replace(settings)

@@ -20,11 +20,15 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from minesweep import Glyph
+from minesweep.frontend import Button
+from minesweep.squares import MAX_NUMBER, Glyph
 
 __all__ = ["THEMES", "BoardView", "Theme"]
 
 CELL_WIDTH = 2
+
+#: Textual's mouse buttons by number.
+_BUTTONS = {1: Button.LEFT, 2: Button.MIDDLE, 3: Button.RIGHT}
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ class Theme:
 
 _SYMBOLS = {
     0: " ",
-    **{n: str(n) for n in range(1, 9)},
+    **{n: str(n) for n in range(1, MAX_NUMBER + 1)},
     int(Glyph.HIDDEN): "·",
     int(Glyph.FLAG): "F",
     int(Glyph.QUESTION): "?",
@@ -110,9 +114,9 @@ class BoardView(ScrollView, can_focus=True):
     """
 
     class Pressed(Message):
-        """A mouse button went down on a square (1 left, 2 middle, 3 right)."""
+        """A mouse button went down on a square."""
 
-        def __init__(self, row: int, col: int, button: int) -> None:
+        def __init__(self, row: int, col: int, button: Button) -> None:
             super().__init__()
             self.row = row
             self.col = col
@@ -210,9 +214,10 @@ class BoardView(ScrollView, can_focus=True):
         col = (offset.x + self.scroll_offset.x) // CELL_WIDTH
         row = offset.y + self.scroll_offset.y
         rows, cols = self.glyphs.shape
-        if 0 <= row < rows and 0 <= col < cols:
+        button = _BUTTONS.get(event.button)
+        if button is not None and 0 <= row < rows and 0 <= col < cols:
             self.move_cursor(row, col)
-            self.post_message(self.Pressed(row, col, event.button))
+            self.post_message(self.Pressed(row, col, button))
             event.stop()
 
     def on_focus(self) -> None:

@@ -19,7 +19,7 @@ __all__ = ["Record", "Store", "data_directory"]
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,          -- 'beginner', 'intermediate', 'expert' or '20x40/150'
+    kind TEXT NOT NULL,          -- Settings.kind: 'expert', '20x40/150', 'expert/safe'...
     won INTEGER NOT NULL,
     seconds REAL NOT NULL,
     bbbv INTEGER NOT NULL,

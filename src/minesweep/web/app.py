@@ -1,7 +1,8 @@
 """``minesweep serve``: a server-authoritative web game (Starlette).
 
-The server holds the mines and the rules (:class:`minesweep.Game` and the
-solver); a client only ever receives what the player may see: the view
+The server holds the mines and the rules (:class:`minesweep.Game`, the
+solver and the front-end layer :mod:`minesweep.frontend`, which this module
+only calls); a client only ever receives what the player may see: the view
 (numbers, hidden squares, flags), the counters, and after the end the mines.
 Game ids are unguessable tokens, and the token is the only way to read or act
 on a game. The server keeps the time with its own clock and computes every
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import secrets
 import threading
 import time
@@ -30,18 +30,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from minesweep import (
-    PRESETS,
-    Action,
-    ActionKind,
-    Game,
-    GameOverError,
-    GameStatus,
-    MinesweepError,
-    board_stats,
-    game_stats,
-)
+from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, Preset, frontend
 from minesweep.formats import parse_game_json, to_view
+from minesweep.frontend import Button, Settings
+from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
 from .db import Database, GameRow, default_url
 from .openapi import OPENAPI
@@ -49,10 +41,19 @@ from .openapi import OPENAPI
 __all__ = ["Limits", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
-# A leaderboard's kind, as games are filed under it (see Service.create).
-_KIND = re.compile(
-    r"(beginner|intermediate|expert|[1-9]\d*x[1-9]\d*/\d+)(/safe|/none)?(/no-guess)?"
+
+#: The fields of a request for a new game.
+_NEW_GAME_FIELDS = frozenset(
+    {"preset", "rows", "cols", "mines", "rule", "no_guess", "seed", "name"}
 )
+#: The actions of the API, by name.
+_ACTIONS = {
+    "reveal": ActionKind.REVEAL,
+    "flag": ActionKind.FLAG,
+    "unflag": ActionKind.UNFLAG,
+    "chord": ActionKind.CHORD,
+    "question": ActionKind.QUESTION,
+}
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class ApiError(Exception):
 
 
 class Service:
-    """The rules of the web game: everything between the HTTP layer and the database."""
+    """The web game between the HTTP layer and the database; the rules it calls are elsewhere."""
 
     def __init__(
         self, database: Database, limits: Limits, clock: Callable[[], float] = time.time
@@ -94,73 +95,19 @@ class Service:
     # --- games ----------------------------------------------------------------------
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        limits = self.limits
-        preset = body.get("preset")
-        if preset is not None:
-            if not isinstance(preset, str) or preset not in PRESETS:
-                raise ApiError(400, f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
-            size = PRESETS[preset]
-            rows, cols, mines = size.rows, size.cols, size.mines
-            if any(key in body for key in ("rows", "cols", "mines")):
-                raise ApiError(400, "give a preset or rows, cols and mines, not both")
-        else:
-            rows, cols, mines = (_integer(body, key) for key in ("rows", "cols", "mines"))
-            if not 1 <= rows <= limits.max_rows or not 1 <= cols <= limits.max_cols:
-                raise ApiError(
-                    422,
-                    f"boards go up to {limits.max_rows} rows and {limits.max_cols} columns, "
-                    f"asked for {rows}x{cols}",
-                )
-        rule = body.get("rule", "opening")
-        no_guess = body.get("no_guess", False)
-        seed = body.get("seed")
+        """A new game; its settings are checked before anything is stored."""
+        settings = self._settings(body)
         name = body.get("name")
-        if not isinstance(no_guess, bool):
-            raise ApiError(400, f"no_guess must be true or false, got {no_guess!r}")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**64):
-            raise ApiError(400, f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
-        if name is not None and (not isinstance(name, str) or len(name) > limits.max_name):
-            raise ApiError(400, f"name must be text of at most {limits.max_name} characters")
-        if no_guess and rule != "opening":
-            raise ApiError(422, "no-guess games always open at the first click (rule opening)")
-        if no_guess and rows * cols > limits.max_no_guess_squares:
-            raise ApiError(
-                422,
-                f"no-guess boards go up to {limits.max_no_guess_squares} squares "
-                f"(their generation is costly), asked for {rows * cols}",
-            )
-        unknown = set(body) - {
-            "preset",
-            "rows",
-            "cols",
-            "mines",
-            "rule",
-            "no_guess",
-            "seed",
-            "name",
-        }
-        if unknown:
-            raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}")
-        try:
-            game = Game(rows, cols, mines, rule=rule, seed=seed, clock=self.clock)
-        except MinesweepError as error:
-            raise ApiError(422, str(error)) from None
+        game = settings.new_game(clock=self.clock)
         token = secrets.token_urlsafe(24)
-        # Leaderboards compare like with like: the first-click rule and no-guess
-        # boards make games easier or harder, so they rank apart.
-        kind = (
-            (preset or f"{rows}x{cols}/{mines}")
-            + ("" if rule == "opening" else f"/{rule}")
-            + ("/no-guess" if no_guess else "")
-        )
         self.db.insert(
             {
                 "token": token,
                 "public_id": secrets.token_urlsafe(12),
-                "kind": kind,
+                "kind": settings.kind,
                 "name": name,
-                "no_guess": no_guess,
-                "seeded": seed is not None,
+                "no_guess": settings.no_guess,
+                "seeded": settings.seed is not None,
                 "assisted": False,
                 "status": game.status.value,
                 "game": _game_json(game),
@@ -170,6 +117,50 @@ class Service:
         )
         return self.state(token)
 
+    def _settings(self, body: dict[str, Any]) -> Settings:
+        """The settings a request for a new game asks for: its fields read, then checked."""
+        size = self._size(body)
+        rule = body.get("rule", "opening")
+        no_guess = body.get("no_guess", False)
+        seed = body.get("seed")
+        _check_options(body, self.limits)
+        try:
+            settings = Settings.of(**size, rule=rule, seed=seed, no_guess=no_guess)
+        except MinesweepError as error:
+            raise ApiError(422, str(error)) from None
+        squares = settings.rows * settings.cols
+        if settings.no_guess and squares > self.limits.max_no_guess_squares:
+            raise ApiError(
+                422,
+                f"no-guess boards go up to {self.limits.max_no_guess_squares} squares "
+                f"(their generation is costly), asked for {squares}",
+            )
+        unknown = set(body) - _NEW_GAME_FIELDS
+        if unknown:
+            raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}")
+        return settings
+
+    def _size(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A preset, or rows, cols and mines within the limits: keywords of Settings.of."""
+        limits = self.limits
+        preset = body.get("preset")
+        if preset is not None:
+            try:
+                Preset.from_name(preset)
+            except MinesweepError as error:
+                raise ApiError(400, str(error)) from None
+            if any(key in body for key in ("rows", "cols", "mines")):
+                raise ApiError(400, "give a preset or rows, cols and mines, not both")
+            return {"preset": preset}
+        rows, cols, mines = (_integer(body, key) for key in ("rows", "cols", "mines"))
+        if not 1 <= rows <= limits.max_rows or not 1 <= cols <= limits.max_cols:
+            raise ApiError(
+                422,
+                f"boards go up to {limits.max_rows} rows and {limits.max_cols} columns, "
+                f"asked for {rows}x{cols}",
+            )
+        return {"size": (rows, cols), "mines": mines}
+
     def state(self, token: str) -> dict[str, Any]:
         row, game = self._load(token)
         public = self._public(row, game)
@@ -177,29 +168,22 @@ class Service:
         return public
 
     def act(self, token: str, body: dict[str, Any]) -> dict[str, Any]:
-        kinds = {
-            "reveal": ActionKind.REVEAL,
-            "flag": ActionKind.FLAG,
-            "unflag": ActionKind.UNFLAG,
-            "chord": ActionKind.CHORD,
-            "question": ActionKind.QUESTION,
-        }
-        action = body.get("action")
-        if not isinstance(action, str) or action not in kinds:
-            raise ApiError(400, f"action must be one of {', '.join(kinds)}, got {action!r}")
-        row_index, col_index = _integer(body, "row"), _integer(body, "col")
-        if set(body) - {"action", "row", "col"}:
-            raise ApiError(
-                400, f"unknown field {sorted(set(body) - {'action', 'row', 'col'})[0]!r}"
-            )
+        """Apply an action, or a click (a mouse button on a square, mapped by the rules)."""
+        make = _action_of(body)
 
         def apply(row: GameRow, game: Game) -> tuple[Game, dict[str, Any]]:
             if game.is_over:
                 raise ApiError(409, f"the game is over ({game.status.value})")
-            if row.no_guess and game.field is None and kinds[action] is ActionKind.REVEAL:
-                game = self._no_guess(game, row_index, col_index)
             try:
-                effect = game.push(Action(kinds[action], row_index, col_index))
+                game, effect = frontend.act(
+                    game,
+                    make(game),
+                    no_guess=row.no_guess,
+                    clock=self.clock,
+                    no_guess_seconds=self.limits.no_guess_seconds,
+                )
+            except (NoGuessBudgetError, AnalysisBudgetError) as error:
+                raise ApiError(503, f"no no-guess board found in time: {error}") from None
             except GameOverError as error:
                 raise ApiError(409, str(error)) from None
             except MinesweepError as error:
@@ -227,43 +211,31 @@ class Service:
         return self._update(token, apply, assisted=True)
 
     def hint(self, token: str) -> dict[str, Any]:
-        from minesweep.solver import AnalysisBudgetError, analyze, hint_from_analysis
-
         def apply(row: GameRow, game: Game) -> tuple[Game, dict[str, Any]]:
             if game.is_over:
                 raise ApiError(409, f"the game is over ({game.status.value})")
-            if game.field is None:
-                middle = (game.shape[0] // 2, game.shape[1] // 2)
-                return game, {
-                    "hint": {
-                        "row": middle[0],
-                        "col": middle[1],
-                        "safe": game.rule.value != "none",
-                        "probability": 0.0 if game.rule.value != "none" else None,
-                        "reason": "nothing is revealed yet; the first click is "
-                        + ("safe" if game.rule.value != "none" else "a gamble"),
-                    },
-                    "probabilities": None,
-                }
-            glyphs = game.glyphs()
             try:
-                analysis = analyze(glyphs, game.mine_count)
-                advice = hint_from_analysis(analysis, glyphs)
+                advice = frontend.advise(game)
             except AnalysisBudgetError as error:
                 raise ApiError(503, str(error)) from None
             except MinesweepError as error:
                 raise ApiError(409, str(error)) from None
-            probabilities = [
-                [None if value != value else round(float(value), 6) for value in line]
-                for line in analysis.probability.tolist()
-            ]
+            hint = advice.hint
+            probabilities = (
+                None
+                if advice.probability is None
+                else [
+                    [None if value != value else round(float(value), 6) for value in line]
+                    for line in advice.probability.tolist()
+                ]
+            )
             return game, {
                 "hint": {
-                    "row": advice.row,
-                    "col": advice.col,
-                    "safe": advice.safe,
-                    "probability": advice.probability,
-                    "reason": advice.reason,
+                    "row": hint.row,
+                    "col": hint.col,
+                    "safe": hint.safe,
+                    "probability": hint.probability,
+                    "reason": hint.reason,
                 },
                 "probabilities": probabilities,
             }
@@ -271,7 +243,7 @@ class Service:
         return self._update(token, apply, assisted=True)
 
     def leaderboard(self, kind: str) -> dict[str, Any]:
-        if not _KIND.fullmatch(kind):
+        if not frontend.is_kind(kind):
             raise ApiError(
                 404,
                 f"no kind of game {kind!r}: expected a preset or ROWSxCOLS/MINES, then /safe "
@@ -299,6 +271,7 @@ class Service:
         if row is None:
             raise ApiError(404, "no ranked game with that id")
         document = json.loads(row.game)
+        game = parse_game_json(row.game, clock=self.clock)
         return {
             "public_id": row.public_id,
             "kind": row.kind,
@@ -308,6 +281,9 @@ class Service:
             "mines": document["mines"],
             "field": document["field"],
             "history": document["history"],
+            # The view before the first action, then after each: stepped by the game
+            # itself, so the page only draws them.
+            "views": [to_view(frame.view).splitlines() for frame in game.replay_views()],
             "seconds": row.seconds,
             "bbbv": row.bbbv,
         }
@@ -353,16 +329,14 @@ class Service:
                 "assisted": row.assisted or assisted,
             }
             if game.is_over and row.finished_at is None:
-                field = game.field
-                won = game.status is GameStatus.WON
+                final = frontend.score(game)
                 changes.update(
                     finished_at=self.clock(),
-                    seconds=game.elapsed,
-                    bbbv=board_stats(field).bbbv if field is not None else 0,
-                    ranked=won
-                    and not row.seeded
-                    and not changes["assisted"]
-                    and row.kind.split("/")[0] in PRESETS,
+                    seconds=final.seconds,
+                    bbbv=final.bbbv,
+                    ranked=frontend.ranks(
+                        row.kind, won=final.won, seeded=row.seeded, assisted=changes["assisted"]
+                    ),
                 )
             if self.db.store(token, row.version, changes):
                 self._keep(token, row.version + 1, game)
@@ -379,43 +353,6 @@ class Service:
                 self._cache.move_to_end(token)
             while len(self._cache) > 256:
                 self._cache.popitem(last=False)
-
-    def _no_guess(self, game: Game, row: int, col: int) -> Game:
-        """At the first reveal of a no-guess game: its field, laid around that square."""
-        from minesweep.field import check_position
-        from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError, generate_no_guess
-
-        rows, cols = game.shape
-        try:
-            check_position((rows, cols), row, col)
-        except MinesweepError as error:
-            raise ApiError(422, str(error)) from None
-        try:
-            result = generate_no_guess(
-                rows,
-                cols,
-                game.mine_count,
-                first_click=(row, col),
-                seed=game.seed if game.seed is not None else secrets.randbits(64),
-                max_seconds=self.limits.no_guess_seconds,
-            )
-        except (NoGuessBudgetError, AnalysisBudgetError) as error:
-            raise ApiError(503, f"no no-guess board found in time: {error}") from None
-        fresh = Game(
-            rows,
-            cols,
-            game.mine_count,
-            rule="opening",
-            field=result.field,
-            first_click=(row, col),
-            clock=self.clock,
-        )
-        # Keep what happened before the first reveal (flags), at its own times,
-        # and the clock that started with it.
-        replayed = Game.replay(fresh, game.history, clock=self.clock)
-        if game.started_at is not None:
-            replayed.set_start(game.started_at)
-        return replayed
 
     def _public(self, row: GameRow, game: Game) -> dict[str, Any]:
         """What the player may see. Until the end: the view, counters and time; no mine."""
@@ -436,13 +373,13 @@ class Service:
             "view": to_view(game.glyphs()).splitlines(),
         }
         if over:
-            stats = game_stats(game)
+            final = frontend.score(game)
             state["stats"] = {
-                "bbbv": stats.bbbv,
-                "solved_bbbv": stats.solved_bbbv,
-                "bbbv_per_second": round(stats.bbbv_per_second, 4),
-                "efficiency": round(stats.ioe, 4),
-                "clicks": stats.clicks,
+                "bbbv": final.bbbv,
+                "solved_bbbv": final.solved_bbbv,
+                "bbbv_per_second": round(final.bbbv_per_second, 4),
+                "efficiency": round(final.efficiency, 4),
+                "clicks": final.clicks,
             }
             state["ranked"] = row.ranked
             if row.ranked:
@@ -454,6 +391,47 @@ def _game_json(game: Game) -> str:
     from minesweep.formats import to_game_json
 
     return to_game_json(game)
+
+
+def _check_options(body: dict[str, Any], limits: Limits) -> None:
+    """The types of a new game's options, and the server's own bounds on them."""
+    no_guess = body.get("no_guess", False)
+    seed = body.get("seed")
+    name = body.get("name")
+    if not isinstance(no_guess, bool):
+        raise ApiError(400, f"no_guess must be true or false, got {no_guess!r}")
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**64):
+        raise ApiError(400, f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    if name is not None and (not isinstance(name, str) or len(name) > limits.max_name):
+        raise ApiError(400, f"name must be text of at most {limits.max_name} characters")
+
+
+def _action_of(body: dict[str, Any]) -> Callable[[Game], Action]:
+    """What an action request asks for, checked: the action it means on a game.
+
+    ``{"action": "flag", ...}`` names the action; ``{"click": "left", ...}``
+    names a mouse button, and the front-end layer says what it does there.
+    """
+    clicked = "click" in body
+    if clicked:
+        value = body.get("click")
+        buttons = [str(button) for button in Button]
+        if not isinstance(value, str) or value not in buttons:
+            raise ApiError(400, f"click must be one of {', '.join(buttons)}, got {value!r}")
+        fields = {"click", "row", "col"}
+    else:
+        value = body.get("action")
+        if not isinstance(value, str) or value not in _ACTIONS:
+            raise ApiError(400, f"action must be one of {', '.join(_ACTIONS)}, got {value!r}")
+        fields = {"action", "row", "col"}
+    row, col = _integer(body, "row"), _integer(body, "col")
+    if set(body) - fields:
+        raise ApiError(400, f"unknown field {sorted(set(body) - fields)[0]!r}")
+    if clicked:
+        button = Button(value)
+        return lambda game: frontend.click(game, row, col, button)
+    kind = _ACTIONS[value]
+    return lambda game: Action(kind, row, col)
 
 
 def _integer(body: dict[str, Any], key: str) -> int:
@@ -473,89 +451,95 @@ def create_app(
     limits = limits or Limits()
     service = Service(Database(db_url or default_url()), limits, clock)
     # Load the compiled kernels now rather than in the first player's request.
-    from minesweep import _kernels  # noqa: F401
-
-    async def body_of(request: Request) -> dict[str, Any]:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > limits.max_body):
-            raise ApiError(413, f"request bodies are at most {limits.max_body} bytes")
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > limits.max_body:
-                raise ApiError(413, f"request bodies are at most {limits.max_body} bytes")
-        if not raw:
-            return {}
-        content_type = request.headers.get("content-type", "")
-        if content_type.split(";")[0].strip().lower() != "application/json":
-            raise ApiError(415, "send the body as application/json")
-        try:
-            data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-            raise ApiError(400, "the body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise ApiError(400, "the body must be a JSON object")
-        return data
-
-    async def respond(call: Callable[[], dict[str, Any]], status: int = 200) -> JSONResponse:
-        # The rules and the database are blocking work: a thread, not the event loop.
-        result = await run_in_threadpool(call)
-        return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
-
-    async def create(request: Request) -> Response:
-        body = await body_of(request)
-        return await respond(lambda: service.create(body), 201)
-
-    async def read(request: Request) -> Response:
-        return await respond(lambda: service.state(request.path_params["token"]))
-
-    async def act(request: Request) -> Response:
-        body = await body_of(request)
-        return await respond(lambda: service.act(request.path_params["token"], body))
-
-    async def undo(request: Request) -> Response:
-        await body_of(request)
-        return await respond(lambda: service.undo(request.path_params["token"]))
-
-    async def hint(request: Request) -> Response:
-        await body_of(request)
-        return await respond(lambda: service.hint(request.path_params["token"]))
-
-    async def leaderboard(request: Request) -> Response:
-        return await respond(lambda: service.leaderboard(request.path_params["kind"]))
-
-    async def replay(request: Request) -> Response:
-        return await respond(lambda: service.replay(request.path_params["public_id"]))
-
-    async def openapi(request: Request) -> Response:
-        return JSONResponse(OPENAPI)
-
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
-
-    async def api_error(request: Request, error: Exception) -> Response:
-        assert isinstance(error, ApiError)
-        return JSONResponse({"error": error.message}, status_code=error.status)
-
-    async def http_error(request: Request, error: Exception) -> Response:
-        assert isinstance(error, HTTPException)
-        return JSONResponse({"error": error.detail}, status_code=error.status_code)
-
-    routes = [
-        Route("/", index),
-        Route("/openapi.json", openapi),
-        Route("/api/games", create, methods=["POST"]),
-        Route("/api/games/{token}", read, methods=["GET"]),
-        Route("/api/games/{token}/actions", act, methods=["POST"]),
-        Route("/api/games/{token}/undo", undo, methods=["POST"]),
-        Route("/api/games/{token}/hint", hint, methods=["POST"]),
-        Route("/api/leaderboards/{kind:path}", leaderboard, methods=["GET"]),
-        Route("/api/replays/{public_id}", replay, methods=["GET"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
+    frontend.warm_up()
     app = Starlette(
-        routes=routes,
-        exception_handlers={ApiError: api_error, HTTPException: http_error},
+        routes=_routes(service),
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
     )
     app.state.service = service
     return app
+
+
+#: A service call: the path's parameters and the request's body in, the JSON answer out.
+_Call = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+def _routes(service: Service) -> list[Route | Mount]:
+    """The routes: the page, the API description, and the API on ``service``."""
+
+    def api(path: str, method: str, call: _Call, *, status: int = 200) -> Route:
+        async def endpoint(request: Request) -> Response:
+            # Every POST reads its body, even one it ignores: limits and JSON are checked.
+            body = await _body_of(request, service.limits) if method == "POST" else {}
+            # The rules and the database are blocking work: a thread, not the event loop.
+            result = await run_in_threadpool(call, request.path_params, body)
+            return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
+
+        return Route(path, endpoint, methods=[method])
+
+    return [
+        Route("/", _index),
+        Route("/openapi.json", _openapi),
+        api("/api/games", "POST", lambda _, body: service.create(body), status=201),
+        api("/api/games/{token}", "GET", lambda path, _: service.state(path["token"])),
+        api(
+            "/api/games/{token}/actions",
+            "POST",
+            lambda path, body: service.act(path["token"], body),
+        ),
+        api("/api/games/{token}/undo", "POST", lambda path, _: service.undo(path["token"])),
+        api("/api/games/{token}/hint", "POST", lambda path, _: service.hint(path["token"])),
+        api(
+            "/api/leaderboards/{kind:path}",
+            "GET",
+            lambda path, _: service.leaderboard(path["kind"]),
+        ),
+        api(
+            "/api/replays/{public_id}",
+            "GET",
+            lambda path, _: service.replay(path["public_id"]),
+        ),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+
+async def _index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+async def _openapi(request: Request) -> Response:
+    return JSONResponse(OPENAPI)
+
+
+async def _body_of(request: Request, limits: Limits) -> dict[str, Any]:
+    """A request's JSON object ({} for no body), within the size limit."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limits.max_body):
+        raise ApiError(413, f"request bodies are at most {limits.max_body} bytes")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limits.max_body:
+            raise ApiError(413, f"request bodies are at most {limits.max_body} bytes")
+    if not raw:
+        return {}
+    content_type = request.headers.get("content-type", "")
+    if content_type.split(";")[0].strip().lower() != "application/json":
+        raise ApiError(415, "send the body as application/json")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise ApiError(400, "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return data
+
+
+async def _api_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    return JSONResponse({"error": error.message}, status_code=error.status)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    return JSONResponse({"error": error.detail}, status_code=error.status_code)

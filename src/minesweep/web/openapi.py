@@ -110,6 +110,11 @@ OPENAPI: dict[str, Any] = {
         "/api/games/{token}/actions": {
             "post": {
                 "summary": "Act on a game: reveal, flag, unflag, question or chord a square",
+                "description": (
+                    "Name the action, or name the mouse button with 'click': the server's "
+                    "rules say what it does on that square (right flags or unflags, middle "
+                    "chords, left chords on a number and reveals anything else)."
+                ),
                 "parameters": [_TOKEN],
                 "requestBody": _json(
                     {
@@ -119,10 +124,12 @@ OPENAPI: dict[str, Any] = {
                                 "type": "string",
                                 "enum": ["reveal", "flag", "unflag", "question", "chord"],
                             },
+                            "click": {"type": "string", "enum": ["left", "middle", "right"]},
                             "row": {"type": "integer"},
                             "col": {"type": "integer"},
                         },
-                        "required": ["action", "row", "col"],
+                        "oneOf": [{"required": ["action"]}, {"required": ["click"]}],
+                        "required": ["row", "col"],
                     }
                 ),
                 "responses": {
@@ -185,7 +192,16 @@ OPENAPI: dict[str, Any] = {
                         "schema": {"type": "string"},
                     }
                 ],
-                "responses": {"200": {"description": "Field and actions"}, "404": _ERROR},
+                "responses": {
+                    "200": {
+                        "description": (
+                            "The field, the actions with their times, and 'views': the view "
+                            "before the first action, then after each (the rows of a view as "
+                            "in a game's state)"
+                        )
+                    },
+                    "404": _ERROR,
+                },
             }
         },
     },

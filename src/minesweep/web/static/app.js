@@ -172,11 +172,12 @@ function start(state) {
   leaderboard();
 }
 
-function act(action, r, c) {
+// A click names the mouse button; the server's rules say what it does on that square.
+function click(button, r, c) {
   busy = busy.then(async () => {
     if (!game || game.status === "won" || game.status === "lost" || replaying) return;
     try {
-      const result = await api("POST", `/api/games/${game.id}/actions`, { action, row: r, col: c });
+      const result = await api("POST", `/api/games/${game.id}/actions`, { click: button, row: r, col: c });
       const before = game;
       game = result.state;
       for (const line of cells) for (const b of line) b.classList.remove("hinted");
@@ -195,15 +196,9 @@ function act(action, r, c) {
   });
 }
 
+// Flag mode (for touch screens) makes a tap a right click.
 function clickSquare(r, c, button) {
-  const symbol = game.view[r][c];
-  if (button === 2 || flagMode && button === 0) {
-    act(symbol === "F" ? "unflag" : "flag", r, c);
-  } else if (button === 1 || (symbol >= "1" && symbol <= "8")) {
-    act("chord", r, c);
-  } else if (button === 0) {
-    act("reveal", r, c);
-  }
+  click(flagMode && button === "left" ? "right" : button, r, c);
 }
 
 function focusCell(r, c) {
@@ -230,17 +225,17 @@ board.addEventListener("click", (event) => {
   if (!button || pressed.fired) return;
   const r = +button.dataset.row, c = +button.dataset.col;
   cursor = [r, c];
-  clickSquare(r, c, 0);
+  clickSquare(r, c, "left");
 });
 board.addEventListener("auxclick", (event) => {
   const button = event.target.closest(".cell");
-  if (button && event.button === 1) { event.preventDefault(); clickSquare(+button.dataset.row, +button.dataset.col, 1); }
+  if (button && event.button === 1) { event.preventDefault(); click("middle", +button.dataset.row, +button.dataset.col); }
 });
 board.addEventListener("contextmenu", (event) => {
   const button = event.target.closest(".cell");
   if (!button) return;
   event.preventDefault();
-  if (!pressed.fired) clickSquare(+button.dataset.row, +button.dataset.col, 2);
+  if (!pressed.fired) click("right", +button.dataset.row, +button.dataset.col);
 });
 
 // Touch: a long press flags, with a ring that fills while the finger stays down.
@@ -255,7 +250,7 @@ board.addEventListener("touchstart", (event) => {
     pressed.fired = true;
     button.classList.remove("pressing");
     if (navigator.vibrate) navigator.vibrate(30);
-    clickSquare(+button.dataset.row, +button.dataset.col, 2);
+    click("right", +button.dataset.row, +button.dataset.col);
   }, 500);
 }, { passive: true });
 for (const name of ["touchend", "touchcancel", "touchmove"]) {
@@ -272,9 +267,9 @@ document.addEventListener("keydown", (event) => {
   const moves = { ArrowUp: [-1, 0], k: [-1, 0], ArrowDown: [1, 0], j: [1, 0],
                   ArrowLeft: [0, -1], h: [0, -1], ArrowRight: [0, 1], l: [0, 1] };
   if (moves[event.key]) { focusCell(r + moves[event.key][0], c + moves[event.key][1]); event.preventDefault(); return; }
-  if (event.key === " " || event.key === "Enter") { clickSquare(r, c, 0); event.preventDefault(); }
-  else if (event.key === "f") clickSquare(r, c, 2);
-  else if (event.key === "c") act("chord", r, c);
+  if (event.key === " " || event.key === "Enter") { clickSquare(r, c, "left"); event.preventDefault(); }
+  else if (event.key === "f") click("right", r, c);
+  else if (event.key === "c") click("middle", r, c);
   else if (event.key === "i" || event.key === "H") $("hint").click();
   else if (event.key === "u") $("undo").click();
 });
@@ -372,53 +367,28 @@ async function leaderboard() {
   } catch (error) { /* not on a preset: no leaderboard */ }
 }
 
+// The server steps the game and sends the view before the first action and after each;
+// the page draws each view at its action's time.
 async function replay(publicId) {
   const data = await api("GET", `/api/replays/${publicId}`);
   replaying = true;
   say(`Replay: ${data.name}, ${data.seconds.toFixed(2)} s.`);
   build(data.rows, data.cols);
-  const view = data.field.map((line) => [...line].map(() => "#"));
-  for (let r = 0; r < data.rows; r++) for (let c = 0; c < data.cols; c++) paint(r, c, "#");
-  const mines = data.field.map((line) => [...line].map((s) => s === "*"));
-  const count = (r, c) => {
-    let n = 0;
-    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
-      const rr = r + dr, cc = c + dc;
-      if ((dr || dc) && rr >= 0 && cc >= 0 && rr < data.rows && cc < data.cols && mines[rr][cc]) n++;
-    }
-    return n;
+  let shown = data.views[0].map((line) => [...line].map(() => ""));
+  const draw = (view) => {
+    view.forEach((line, r) => [...line].forEach((symbol, c) => {
+      if (shown[r][c] !== symbol) paint(r, c, symbol);
+    }));
+    shown = view.map((line) => [...line]);
   };
-  const open = (r, c) => {
-    const stack = [[r, c]];
-    while (stack.length) {
-      const [y, x] = stack.pop();
-      if (view[y][x] !== "#" && view[y][x] !== "?") continue;
-      const n = count(y, x);
-      view[y][x] = n ? String(n) : ".";
-      paint(y, x, view[y][x]);
-      if (!n) for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
-        const yy = y + dr, xx = x + dc;
-        if (yy >= 0 && xx >= 0 && yy < data.rows && xx < data.cols && !mines[yy][xx]) stack.push([yy, xx]);
-      }
-    }
-  };
+  draw(data.views[0]);
   const t0 = performance.now();
-  for (const step of data.history) {
+  for (const [i, step] of data.history.entries()) {
     const wait = step.time * 1000 - (performance.now() - t0);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (!replaying) return;
-    const [kind, rest] = [step.action[0], step.action.slice(1)];
-    const [r, c] = rest.split(",").map(Number);
     $("time").textContent = step.time.toFixed(0);
-    if (kind === "O") open(r, c);
-    else if (kind === "F") { view[r][c] = "F"; paint(r, c, "F"); }
-    else if (kind === "U") { view[r][c] = "#"; paint(r, c, "#"); }
-    else if (kind === "C") {
-      for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
-        const y = r + dr, x = c + dc;
-        if (y >= 0 && x >= 0 && y < data.rows && x < data.cols && view[y][x] === "#") open(y, x);
-      }
-    }
+    draw(data.views[i + 1]);
   }
   replaying = false;
   say("Replay over. Press New game to play.");

@@ -1,83 +1,26 @@
-"""The web game: the API's rules, no leaks, races, durability, scores, and a real browser."""
+"""The web game's API (minesweep.web.app): its rules, no leaks, clicks, hints, scores, replays."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import random
-import shutil
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-
-pytest.importorskip("starlette")
-
 from starlette.testclient import TestClient
 
-from minesweep import Minefield
-from minesweep.formats import parse_view
+from minesweep import Game, Minefield
+from minesweep.formats import parse_game_json, parse_view, to_view
 from minesweep.solver import analyze
-from minesweep.web import Limits, create_app
+from minesweep.squares import STATE_REVEALED
+from minesweep.web import create_app
 
-POSTGRES = os.environ.get("MINESWEEP_TEST_POSTGRES_URL")
+from .helpers import act, click, field_of, new_game, win
+
 VIEW_SYMBOLS = set("#F?.12345678")
-
-
-def database_urls(tmp_path: Path) -> list[str]:
-    urls = [f"sqlite:///{tmp_path / 'web.sqlite3'}"]
-    if POSTGRES:
-        urls.append(POSTGRES)
-    return urls
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    if request.param == "postgresql":
-        if not POSTGRES:
-            pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
-        url = POSTGRES
-    else:
-        url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
-    app = create_app(url, limits=Limits(max_rows=40, max_cols=60))
-    if request.param == "postgresql":
-        # One shared test database: every test starts from an empty table.
-        from minesweep.web.db import games
-
-        with app.state.service.db.engine.begin() as connection:
-            connection.execute(games.delete())
-    with TestClient(app) as test_client:
-        yield test_client
-    app.state.service.db.dispose()
-
-
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    response = client.post("/api/games", json=body or {"preset": "beginner"})
-    assert response.status_code == 201, response.text
-    state: dict[str, Any] = response.json()
-    return state
-
-
-def act(client: TestClient, token: str, action: str, row: int, col: int) -> Any:
-    return client.post(
-        f"/api/games/{token}/actions", json={"action": action, "row": row, "col": col}
-    )
-
-
-def field_of(client: TestClient, token: str) -> Minefield:
-    """The server's field (a test may look; no client can)."""
-    row = client.app.state.service.db.load(token)  # type: ignore[attr-defined]
-    return Minefield.from_text("\n".join(json.loads(row.game)["field"]))
-
 
 # --- the API's rules ------------------------------------------------------------------------
 
@@ -200,14 +143,6 @@ def test_unknown_ids_and_other_players_games(client: TestClient) -> None:
     assert all(len(token) >= 32 for token in others)
 
 
-def test_openapi_describes_the_api(client: TestClient) -> None:
-    spec = client.get("/openapi.json").json()
-    assert spec["openapi"].startswith("3.")
-    assert {"/api/games", "/api/games/{token}/actions", "/api/leaderboards/{kind}"} <= set(
-        spec["paths"]
-    )
-
-
 # --- no leaks ----------------------------------------------------------------------------
 
 
@@ -261,9 +196,9 @@ def test_no_response_leaks_anything_over_many_random_games(client: TestClient) -
             state = payload["state"]
             if state["status"] in ("won", "lost"):
                 break
-            game = service._load(token)[1]
+            game = parse_game_json(service.db.load(token).game)
             if game.field is not None:
-                check_no_leak(state, game.field, game.state == 3)
+                check_no_leak(state, game.field, game.state == STATE_REVEALED)
             hint = client.post(f"/api/games/{token}/hint").json()
             if game.field is not None and game_number % 5 == 0:
                 # The probabilities are the player's view's, the same as a solver run on it.
@@ -275,19 +210,6 @@ def test_no_response_leaks_anything_over_many_random_games(client: TestClient) -
 
 
 # --- scores, rankings, replays ---------------------------------------------------------------
-
-
-def win(client: TestClient, token: str) -> dict[str, Any]:
-    """Win a game by opening every safe square (the test may know the field)."""
-    act(client, token, "reveal", 4, 4)
-    field = field_of(client, token)
-    state = client.get(f"/api/games/{token}").json()
-    for r, c in np.argwhere(~field.mines).tolist():
-        if state["status"] != "playing":
-            break
-        if state["view"][r][c] in "#?":
-            state = act(client, token, "reveal", r, c).json()["state"]
-    return state
 
 
 def test_a_won_game_ranks_and_can_be_replayed(client: TestClient) -> None:
@@ -353,304 +275,6 @@ def test_the_server_keeps_the_time(tmp_path: Path) -> None:
         now[0] += 2.5
         state = act(client, token, "flag", 0, 0).json()["state"]
         assert state["elapsed"] == 10.0
-
-
-# --- races and durability (real server processes) ------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """``minesweep serve`` in a subprocess."""
-
-    def __init__(self, url: str) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "minesweep", "serve", "--port", str(self.port), "--db", url],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        import httpx2 as httpx
-
-        self.http = httpx.Client(base_url=self.base, timeout=30)
-        for _ in range(300):
-            try:
-                self.http.get("/openapi.json")
-                return
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise RuntimeError("server did not start: " + self.process.stderr.read().decode())  # type: ignore[union-attr]
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self._close()
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self._close()
-
-    def _close(self) -> None:
-        self.process.wait()
-        if self.process.stderr is not None:
-            self.process.stderr.close()
-        self.http.close()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_racing_requests_on_one_game_lose_no_update(tmp_path: Path, backend: str) -> None:
-    if backend == "postgresql" and not POSTGRES:
-        pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
-    url = POSTGRES if backend == "postgresql" else f"sqlite:///{tmp_path / 'race.sqlite3'}"
-    # Two server processes on one database, requests from many threads.
-    servers = [Server(url), Server(url)]
-    try:
-        token = (
-            servers[0]
-            .http.post("/api/games", json={"rows": 30, "cols": 30, "mines": 0})
-            .json()["id"]
-        )
-        servers[0].http.post(
-            f"/api/games/{token}/actions", json={"action": "flag", "row": 0, "col": 0}
-        )
-        squares = [(r, c) for r in range(1, 30) for c in range(0, 30, 2)][:120]
-        acknowledged: list[tuple[int, int]] = []
-        lock = threading.Lock()
-
-        def worker(index: int) -> None:
-            server = servers[index % 2]
-            for r, c in squares[index::8]:
-                response = server.http.post(
-                    f"/api/games/{token}/actions", json={"action": "flag", "row": r, "col": c}
-                )
-                if response.status_code == 200:
-                    with lock:
-                        acknowledged.append((r, c))
-
-        threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        state = servers[1].http.get(f"/api/games/{token}").json()
-        flagged = {
-            (r, c) for r, line in enumerate(state["view"]) for c, s in enumerate(line) if s == "F"
-        }
-        assert set(acknowledged) <= flagged
-        assert len(acknowledged) == len(squares)
-        assert state["mines_left"] == -(len(squares) + 1)
-    finally:
-        for server in servers:
-            server.stop()
-
-
-@pytest.mark.slow
-def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'durable.sqlite3'}"
-    server = Server(url)
-    token = server.http.post("/api/games", json={"preset": "expert", "seed": 11}).json()["id"]
-    server.http.post(f"/api/games/{token}/actions", json={"action": "reveal", "row": 8, "col": 15})
-    views = []
-    for col in range(0, 30, 3):
-        response = server.http.post(
-            f"/api/games/{token}/actions", json={"action": "flag", "row": 0, "col": col}
-        )
-        views.append(response.json()["state"]["view"])
-    server.kill()  # SIGKILL: no shutdown, no flush
-    again = Server(url)
-    try:
-        state = again.http.get(f"/api/games/{token}").json()
-        assert state["view"] == views[-1]
-        assert state["status"] == "playing"
-    finally:
-        again.stop()
-
-
-# --- a real browser ---------------------------------------------------------------------------
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@contextlib.contextmanager
-def browser_page(server: Server) -> Iterator[Any]:
-    """A page of Debian's Chromium (headless, driven by Playwright) on the server's game."""
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        try:
-            page = browser.new_page(viewport={"width": 900, "height": 800})
-            page.goto(server.base)
-            page.wait_for_selector(".cell")
-            yield page
-        finally:
-            browser.close()
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
-def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'e2e.sqlite3'}")
-    try:
-        created = server.http.post(
-            "/api/games", json={"preset": "beginner", "no_guess": True, "seed": 3}
-        ).json()
-        with browser_page(server) as page:
-            # The page starts a game of its own first: let it, then point it at ours.
-            page.wait_for_function("localStorage.getItem('minesweep-game') !== null")
-            page.evaluate(f"localStorage.setItem('minesweep-game', '{created['id']}')")
-            page.reload()
-            page.wait_for_function(f"game && game.id === '{created['id']}'")
-            page.wait_for_selector(".cell")
-            page.click('[aria-label="row 5, column 5: hidden"]')  # the first click, by mouse
-            page.wait_for_selector(".cell.open")  # the opening, drawn ring by ring
-            use_keyboard = False
-            for _ in range(200):
-                status = page.inner_text("#status")
-                if status.startswith("won"):
-                    break
-                view = read_view(page, 9, 9)
-                safe = analyze(parse_view(view), 10).safe.tolist()
-                hidden = [(r, c) for r, c in safe if view.splitlines()[r][c] == "#"]
-                assert hidden, f"no safe hidden square in the page's view:\n{view}"
-                target = hidden[0]
-                if use_keyboard:
-                    # Walk the cursor there with arrows one way and hjkl the other.
-                    row, col = page.evaluate("cursor")
-                    page.focus(f'.cell[data-row="{row}"][data-col="{col}"]')
-                    vertical = "ArrowDown" if target[0] > row else "ArrowUp"
-                    horizontal = "l" if target[1] > col else "h"
-                    for _ in range(abs(target[0] - row)):
-                        page.keyboard.press(vertical)
-                    for _ in range(abs(target[1] - col)):
-                        page.keyboard.press(horizontal)
-                    assert page.evaluate("cursor") == list(target)
-                    page.keyboard.press("Enter" if len(hidden) % 2 else " ")
-                else:
-                    page.click(f'.cell[data-row="{target[0]}"][data-col="{target[1]}"]')
-                use_keyboard = not use_keyboard
-                page.wait_for_selector(
-                    f'.cell.open[data-row="{target[0]}"][data-col="{target[1]}"]'
-                )
-                page.wait_for_timeout(100)  # the rest of the reveal's animation
-            page.wait_for_timeout(600)
-            assert page.inner_text("#status").startswith("won")
-            assert "Won in" in page.inner_text("#message")
-            shot = Path(os.environ.get("MINESWEEP_ARTIFACTS", tmp_path)) / "e2e-win.png"
-            shot.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(shot))
-            assert shot.stat().st_size > 1000
-    finally:
-        server.stop()
-
-
-def flood_steps(
-    view: list[str], changed: list[tuple[int, int]], origin: tuple[int, int]
-) -> list[set[tuple[int, int]]]:
-    """The squares a reveal opened, grouped by the step of the flood fill that reaches them.
-
-    From the rule: the clicked square first (for a chord, the squares around it);
-    then, step by step, the opened neighbours of every blank reached so far;
-    last, what no fill reaches (the mines a loss shows), nearest first.
-    """
-    left = set(changed)
-
-    def around(square: tuple[int, int]) -> set[tuple[int, int]]:
-        r, c = square
-        return {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc}
-
-    step = {origin} & left or around(origin) & left
-    steps = []
-    while step:
-        steps.append(step)
-        left -= step
-        step = {n for square in step if view[square[0]][square[1]] == "." for n in around(square)}
-        step &= left
-    by_distance: dict[int, set[tuple[int, int]]] = {}
-    for r, c in left:
-        by_distance.setdefault(max(abs(r - origin[0]), abs(c - origin[1])), set()).add((r, c))
-    return steps + [by_distance[d] for d in sorted(by_distance)]
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
-@pytest.mark.parametrize(
-    ("view", "origin", "chord"),
-    [
-        (["..1#", "..1#", "1.1#", "1..."], (0, 0), False),  # a click on a blank
-        ([".1#", "21#", "#1."], (1, 1), True),  # a chord: the squares around the number first
-        (["###", "#1.", "#.."], (2, 2), False),  # a corner opening behind a wall of numbers
-        (["*##", "#X#", "##*", "*##"], (1, 1), False),  # a loss: the mine, then the others
-    ],
-)
-def test_the_reveal_animation_follows_the_flood_fill(
-    tmp_path: Path, view: list[str], origin: tuple[int, int], chord: bool
-) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'animation.sqlite3'}")
-    changed = [(r, c) for r, line in enumerate(view) for c, s in enumerate(line) if s != "#"]
-    if chord:
-        changed.remove(origin)  # the number chorded on was open already
-    try:
-        with browser_page(server) as page:
-            drawn = page.evaluate(
-                """([view, changed, origin]) => {
-                    // Stand in for painting and timers: record what each step draws.
-                    const timers = [], steps = [];
-                    const [savedPaint, savedTimeout] = [paint, window.setTimeout];
-                    paint = (r, c) => steps[steps.length - 1].push([r, c]);
-                    window.setTimeout = (callback, delay) => timers.push([delay, callback]);
-                    try {
-                        animate(changed, origin, view.map(line => [...line]));
-                    } finally {
-                        window.setTimeout = savedTimeout;
-                    }
-                    timers.sort((a, b) => a[0] - b[0]);
-                    for (const [, callback] of timers) { steps.push([]); callback(); }
-                    paint = savedPaint;
-                    return steps;
-                }""",
-                [view, changed, list(origin)],
-            )
-    finally:
-        server.stop()
-    assert [{tuple(square) for square in step} for step in drawn] == flood_steps(
-        view, changed, origin
-    )
-
-
-def read_view(page: Any, rows: int, cols: int) -> str:
-    """The board as the page shows it, from the buttons' aria-labels."""
-    labels = page.eval_on_selector_all(
-        ".cell", "cells => cells.map(c => c.getAttribute('aria-label'))"
-    )
-    symbols = []
-    for label in labels:
-        what = label.split(": ", 1)[1]
-        if what.startswith("hidden") or what.startswith("question"):
-            symbols.append("#")
-        elif what.startswith("flagged"):
-            symbols.append("F")
-        elif what == "blank":
-            symbols.append(".")
-        else:
-            symbols.append(what[0])
-    return "\n".join("".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows))
 
 
 # --- regressions found in review ---------------------------------------------------------
@@ -782,3 +406,107 @@ def test_racing_writers_apply_each_request_exactly_once(
     else:
         assert sorted(history[5:]) == ["F1,0", "F1,1"]
         assert len(history) == 7
+
+
+# --- clicks: the server says what a mouse button does ------------------------------------------
+
+
+def history_of(client: TestClient, token: str) -> list[str]:
+    return [str(a) for a in parse_game_json(client.app.state.service.db.load(token).game).history]  # type: ignore[attr-defined]
+
+
+def test_a_click_means_what_the_rules_say_on_its_square(client: TestClient) -> None:
+    token = new_game(client, preset="beginner", seed=7)["id"]
+    view = click(client, token, "left", 4, 4).json()["state"]["view"]
+    field = field_of(client, token)
+    mine = next((r, c) for r, c in np.argwhere(field.mines).tolist() if view[r][c] == "#")
+    number = next((r, c) for r in range(9) for c in range(9) if view[r][c] in "12345678")
+    blank = next((r, c) for r in range(9) for c in range(9) if view[r][c] == ".")
+    for button, square in [
+        ("right", mine),
+        ("right", mine),
+        ("left", number),
+        ("left", blank),
+        ("middle", blank),
+    ]:
+        assert click(client, token, button, *square).status_code == 200
+    assert history_of(client, token) == [
+        "O4,4",
+        "F{},{}".format(*mine),
+        "U{},{}".format(*mine),
+        "C{},{}".format(*number),
+        "O{},{}".format(*blank),
+        "C{},{}".format(*blank),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"click": "double", "row": 0, "col": 0}, 400, "click must be one of left, middle, right"),
+        ({"click": 1, "row": 0, "col": 0}, 400, "click must be one of"),
+        ({"click": "left", "action": "reveal", "row": 0, "col": 0}, 400, "unknown field 'action'"),
+        ({"click": "left", "row": 9, "col": 0}, 422, "row 9 is outside"),
+        ({"click": "left", "row": 0}, 400, "col must be an integer"),
+    ],
+)
+def test_bad_clicks_are_refused(
+    client: TestClient, body: dict[str, Any], status: int, message: str
+) -> None:
+    token = new_game(client)["id"]
+    response = client.post(f"/api/games/{token}/actions", json=body)
+    assert (response.status_code, message in response.json()["error"]) == (status, True)
+    assert history_of(client, token) == []
+
+
+def test_a_no_guess_game_lays_its_field_at_the_first_left_click(client: TestClient) -> None:
+    from minesweep.solver import clears_without_guessing
+
+    token = new_game(client, preset="beginner", no_guess=True)["id"]
+    click(client, token, "right", 0, 0)
+    state = click(client, token, "left", 4, 4).json()["state"]
+    assert state["view"][0][0] == "F"
+    assert clears_without_guessing(field_of(client, token), (4, 4))
+
+
+# --- hints --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["opening", "safe", "none"])
+def test_the_first_click_hint_is_the_solvers(client: TestClient, rule: str) -> None:
+    from minesweep.solver import hint
+
+    token = new_game(client, preset="beginner", rule=rule)["id"]
+    served = client.post(f"/api/games/{token}/hint").json()
+    expected = hint(Game.new("beginner", rule=rule))
+    assert served["hint"] == {
+        "row": expected.row,
+        "col": expected.col,
+        "safe": expected.safe,
+        "probability": expected.probability,
+        "reason": expected.reason,
+    }
+    assert served["probabilities"] is None
+    assert served["hint"]["probability"] == (10 / 81 if rule == "none" else 0.0)
+
+
+# --- replays ------------------------------------------------------------------------------------
+
+
+def test_a_replay_sends_every_view_the_game_showed(client: TestClient) -> None:
+    token = new_game(client, preset="beginner", name="ada")["id"]
+    view = act(client, token, "reveal", 4, 4).json()["state"]["view"]
+    # A chord with no flag around: it changes nothing, and the replay must show nothing new.
+    number = next((r, c) for r in range(9) for c in range(9) if view[r][c] in "12345678")
+    assert act(client, token, "chord", *number).json()["effective"] is False
+    state = win(client, token)
+    replay = client.get(f"/api/replays/{state['public_id']}").json()
+    history, views = replay["history"], replay["views"]
+    assert len(views) == len(history) + 1
+    assert views[0] == ["#" * 9] * 9
+    assert views[2] == views[1] == view
+    assert views[-1] == state["view"]
+    game = parse_game_json(client.app.state.service.db.load(token).game)  # type: ignore[attr-defined]
+    for done, shown in enumerate(views):
+        stepped = Game.replay(game, game.history[:done])
+        assert shown == to_view(stepped.glyphs()).splitlines()

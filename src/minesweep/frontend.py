@@ -1,0 +1,415 @@
+"""What every front end shares: the rules of a game as a player meets it.
+
+The command line, the terminal game and the web game hold no rule of their
+own. Each turns its input (options, keys, mouse buttons, JSON) into a call
+here and draws what comes back. This module owns, in this order:
+
+- **settings**: a preset or a size, the mines, the first-click rule, a seed,
+  no-guess and a first-click square, checked in one place (:class:`Settings`);
+- **the first click**: a field laid for the settings (:meth:`Settings.lay_field`),
+  and the no-guess first reveal, which lays a field the solver clears from the
+  clicked square and replays on it what the player did before (:func:`act`);
+- **advice**: the solver's hint, before the first click too, and the mine
+  probabilities (:func:`advise`, :func:`mine_probabilities`);
+- **clicks**: which button on which square means reveal, flag, unflag or
+  chord (:func:`action_for`, :func:`click`);
+- **records**: the key a game's records and leaderboard are filed under
+  (:attr:`Settings.kind`, :func:`is_kind`, :func:`ranks`);
+- **scores** shown at the end (:func:`score`). A replay needs no rule here:
+  :meth:`Game.replay_views <minesweep.game.Game.replay_views>` steps the game
+  itself, and a front end draws the views it yields.
+
+It imports the core, the statistics and the solver (the solver on first use:
+it loads compiled kernels), never a front end's libraries; nothing in the core
+imports it.
+
+>>> settings = Settings.of(preset="beginner", rule="safe", seed=7)
+>>> settings.kind
+'beginner/safe'
+>>> game, effect = act(settings.new_game(), Action(ActionKind.REVEAL, 4, 4))
+>>> action_for(int(game.glyphs()[4, 4]), Button.LEFT)
+<ActionKind.CHORD: 'C'>
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final, Literal, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import SettingsError
+from .field import Minefield
+from .game import Action, ActionKind, Effect, Game, GameStatus
+from .generate import (
+    PRESETS,
+    FirstClickRule,
+    Preset,
+    check_fits,
+    check_seed,
+    first_click_rule,
+    generate_field,
+    new_seed,
+)
+from .grid import check_position
+from .squares import GLYPH_FLAG, MAX_NUMBER
+from .stats import game_stats
+
+if TYPE_CHECKING:
+    from .solver import Hint
+
+__all__ = [
+    "NO_GUESS_SECONDS",
+    "Advice",
+    "Button",
+    "Score",
+    "Settings",
+    "act",
+    "action_for",
+    "advise",
+    "click",
+    "first_reveal",
+    "is_kind",
+    "mine_probabilities",
+    "ranks",
+    "score",
+    "warm_up",
+]
+
+#: How long a no-guess first reveal may search for a field, by default.
+NO_GUESS_SECONDS: Final = 10.0
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What kind of game to play, checked when built.
+
+    ``preset`` names the preset the size comes from (None for a custom size);
+    ``seed`` None draws a fresh one for each game; ``first_click`` is the
+    square a field is laid around before any click (None: wherever the
+    player's first reveal lands). Build one from a preset or a size with
+    :meth:`of`. Errors are SettingsError (or the generator's own errors, with
+    their messages), worded with the command line's option names where an
+    option is at fault, as the README and the terminal game say them.
+    """
+
+    rows: int = 16
+    cols: int = 30
+    mines: int = 99
+    preset: str | None = "expert"
+    rule: FirstClickRule = FirstClickRule.OPENING
+    seed: int | None = None
+    no_guess: bool = False
+    first_click: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.preset is not None:
+            chosen = Preset.from_name(self.preset)
+            if (chosen.rows, chosen.cols, chosen.mines) != (self.rows, self.cols, self.mines):
+                raise SettingsError(
+                    f"preset {self.preset!r} is {chosen.rows}x{chosen.cols} with "
+                    f"{chosen.mines} mines, got {self.rows}x{self.cols} with {self.mines}"
+                )
+        # Before the rule is read: a no-guess request names no other rule.
+        if self.no_guess and self.rule != FirstClickRule.OPENING:
+            raise SettingsError("no-guess games always open at the first click (rule opening)")
+        object.__setattr__(self, "rule", first_click_rule(self.rule))
+        if self.seed is not None:
+            object.__setattr__(self, "seed", check_seed(self.seed))
+        if self.first_click is None:
+            check_fits(self.rows, self.cols, self.mines, self.rule)
+        # With a first click the generator checks the fit: it knows which
+        # squares around that square the rule keeps clear, and says so.
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        preset: str | None = None,
+        size: tuple[int, int] | None = None,
+        mines: int | None = None,
+        rule: FirstClickRule | str = FirstClickRule.OPENING,
+        seed: int | None = None,
+        no_guess: bool = False,
+        first_click: tuple[int, int] | Literal["middle"] | None = None,
+    ) -> Settings:
+        """Settings from a preset (expert when neither is given) or a size and its mines.
+
+        ``first_click="middle"`` lays the field around the middle square.
+
+        >>> Settings.of(size=(20, 30), mines=100).kind
+        '20x30/100'
+        """
+        if size is not None:
+            if preset is not None:
+                raise SettingsError("give a preset or a size, not both")
+            if mines is None:
+                raise SettingsError("--size needs --mines")
+            rows, cols = size
+        else:
+            if mines is not None:
+                raise SettingsError("--mines goes with --size; a preset has its own")
+            chosen = Preset.from_name(preset or "expert")
+            rows, cols, mines, preset = chosen.rows, chosen.cols, chosen.mines, chosen.name
+        square = (rows // 2, cols // 2) if first_click == "middle" else first_click
+        # The rule is read (and checked) in __post_init__, after the no-guess check.
+        return cls(rows, cols, mines, preset, cast(FirstClickRule, rule), seed, no_guess, square)
+
+    @property
+    def kind(self) -> str:
+        """The key records and leaderboards are filed under.
+
+        The preset or ``ROWSxCOLS/MINES``, then ``/safe`` or ``/none`` for
+        those rules and ``/no-guess``: games that are easier or harder rank
+        apart. Stored databases hold these keys: they never change.
+
+        >>> Settings.of(preset="expert", no_guess=True).kind
+        'expert/no-guess'
+        """
+        base = self.preset or f"{self.rows}x{self.cols}/{self.mines}"
+        rule = "" if self.rule is FirstClickRule.OPENING else f"/{self.rule.value}"
+        return base + rule + ("/no-guess" if self.no_guess else "")
+
+    def new_game(
+        self,
+        *,
+        field: Minefield | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Game:
+        """A game of these settings, its mines laid at the first reveal, or on ``field``."""
+        if field is None:
+            return Game(
+                self.rows, self.cols, self.mines, rule=self.rule, seed=self.seed, clock=clock
+            )
+        return Game(
+            self.rows,
+            self.cols,
+            self.mines,
+            rule=self.rule,
+            seed=self.seed,
+            field=field,
+            first_click=self.first_click,
+            clock=clock,
+        )
+
+    def lay_field(self) -> Minefield:
+        """The field of these settings around ``first_click``, from ``seed``.
+
+        A no-guess field is one the solver clears from the first click.
+        """
+        if self.first_click is None or self.seed is None:
+            raise SettingsError("laying a field needs a first click and a seed")
+        if self.no_guess:
+            from .solver import generate_no_guess
+
+            return generate_no_guess(
+                self.rows, self.cols, self.mines, first_click=self.first_click, seed=self.seed
+            ).field
+        return generate_field(
+            self.rows,
+            self.cols,
+            self.mines,
+            first_click=self.first_click,
+            rule=self.rule,
+            seed=self.seed,
+        )
+
+
+# --- the first click ------------------------------------------------------------------------
+
+
+def first_reveal(
+    game: Game,
+    row: int,
+    col: int,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    max_seconds: float | None = NO_GUESS_SECONDS,
+) -> Game:
+    """At the first reveal of a no-guess game: the game on a field the solver clears.
+
+    The field is laid around ``(row, col)`` from the game's seed. What the
+    player did before (flags, question marks) is replayed on it at its own
+    times, and the clock keeps its start. Raises InvalidClickError for a
+    square off the board, NoGuessBudgetError when no field is found in
+    ``max_seconds``. ``clock`` is the game's clock.
+    """
+    from .solver import generate_no_guess
+
+    rows, cols = game.shape
+    check_position((rows, cols), row, col)
+    result = generate_no_guess(
+        rows,
+        cols,
+        game.mine_count,
+        first_click=(row, col),
+        seed=game.seed if game.seed is not None else new_seed(),
+        max_seconds=max_seconds,
+    )
+    fresh = Game(
+        rows,
+        cols,
+        game.mine_count,
+        rule=FirstClickRule.OPENING,
+        field=result.field,
+        first_click=(row, col),
+        clock=clock,
+    )
+    replayed = Game.replay(fresh, game.history, clock=clock)
+    if game.started_at is not None:
+        replayed.set_start(game.started_at)
+    return replayed
+
+
+def act(
+    game: Game,
+    action: Action,
+    *,
+    no_guess: bool = False,
+    clock: Callable[[], float] = time.monotonic,
+    no_guess_seconds: float | None = NO_GUESS_SECONDS,
+) -> tuple[Game, Effect]:
+    """Apply a player's action; returns the game (a new one after a no-guess first reveal).
+
+    In a no-guess game the first reveal first lays the field (see
+    :func:`first_reveal`), so the game returned is not ``game``.
+    """
+    if no_guess and game.field is None and action.kind is ActionKind.REVEAL:
+        game = first_reveal(game, action.row, action.col, clock=clock, max_seconds=no_guess_seconds)
+    return game, game.push(action)
+
+
+# --- advice ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A hint, and every square's mine probability (None before the first reveal)."""
+
+    hint: Hint
+    probability: npt.NDArray[np.float64] | None
+
+
+def advise(game: Game) -> Advice:
+    """The solver's hint and the probabilities behind it.
+
+    Before the first reveal the first-click rule, not the view, says what is
+    safe (:func:`minesweep.solver.hint`). Raises GameOverError once the game
+    is over and the solver's errors (AnalysisBudgetError, a view every
+    hidden square of which is flagged).
+    """
+    from .solver import analyze, hint, hint_from_analysis
+
+    if game.is_over or game.status is GameStatus.READY or game.field is None:
+        return Advice(hint(game), None)
+    glyphs = game.glyphs()
+    analysis = analyze(glyphs, game.mine_count)
+    return Advice(hint_from_analysis(analysis, glyphs), analysis.probability)
+
+
+def mine_probabilities(game: Game) -> npt.NDArray[np.float64] | None:
+    """Every square's mine probability (NaN where open); None before the field or after the end."""
+    from .solver import analyze
+
+    if game.field is None or game.is_over:
+        return None
+    return analyze(game.glyphs(), game.mine_count).probability
+
+
+# --- clicks ---------------------------------------------------------------------------------
+
+
+class Button(StrEnum):
+    """A mouse button, or the key a front end binds to it."""
+
+    LEFT = "left"
+    MIDDLE = "middle"
+    RIGHT = "right"
+
+
+def action_for(glyph: int, button: Button) -> ActionKind:
+    """What a click of ``button`` does on a square showing ``glyph``.
+
+    Right flags a square, or takes its flag off; middle chords; left chords
+    on a revealed number and reveals anything else (a click on a blank or a
+    flag is then a wasted click, as the statistics count it).
+
+    >>> action_for(3, Button.LEFT), action_for(0, Button.LEFT)
+    (<ActionKind.CHORD: 'C'>, <ActionKind.REVEAL: 'O'>)
+    """
+    if button is Button.RIGHT:
+        return ActionKind.UNFLAG if glyph == GLYPH_FLAG else ActionKind.FLAG
+    if button is Button.MIDDLE or 1 <= glyph <= MAX_NUMBER:
+        return ActionKind.CHORD
+    return ActionKind.REVEAL
+
+
+def click(game: Game, row: int, col: int, button: Button) -> Action:
+    """What a click of ``button`` on ``(row, col)`` does now; InvalidClickError off the board."""
+    check_position(game.shape, row, col)
+    return Action(action_for(int(game.glyphs()[row, col]), button), row, col)
+
+
+# --- records and scores -----------------------------------------------------------------------
+
+#: The grammar of :attr:`Settings.kind`.
+_KIND: Final = re.compile(rf"({'|'.join(PRESETS)}|[1-9]\d*x[1-9]\d*/\d+)(/safe|/none)?(/no-guess)?")
+
+
+def is_kind(text: str) -> bool:
+    """Whether ``text`` is a key :attr:`Settings.kind` can give (``20x30/100/safe``...)."""
+    return _KIND.fullmatch(text) is not None
+
+
+def ranks(kind: str, *, won: bool, seeded: bool, assisted: bool) -> bool:
+    """Whether a game ranks on its leaderboard: a win on a preset, unseeded and unassisted.
+
+    A seed makes a game reproducible, so it could be rehearsed; hints and
+    undo help; custom sizes have no leaderboard.
+    """
+    return won and not seeded and not assisted and kind.split("/")[0] in PRESETS
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """What the end of a game shows: time, 3BV, speed and efficiency."""
+
+    won: bool
+    seconds: float
+    #: The field's 3BV (0 while no mine is laid).
+    bbbv: int
+    solved_bbbv: int
+    bbbv_per_second: float
+    #: 3BV over clicks (IOE).
+    efficiency: float
+    clicks: int
+
+
+def score(game: Game) -> Score:
+    """The score of a game (also of one in progress)."""
+    stats = game_stats(game)
+    return Score(
+        won=game.status is GameStatus.WON,
+        seconds=game.elapsed,
+        bbbv=stats.bbbv,
+        solved_bbbv=stats.solved_bbbv,
+        bbbv_per_second=stats.bbbv_per_second,
+        efficiency=stats.ioe,
+        clicks=stats.clicks,
+    )
+
+
+def warm_up() -> None:
+    """Load the compiled flood fill now, by opening a small empty board.
+
+    A server calls it at start, so that its first player does not wait for it.
+    """
+    Game(3, 3, 0, seed=0).reveal(1, 1)

@@ -1,0 +1,371 @@
+"""The front-end layer: settings, the first click, advice, clicks, records and scores."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minesweep import (
+    PRESETS,
+    Action,
+    ActionKind,
+    CellState,
+    GameOverError,
+    GameStatus,
+    InvalidClickError,
+    MinesweepError,
+    SettingsError,
+    game_stats,
+    generate_field,
+)
+from minesweep.frontend import (
+    Button,
+    Settings,
+    act,
+    action_for,
+    advise,
+    click,
+    first_reveal,
+    is_kind,
+    mine_probabilities,
+    ranks,
+    score,
+    warm_up,
+)
+from minesweep.squares import GLYPH_FLAG, MAX_NUMBER, Glyph
+
+PACKAGE = pathlib.Path(__import__("minesweep").__file__).parent
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# --- settings -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_preset_gives_its_size(name: str) -> None:
+    chosen = Settings.of(preset=name)
+    preset = PRESETS[name]
+    assert (chosen.rows, chosen.cols, chosen.mines, chosen.preset) == (
+        preset.rows,
+        preset.cols,
+        preset.mines,
+        name,
+    )
+
+
+def test_the_default_is_expert_opening_and_a_fresh_seed() -> None:
+    assert Settings.of() == Settings() == Settings(16, 30, 99, "expert")
+    assert Settings().seed is None
+    assert Settings().rule == "opening"
+
+
+@pytest.mark.parametrize(
+    ("keywords", "message"),
+    [
+        ({"size": (9, 9)}, "--size needs --mines"),
+        ({"preset": "expert", "mines": 3}, "--mines goes with --size; a preset has its own"),
+        ({"preset": "expert", "size": (9, 9), "mines": 3}, "give a preset or a size, not both"),
+        ({"preset": "huge"}, "preset must be one of"),
+        ({"no_guess": True, "rule": "safe"}, "no-guess games always open at the first click"),
+        ({"no_guess": True, "rule": "bogus"}, "no-guess games always open at the first click"),
+        ({"rule": "bogus"}, "first-click rule must be one of"),
+        ({"seed": -1}, "seed must be"),
+        ({"size": (3, 3), "mines": 8}, "8 mines do not fit on a 3x3 board with the 'opening'"),
+        ({"size": (0, 3), "mines": 0}, "at least one row and column"),
+    ],
+)
+def test_settings_that_describe_no_game_are_refused(
+    keywords: dict[str, object], message: str
+) -> None:
+    with pytest.raises(MinesweepError, match=message):
+        Settings.of(**keywords)  # type: ignore[arg-type]
+
+
+def test_a_preset_cannot_be_given_another_size() -> None:
+    with pytest.raises(SettingsError, match="preset 'beginner' is 9x9 with 10 mines"):
+        Settings(rows=9, cols=9, mines=11, preset="beginner")
+
+
+def test_a_first_click_leaves_the_fit_to_the_generator_which_names_the_square() -> None:
+    chosen = Settings.of(size=(3, 3), mines=8, seed=1, first_click="middle")
+    assert chosen.first_click == (1, 1)
+    with pytest.raises(MinesweepError, match=r"9 kept clear by the 'opening' rule at \(1, 1\)"):
+        chosen.lay_field()
+
+
+def test_a_field_is_laid_as_the_generator_lays_it() -> None:
+    chosen = Settings.of(preset="beginner", rule="safe", seed=3, first_click=(0, 0))
+    expected = generate_field(9, 9, 10, first_click=(0, 0), rule="safe", seed=3)
+    assert np.array_equal(chosen.lay_field().mines, expected.mines)
+    game = chosen.new_game(field=chosen.lay_field())
+    assert (game.seed, game.rule, game.first_click) == (3, "safe", (0, 0))
+
+
+def test_a_no_guess_field_is_one_the_solver_clears() -> None:
+    from minesweep.solver import clears_without_guessing
+
+    chosen = Settings.of(preset="beginner", seed=5, no_guess=True, first_click="middle")
+    assert clears_without_guessing(chosen.lay_field(), (4, 4))
+
+
+def test_laying_a_field_needs_a_first_click_and_a_seed() -> None:
+    with pytest.raises(SettingsError, match="needs a first click and a seed"):
+        Settings.of(seed=1).lay_field()
+
+
+# --- records: the key a game is filed under -----------------------------------------------------
+
+sizes = st.one_of(
+    st.sampled_from(sorted(PRESETS)).map(lambda name: {"preset": name}),
+    st.tuples(st.integers(1, 40), st.integers(1, 40)).flatmap(
+        lambda size: st.integers(0, max(0, size[0] * size[1] - 9)).map(
+            lambda mines: {"size": size, "mines": mines}
+        )
+    ),
+)
+
+
+@settings(max_examples=100)
+@given(sizes, st.sampled_from(["opening", "safe", "none"]), st.booleans())
+def test_the_kind_is_the_key_stored_databases_hold(
+    size: dict[str, object], rule: str, no_guess: bool
+) -> None:
+    no_guess = no_guess and rule == "opening"
+    chosen = Settings.of(**size, rule=rule, no_guess=no_guess)  # type: ignore[arg-type]
+    # The web game's rule from before the layer, byte for byte.
+    preset = size.get("preset")
+    old = (
+        (preset or f"{chosen.rows}x{chosen.cols}/{chosen.mines}")
+        + ("" if rule == "opening" else f"/{rule}")
+        + ("/no-guess" if no_guess else "")
+    )
+    assert chosen.kind == old
+    assert is_kind(chosen.kind)
+
+
+@pytest.mark.parametrize(
+    ("kind", "valid"),
+    [
+        ("expert", True),
+        ("20x30/100", True),
+        ("20x30/100/safe/no-guess", True),
+        ("beginner/none", True),
+        ("nonexistent", False),
+        ("expert/opening", False),
+        ("0x5/3", False),
+        ("20x30", False),
+        ("expert/no-guess/safe", False),
+    ],
+)
+def test_only_keys_a_game_can_have_are_kinds(kind: str, valid: bool) -> None:
+    assert is_kind(kind) is valid
+
+
+@pytest.mark.parametrize(
+    ("kind", "won", "seeded", "assisted", "ranked"),
+    [
+        ("expert", True, False, False, True),
+        ("beginner/safe/no-guess", True, False, False, True),
+        ("expert", False, False, False, False),
+        ("expert", True, True, False, False),
+        ("expert", True, False, True, False),
+        ("9x9/10", True, False, False, False),
+    ],
+)
+def test_only_plain_wins_on_a_preset_rank(
+    kind: str, won: bool, seeded: bool, assisted: bool, ranked: bool
+) -> None:
+    assert ranks(kind, won=won, seeded=seeded, assisted=assisted) is ranked
+
+
+# --- clicks -------------------------------------------------------------------------------------
+
+
+@given(st.integers(0, max(Glyph)), st.sampled_from(list(Button)))
+def test_a_click_does_one_thing_on_each_glyph(glyph: int, button: Button) -> None:
+    kind = action_for(glyph, button)
+    if button is Button.RIGHT:
+        assert kind is (ActionKind.UNFLAG if glyph == GLYPH_FLAG else ActionKind.FLAG)
+    elif button is Button.MIDDLE or 1 <= glyph <= MAX_NUMBER:
+        assert kind is ActionKind.CHORD
+    else:
+        assert kind is ActionKind.REVEAL
+
+
+def test_a_click_reads_the_square_it_lands_on() -> None:
+    game = Settings.of(preset="beginner", seed=7).new_game()
+    assert click(game, 4, 4, Button.LEFT) == Action(ActionKind.REVEAL, 4, 4)
+    game.flag(0, 0)
+    assert click(game, 0, 0, Button.RIGHT) == Action(ActionKind.UNFLAG, 0, 0)
+    with pytest.raises(InvalidClickError, match="row 9 is outside"):
+        click(game, 9, 0, Button.LEFT)
+
+
+# --- the first click ----------------------------------------------------------------------------
+
+marks = st.lists(
+    st.tuples(
+        st.sampled_from([ActionKind.FLAG, ActionKind.QUESTION, ActionKind.UNFLAG]),
+        st.integers(0, 8),
+        st.integers(0, 8),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=15)
+@given(marks, st.integers(0, 2**32))
+def test_a_no_guess_first_reveal_replays_what_came_before_it(
+    before: list[tuple[ActionKind, int, int]], seed: int
+) -> None:
+    from minesweep.solver import clears_without_guessing
+
+    clock = Clock()
+    game = Settings.of(preset="beginner", seed=seed, no_guess=True).new_game(clock=clock)
+    for kind, row, col in before:
+        game.push(Action(kind, row, col))
+        clock.now += 1
+    marked = game.state.copy()
+    laid, effect = act(game, Action(ActionKind.REVEAL, 4, 4), no_guess=True, clock=clock)
+    assert effect.opened > 0
+    assert laid.field is not None
+    assert clears_without_guessing(laid.field, (4, 4))
+    # Every action before the reveal, at its own time; the clock kept its start.
+    assert laid.history[:-1] == game.history
+    assert laid.history[-1].time == (len(before) if before else 0.0)
+    assert laid.elapsed == (len(before) if before else 0.0)
+    # Marks the reveal did not open are as they were, question marks included.
+    still_hidden = laid.state <= CellState.FLAGGED
+    assert np.array_equal(laid.state[still_hidden], marked[still_hidden])
+    # The same seed lays the same field.
+    again = first_reveal(Settings.of(preset="beginner", seed=seed).new_game(), 4, 4)
+    assert again.field is not None
+    assert np.array_equal(again.field.mines, laid.field.mines)
+
+
+def test_a_first_reveal_off_the_board_is_a_click_error() -> None:
+    game = Settings.of(preset="beginner", no_guess=True).new_game()
+    with pytest.raises(InvalidClickError, match="row 9 is outside"):
+        act(game, Action(ActionKind.REVEAL, 9, 0), no_guess=True)
+
+
+def test_other_actions_are_pushed_on_the_game_itself() -> None:
+    game = Settings.of(preset="beginner", seed=2, no_guess=True).new_game()
+    same, effect = act(game, Action(ActionKind.FLAG, 0, 0), no_guess=True)
+    assert same is game
+    assert effect.effective
+    played = Settings.of(preset="beginner", seed=2).new_game()
+    same, _ = act(played, Action(ActionKind.REVEAL, 4, 4))
+    assert same is played
+
+
+# --- advice -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["opening", "safe", "none"])
+def test_before_the_first_reveal_the_advice_is_the_solvers_first_click(rule: str) -> None:
+    from minesweep.solver import hint
+
+    game = Settings.of(preset="beginner", rule=rule).new_game()
+    advice = advise(game)
+    assert advice.hint == hint(game)
+    assert advice.probability is None
+    assert mine_probabilities(game) is None
+
+
+def test_advice_in_play_is_the_analysis_of_the_view() -> None:
+    from minesweep.solver import analyze, hint
+
+    game = Settings.of(preset="expert", seed=11).new_game()
+    game.reveal(8, 15)
+    advice = advise(game)
+    assert advice.hint == hint(game)
+    expected = analyze(game.glyphs(), game.mine_count).probability
+    assert advice.probability is not None
+    assert np.array_equal(advice.probability, expected, equal_nan=True)
+    probability = mine_probabilities(game)
+    assert probability is not None
+    assert np.array_equal(probability, expected, equal_nan=True)
+
+
+def test_no_advice_once_the_game_is_over() -> None:
+    game = Settings.of(preset="beginner", seed=3).new_game()
+    game.reveal(4, 4)
+    assert game.field is not None
+    row, col = (int(v) for v in np.argwhere(game.field.mines)[0])
+    game.reveal(row, col)
+    assert game.status is GameStatus.LOST
+    with pytest.raises(GameOverError):
+        advise(game)
+    assert mine_probabilities(game) is None
+
+
+# --- scores -------------------------------------------------------------------------------------
+
+
+def test_a_score_is_the_games_statistics() -> None:
+    clock = Clock()
+    game = Settings.of(preset="beginner", seed=4).new_game(clock=clock)
+    game.reveal(4, 4)
+    assert game.field is not None
+    for row, col in np.argwhere(~game.field.mines).tolist():
+        if game.status is GameStatus.PLAYING and game[row, col] is not CellState.REVEALED:
+            clock.now += 1
+            game.reveal(row, col)
+    assert game.status is GameStatus.WON
+    final, stats = score(game), game_stats(game)
+    assert final.won
+    assert (final.seconds, final.bbbv, final.solved_bbbv, final.clicks) == (
+        stats.time,
+        stats.bbbv,
+        stats.solved_bbbv,
+        stats.clicks,
+    )
+    assert (final.bbbv_per_second, final.efficiency) == (stats.bbbv_per_second, stats.ioe)
+
+
+def test_warming_up_lays_no_game_of_its_own() -> None:
+    warm_up()
+
+
+# --- layers -------------------------------------------------------------------------------------
+
+
+def imported_names(path: pathlib.Path) -> list[str]:
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            names.append("." * node.level + (node.module or ""))
+            names += ["." * node.level + alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+    return names
+
+
+def test_the_core_never_imports_the_front_end_layer() -> None:
+    front_ends = {"frontend.py", "cli.py", "__main__.py"}
+    for path in PACKAGE.rglob("*.py"):
+        if path.name in front_ends or {"tui", "web"} & set(path.parts):
+            continue
+        for name in imported_names(path):
+            assert "frontend" not in name, path
+
+
+def test_the_layer_imports_no_front_ends_library() -> None:
+    for name in imported_names(PACKAGE / "frontend.py"):
+        root = name.lstrip(".").split(".")[0]
+        assert root not in {"textual", "starlette", "sqlalchemy", "uvicorn", "tui", "web", "cli"}

@@ -1,0 +1,101 @@
+"""Helpers of the web game's tests: requests, a server in a subprocess, the field behind a game."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from minesweep import Minefield
+
+POSTGRES = os.environ.get("MINESWEEP_TEST_POSTGRES_URL")
+
+
+def new_game(client: Any, **body: Any) -> dict[str, Any]:
+    """Create a game (a beginner one by default) and return its state."""
+    response = client.post("/api/games", json=body or {"preset": "beginner"})
+    assert response.status_code == 201, response.text
+    state: dict[str, Any] = response.json()
+    return state
+
+
+def act(client: Any, token: str, action: str, row: int, col: int) -> Any:
+    return client.post(
+        f"/api/games/{token}/actions", json={"action": action, "row": row, "col": col}
+    )
+
+
+def click(client: Any, token: str, button: str, row: int, col: int) -> Any:
+    return client.post(
+        f"/api/games/{token}/actions", json={"click": button, "row": row, "col": col}
+    )
+
+
+def field_of(client: Any, token: str) -> Minefield:
+    """The server's field (a test may look; no client can)."""
+    row = client.app.state.service.db.load(token)
+    return Minefield.from_text("\n".join(json.loads(row.game)["field"]))
+
+
+def win(client: Any, token: str) -> dict[str, Any]:
+    """Win a game by opening every safe square (the test may know the field)."""
+    act(client, token, "reveal", 4, 4)
+    field = field_of(client, token)
+    state: dict[str, Any] = client.get(f"/api/games/{token}").json()
+    for r, c in np.argwhere(~field.mines).tolist():
+        if state["status"] != "playing":
+            break
+        if state["view"][r][c] in "#?":
+            state = act(client, token, "reveal", r, c).json()["state"]
+    return state
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """``minesweep serve`` in a subprocess."""
+
+    def __init__(self, url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "minesweep", "serve", "--port", str(self.port), "--db", url],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        import httpx2 as httpx
+
+        self.http = httpx.Client(base_url=self.base, timeout=30)
+        for _ in range(300):
+            try:
+                self.http.get("/openapi.json")
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start: " + self.process.stderr.read().decode())  # type: ignore[union-attr]
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self._close()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self._close()
+
+    def _close(self) -> None:
+        self.process.wait()
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+        self.http.close()

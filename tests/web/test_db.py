@@ -1,0 +1,83 @@
+"""Where the web game keeps its games (minesweep.web.db): racing requests and killed servers.
+
+Real server processes, on one database, through HTTP.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from .helpers import POSTGRES, Server
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_racing_requests_on_one_game_lose_no_update(tmp_path: Path, backend: str) -> None:
+    if backend == "postgresql" and not POSTGRES:
+        pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
+    url = POSTGRES if backend == "postgresql" else f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    # Two server processes on one database, requests from many threads.
+    servers = [Server(url), Server(url)]
+    try:
+        token = (
+            servers[0]
+            .http.post("/api/games", json={"rows": 30, "cols": 30, "mines": 0})
+            .json()["id"]
+        )
+        servers[0].http.post(
+            f"/api/games/{token}/actions", json={"action": "flag", "row": 0, "col": 0}
+        )
+        squares = [(r, c) for r in range(1, 30) for c in range(0, 30, 2)][:120]
+        acknowledged: list[tuple[int, int]] = []
+        lock = threading.Lock()
+
+        def worker(index: int) -> None:
+            server = servers[index % 2]
+            for r, c in squares[index::8]:
+                response = server.http.post(
+                    f"/api/games/{token}/actions", json={"action": "flag", "row": r, "col": c}
+                )
+                if response.status_code == 200:
+                    with lock:
+                        acknowledged.append((r, c))
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        state = servers[1].http.get(f"/api/games/{token}").json()
+        flagged = {
+            (r, c) for r, line in enumerate(state["view"]) for c, s in enumerate(line) if s == "F"
+        }
+        assert set(acknowledged) <= flagged
+        assert len(acknowledged) == len(squares)
+        assert state["mines_left"] == -(len(squares) + 1)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.mark.slow
+def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'durable.sqlite3'}"
+    server = Server(url)
+    token = server.http.post("/api/games", json={"preset": "expert", "seed": 11}).json()["id"]
+    server.http.post(f"/api/games/{token}/actions", json={"action": "reveal", "row": 8, "col": 15})
+    views = []
+    for col in range(0, 30, 3):
+        response = server.http.post(
+            f"/api/games/{token}/actions", json={"action": "flag", "row": 0, "col": col}
+        )
+        views.append(response.json()["state"]["view"])
+    server.kill()  # SIGKILL: no shutdown, no flush
+    again = Server(url)
+    try:
+        state = again.http.get(f"/api/games/{token}").json()
+        assert state["view"] == views[-1]
+        assert state["status"] == "playing"
+    finally:
+        again.stop()

@@ -1,0 +1,225 @@
+"""The web page (static/app.js) in a real browser: Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from minesweep.formats import parse_view
+from minesweep.solver import analyze
+
+from .helpers import Server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@contextlib.contextmanager
+def browser_page(server: Server) -> Iterator[Any]:
+    """A page of Debian's Chromium (headless, driven by Playwright) on the server's game."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 900, "height": 800})
+            page.goto(server.base)
+            page.wait_for_selector(".cell")
+            yield page
+        finally:
+            browser.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'e2e.sqlite3'}")
+    try:
+        created = server.http.post(
+            "/api/games", json={"preset": "beginner", "no_guess": True, "seed": 3}
+        ).json()
+        with browser_page(server) as page:
+            # The page starts a game of its own first: let it, then point it at ours.
+            page.wait_for_function("localStorage.getItem('minesweep-game') !== null")
+            page.evaluate(f"localStorage.setItem('minesweep-game', '{created['id']}')")
+            page.reload()
+            page.wait_for_function(f"game && game.id === '{created['id']}'")
+            page.wait_for_selector(".cell")
+            page.click('[aria-label="row 5, column 5: hidden"]')  # the first click, by mouse
+            page.wait_for_selector(".cell.open")  # the opening, drawn ring by ring
+            use_keyboard = False
+            for _ in range(200):
+                status = page.inner_text("#status")
+                if status.startswith("won"):
+                    break
+                view = read_view(page, 9, 9)
+                safe = analyze(parse_view(view), 10).safe.tolist()
+                hidden = [(r, c) for r, c in safe if view.splitlines()[r][c] == "#"]
+                assert hidden, f"no safe hidden square in the page's view:\n{view}"
+                target = hidden[0]
+                if use_keyboard:
+                    # Walk the cursor there with arrows one way and hjkl the other.
+                    row, col = page.evaluate("cursor")
+                    page.focus(f'.cell[data-row="{row}"][data-col="{col}"]')
+                    vertical = "ArrowDown" if target[0] > row else "ArrowUp"
+                    horizontal = "l" if target[1] > col else "h"
+                    for _ in range(abs(target[0] - row)):
+                        page.keyboard.press(vertical)
+                    for _ in range(abs(target[1] - col)):
+                        page.keyboard.press(horizontal)
+                    assert page.evaluate("cursor") == list(target)
+                    page.keyboard.press("Enter" if len(hidden) % 2 else " ")
+                else:
+                    page.click(f'.cell[data-row="{target[0]}"][data-col="{target[1]}"]')
+                use_keyboard = not use_keyboard
+                page.wait_for_selector(
+                    f'.cell.open[data-row="{target[0]}"][data-col="{target[1]}"]'
+                )
+                page.wait_for_timeout(100)  # the rest of the reveal's animation
+            page.wait_for_timeout(600)
+            assert page.inner_text("#status").startswith("won")
+            assert "Won in" in page.inner_text("#message")
+            shot = Path(os.environ.get("MINESWEEP_ARTIFACTS", tmp_path)) / "e2e-win.png"
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 1000
+    finally:
+        server.stop()
+
+
+def flood_steps(
+    view: list[str], changed: list[tuple[int, int]], origin: tuple[int, int]
+) -> list[set[tuple[int, int]]]:
+    """The squares a reveal opened, grouped by the step of the flood fill that reaches them.
+
+    From the rule: the clicked square first (for a chord, the squares around it);
+    then, step by step, the opened neighbours of every blank reached so far;
+    last, what no fill reaches (the mines a loss shows), nearest first.
+    """
+    left = set(changed)
+
+    def around(square: tuple[int, int]) -> set[tuple[int, int]]:
+        r, c = square
+        return {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc}
+
+    step = {origin} & left or around(origin) & left
+    steps = []
+    while step:
+        steps.append(step)
+        left -= step
+        step = {n for square in step if view[square[0]][square[1]] == "." for n in around(square)}
+        step &= left
+    by_distance: dict[int, set[tuple[int, int]]] = {}
+    for r, c in left:
+        by_distance.setdefault(max(abs(r - origin[0]), abs(c - origin[1])), set()).add((r, c))
+    return steps + [by_distance[d] for d in sorted(by_distance)]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+@pytest.mark.parametrize(
+    ("view", "origin", "chord"),
+    [
+        (["..1#", "..1#", "1.1#", "1..."], (0, 0), False),  # a click on a blank
+        ([".1#", "21#", "#1."], (1, 1), True),  # a chord: the squares around the number first
+        (["###", "#1.", "#.."], (2, 2), False),  # a corner opening behind a wall of numbers
+        (["*##", "#X#", "##*", "*##"], (1, 1), False),  # a loss: the mine, then the others
+    ],
+)
+def test_the_reveal_animation_follows_the_flood_fill(
+    tmp_path: Path, view: list[str], origin: tuple[int, int], chord: bool
+) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'animation.sqlite3'}")
+    changed = [(r, c) for r, line in enumerate(view) for c, s in enumerate(line) if s != "#"]
+    if chord:
+        changed.remove(origin)  # the number chorded on was open already
+    try:
+        with browser_page(server) as page:
+            drawn = page.evaluate(
+                """([view, changed, origin]) => {
+                    // Stand in for painting and timers: record what each step draws.
+                    const timers = [], steps = [];
+                    const [savedPaint, savedTimeout] = [paint, window.setTimeout];
+                    paint = (r, c) => steps[steps.length - 1].push([r, c]);
+                    window.setTimeout = (callback, delay) => timers.push([delay, callback]);
+                    try {
+                        animate(changed, origin, view.map(line => [...line]));
+                    } finally {
+                        window.setTimeout = savedTimeout;
+                    }
+                    timers.sort((a, b) => a[0] - b[0]);
+                    for (const [, callback] of timers) { steps.push([]); callback(); }
+                    paint = savedPaint;
+                    return steps;
+                }""",
+                [view, changed, list(origin)],
+            )
+    finally:
+        server.stop()
+    assert [{tuple(square) for square in step} for step in drawn] == flood_steps(
+        view, changed, origin
+    )
+
+
+def read_view(page: Any, rows: int, cols: int) -> str:
+    """The board as the page shows it, from the buttons' aria-labels."""
+    labels = page.eval_on_selector_all(
+        ".cell", "cells => cells.map(c => c.getAttribute('aria-label'))"
+    )
+    symbols = []
+    for label in labels:
+        what = label.split(": ", 1)[1]
+        if what.startswith("hidden") or what.startswith("question"):
+            symbols.append("#")
+        elif what.startswith("flagged"):
+            symbols.append("F")
+        elif what == "blank":
+            symbols.append(".")
+        else:
+            symbols.append(what[0])
+    return "\n".join("".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
+    # A chord that changed nothing, then a loss: the page steps nothing itself.
+    views = [["###", "###"], ["1##", "###"], ["1##", "###"], ["1X*", "#*#"]]
+    data = {
+        "name": "ada",
+        "seconds": 0.0,
+        "rows": 2,
+        "cols": 3,
+        "history": [{"action": action, "time": 0.0} for action in ("O0,0", "C0,0", "O0,1")],
+        "views": views,
+    }
+    server = Server(f"sqlite:///{tmp_path / 'replay.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            page.evaluate(
+                """async (data) => {
+                    api = async () => data;  // the server's answer, as sent
+                    await replay("anything");
+                }""",
+                data,
+            )
+            # read_view gives a mine's label's first letter: "e"xploded, "m"ine.
+            assert read_view(page, 2, 3) == "1em\n#m#"
+            assert "Replay over" in page.inner_text("#message")
+    finally:
+        server.stop()
