@@ -241,6 +241,12 @@ def test_a_no_guess_first_reveal_replays_what_came_before_it(
         clock.now += 1
     marked = game.state.copy()
     laid, effect = act(game, Action(ActionKind.REVEAL, 4, 4), no_guess=True, clock=clock)
+    if marked[4, 4] == CellState.FLAGGED:
+        # A reveal of a flag is a wasted click: no field is laid for it.
+        assert laid is game
+        assert not effect.effective
+        assert game.field is None
+        return
     assert effect.opened > 0
     assert laid.field is not None
     assert clears_without_guessing(laid.field, (4, 4))
@@ -255,6 +261,18 @@ def test_a_no_guess_first_reveal_replays_what_came_before_it(
     again = first_reveal(Settings.of(preset="beginner", seed=seed).new_game(), 4, 4)
     assert again.field is not None
     assert np.array_equal(again.field.mines, laid.field.mines)
+
+
+def test_a_no_guess_field_waits_for_the_reveal_that_opens_a_square() -> None:
+    game = Settings.of(preset="beginner", seed=3, no_guess=True).new_game()
+    game.flag(0, 0)
+    game, effect = act(game, Action(ActionKind.REVEAL, 0, 0), no_guess=True)
+    assert not effect.effective
+    assert game.field is None
+    game, effect = act(game, Action(ActionKind.REVEAL, 8, 8), no_guess=True)
+    assert effect.opened > 0
+    assert game.field is not None
+    assert game.first_click == (8, 8)
 
 
 def test_a_first_reveal_off_the_board_is_a_click_error() -> None:

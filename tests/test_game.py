@@ -525,7 +525,12 @@ def test_game_exports_its_position_as_leetcode() -> None:
 
 def test_a_wasted_first_reveal_on_a_flag_does_not_lay_the_mines() -> None:
     game = Game(3, 3, 8, rule="safe", seed=0)
+    game.question(1, 1)
     game.flag(0, 0)
+    assert not game.lays_mines(Action(ActionKind.REVEAL, 0, 0))
+    assert not game.lays_mines(Action(ActionKind.CHORD, 2, 2))
+    assert game.lays_mines(Action(ActionKind.REVEAL, 1, 1))
+    assert game.lays_mines(Action(ActionKind.REVEAL, 2, 2))
     assert not game.reveal(0, 0).effective
     assert game.field is None
     assert game.reveal(2, 2).status is GameStatus.WON

@@ -79,6 +79,7 @@ LAYERS: dict[str, int] = {
     "minesweep.notation": 3,
     "minesweep.board": 4,
     "minesweep.generate": 4,
+    "minesweep.actions": 5,
     "minesweep.game": 5,
     "minesweep.formats": 6,
     "minesweep.stats": 6,

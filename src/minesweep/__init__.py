@@ -29,9 +29,10 @@ from .leetcode import LeetCodeBoard, update_board
 from .squares import CellState, Glyph
 
 if TYPE_CHECKING:
+    from .actions import Action, ActionKind, Effect, GameStatus, Outcome, ReplayFrame, Step
     from .board import Board, Reveal
     from .field import Minefield
-    from .game import Action, ActionKind, Effect, Game, GameStatus, Outcome, ReplayFrame, Step
+    from .game import Game
     from .generate import PRESETS, FirstClickRule, Preset, generate_field
     from .stats import BoardStats, GameStats, board_stats, game_stats
 
@@ -76,14 +77,14 @@ _LAZY = {
     "Board": "board",
     "Reveal": "board",
     "Minefield": "field",
-    "Action": "game",
-    "ActionKind": "game",
-    "Effect": "game",
+    "Action": "actions",
+    "ActionKind": "actions",
+    "Effect": "actions",
     "Game": "game",
-    "GameStatus": "game",
-    "Outcome": "game",
-    "ReplayFrame": "game",
-    "Step": "game",
+    "GameStatus": "actions",
+    "Outcome": "actions",
+    "ReplayFrame": "actions",
+    "Step": "actions",
     "PRESETS": "generate",
     "FirstClickRule": "generate",
     "Preset": "generate",

@@ -54,7 +54,6 @@ from .generate import (
     check_seed,
     first_click_rule,
     generate_field,
-    new_seed,
 )
 from .grid import check_position
 from .squares import GLYPH_FLAG, MAX_NUMBER
@@ -242,26 +241,18 @@ def first_reveal(
     square off the board, NoGuessBudgetError when no field is found in
     ``max_seconds``. ``clock`` is the game's clock.
     """
-    from .solver import generate_no_guess
+    from .solver import no_guess_game
 
     rows, cols = game.shape
     check_position((rows, cols), row, col)
-    result = generate_no_guess(
+    fresh = no_guess_game(
         rows,
         cols,
         game.mine_count,
         first_click=(row, col),
-        seed=game.seed if game.seed is not None else new_seed(),
-        max_seconds=max_seconds,
-    )
-    fresh = Game(
-        rows,
-        cols,
-        game.mine_count,
-        rule=FirstClickRule.OPENING,
-        field=result.field,
-        first_click=(row, col),
+        seed=game.seed,
         clock=clock,
+        max_seconds=max_seconds,
     )
     replayed = Game.replay(fresh, game.history, clock=clock)
     if game.started_at is not None:
@@ -279,10 +270,12 @@ def act(
 ) -> tuple[Game, Effect]:
     """Apply a player's action; returns the game (a new one after a no-guess first reveal).
 
-    In a no-guess game the first reveal first lays the field (see
-    :func:`first_reveal`), so the game returned is not ``game``.
+    In a no-guess game the reveal that lays the mines first lays a field the
+    solver clears from that square (see :func:`first_reveal`), so the game
+    returned is not ``game``. A reveal of a flag lays nothing: it is a wasted
+    click, and the field waits for the reveal that opens a square.
     """
-    if no_guess and game.field is None and action.kind is ActionKind.REVEAL:
+    if no_guess and game.lays_mines(action):
         game = first_reveal(game, action.row, action.col, clock=clock, max_seconds=no_guess_seconds)
     return game, game.push(action)
 

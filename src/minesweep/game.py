@@ -25,20 +25,18 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from enum import Enum, StrEnum
 from typing import Final, final
 
 import numpy as np
 import numpy.typing as npt
 
+from .actions import Action, ActionKind, Effect, GameStatus, Outcome, ReplayFrame, Step
 from .board import Board
 from .errors import (
     ActionError,
     GameOverError,
     InvalidBoardError,
     InvalidClickError,
-    ParseError,
     SettingsError,
 )
 from .field import Minefield
@@ -81,127 +79,6 @@ __all__ = [
     "ReplayFrame",
     "Step",
 ]
-
-
-class GameStatus(StrEnum):
-    READY = "ready"  # no action yet
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-
-
-class ActionKind(Enum):
-    """The five actions, with their one-letter codes."""
-
-    REVEAL = "O"
-    FLAG = "F"
-    UNFLAG = "U"
-    QUESTION = "Q"
-    CHORD = "C"
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One action at a square; ``time`` is seconds since the game's first action."""
-
-    kind: ActionKind
-    row: int
-    col: int
-    time: float = 0.0
-
-    def __str__(self) -> str:
-        return f"{self.kind.value}{self.row},{self.col}"
-
-    @classmethod
-    def parse(cls, text: str, time: float = 0.0) -> Action:
-        """Read ``O3,4`` and the like (see the module's documentation)."""
-        if not isinstance(text, str) or len(text) < 4:
-            raise ParseError(f"action must look like 'O3,4', got {text!r}")
-        try:
-            kind = ActionKind(text[0])
-        except ValueError:
-            raise ParseError(
-                f"action {text!r} starts with {text[0]!r}; expected one of O, F, U, Q, C"
-            ) from None
-        parts = text[1:].split(",")
-        if len(parts) != 2 or not all(part.isdigit() and part.isascii() for part in parts):
-            raise ParseError(f"action {text!r} must give row,col as two numbers, such as 'O3,4'")
-        return cls(kind, int(parts[0]), int(parts[1]), time)
-
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """What one action did.
-
-    ``cells`` lists every square whose state changed, as ``(n, 2)`` rows and
-    columns, for a front end to redraw; ``opened`` counts newly revealed safe
-    squares. A wasted action has ``effective`` false and no cells. When an
-    action ends the game (``status`` won or lost), :meth:`Game.glyphs` changes
-    for squares whose state did not (mines shown, wrong flags marked): redraw
-    the whole board then.
-    """
-
-    action: Action
-    effective: bool
-    opened: int
-    cells: npt.NDArray[np.int64]
-    status: GameStatus
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """Where the game stands, as data."""
-
-    status: GameStatus
-    #: The mine that went off, when lost.
-    exploded_at: tuple[int, int] | None
-    revealed: int
-    safe_remaining: int
-    elapsed: float
-
-    @property
-    def is_over(self) -> bool:
-        return self.status in (GameStatus.WON, GameStatus.LOST)
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """An action as the game applied it, and what undoing it needs.
-
-    ``squares`` are the flat indices (row by row) of the squares whose state
-    it changed and ``before`` their states before it, both read-only;
-    ``opened`` counts the safe squares it revealed and ``status_before`` is
-    the game's status before it. :attr:`Game.steps` lists them.
-    """
-
-    action: Action
-    squares: npt.NDArray[np.int64]
-    before: npt.NDArray[np.uint8]
-    opened: int
-    status_before: GameStatus
-
-    @property
-    def effective(self) -> bool:
-        """Whether the action changed anything (a wasted click did not)."""
-        return bool(len(self.squares))
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayFrame:
-    """One frame of a replay (:meth:`Game.replay_views`): the view after an action.
-
-    ``action`` is None for the first frame, the position before any action.
-    ``view`` is what :meth:`Game.glyphs` showed then, read-only.
-    """
-
-    action: Action | None
-    status: GameStatus
-    view: npt.NDArray[np.uint8]
-
-    @property
-    def time(self) -> float:
-        """Seconds since the game's first action (0 for the first frame)."""
-        return self.action.time if self.action is not None else 0.0
 
 
 _NO_SQUARES: Final = np.zeros(0, np.int64)
@@ -584,6 +461,20 @@ class Game:
             kind = ActionKind.UNFLAG
         return self.push(Action(kind, row, col))
 
+    def lays_mines(self, action: Action) -> bool:
+        """Whether applying ``action`` now lays the mines.
+
+        Mines are laid at the first reveal that opens something: a reveal of
+        a hidden or question-marked square while no field is laid (a reveal
+        of a flag is a wasted click, and lays nothing).
+        """
+        check_position(self.shape, action.row, action.col)
+        return (
+            action.kind is ActionKind.REVEAL
+            and self._field is None
+            and int(self._state[action.row, action.col]) in (STATE_HIDDEN, STATE_QUESTIONED)
+        )
+
     def push(self, action: Action) -> Effect:
         """Apply an action now (its ``time`` is set from the clock) and clear the redo stack."""
         effect = self._apply(action, at=None)
@@ -721,12 +612,7 @@ class Game:
             )
         action = Action(action.kind, int(action.row), int(action.col), stamp)
         status_before = self._status
-        # Mines are laid at the first reveal that opens something.
-        if (
-            action.kind is ActionKind.REVEAL
-            and self._field is None
-            and int(self._state[action.row, action.col]) in (STATE_HIDDEN, STATE_QUESTIONED)
-        ):
+        if self.lays_mines(action):
             self._lay_mines(action.row, action.col)
         squares, old, opened = self._perform(action)
         # A replayed game's clock reads as if it had been played live.

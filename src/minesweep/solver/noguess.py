@@ -138,16 +138,23 @@ def no_guess_game(
     first_click: tuple[int, int],
     seed: int | None = None,
     clock: Callable[[], float] = time.monotonic,
+    max_seconds: float | None = 10.0,
 ) -> Game:
     """A new game on a no-guess field laid around ``first_click`` (not yet clicked).
 
-    Front ends call it at the first reveal of a no-guess game, then replay
-    that reveal (and any flags placed before it) on the game it returns. The
-    field, not a seed, is what the game records: a seed alone cannot say
-    which attempt succeeded.
+    The front-end layer calls it at the first reveal of a no-guess game
+    (:func:`minesweep.frontend.first_reveal`), then replays that reveal, and
+    anything the player did before it, on the game it returns. The field, not
+    a seed, is what the game records: a seed alone cannot say which attempt
+    succeeded. ``max_seconds`` is passed to :func:`generate_no_guess`.
     """
     result = generate_no_guess(
-        rows, cols, mines, first_click=first_click, seed=new_seed() if seed is None else seed
+        rows,
+        cols,
+        mines,
+        first_click=first_click,
+        seed=new_seed() if seed is None else seed,
+        max_seconds=max_seconds,
     )
     return Game(
         rows, cols, mines, rule="opening", field=result.field, first_click=first_click, clock=clock
