@@ -87,7 +87,7 @@ def test_wilson_interval() -> None:
     ("make", "error", "message"),
     [
         (lambda: PlayConfig.preset("master"), SettingsError, "preset must be one of"),
-        (lambda: PlayConfig.preset("expert", first_click="edge"), InvalidClickError, "corner"),
+        (lambda: PlayConfig.preset("expert", first_click="edge"), SettingsError, "corner"),
         (lambda: PlayConfig.preset("expert", first_click="16,0"), InvalidClickError, "row 16"),
         (lambda: PlayConfig(3, 3, 8, "opening"), SettingsError, "do not fit"),
         (lambda: PlayConfig(9, 9, 10, "maybe"), SettingsError, "first-click rule"),

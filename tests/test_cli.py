@@ -472,6 +472,28 @@ def test_new_no_guess_gives_a_field_the_solver_clears(
     )
 
 
+def test_new_no_guess_game_files_read_back(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    from minesweep.formats import parse_game_json
+    from minesweep.solver import clears_without_guessing
+
+    status, out, _ = run(
+        capsys, monkeypatch, "new", "--preset", "beginner", "--seed", "2", "--no-guess",
+        "--format", "json",
+    )  # fmt: skip
+    assert status == 0
+    game = parse_game_json(out)
+    assert game.field is not None
+    assert game.first_click == (4, 4)
+    assert clears_without_guessing(game.field, (4, 4))
+    saved = tmp_path / "game.json"
+    saved.write_text(out)
+    status, out, _ = run(capsys, monkeypatch, "stats", str(saved))
+    assert status == 0
+    assert "3BV" in out
+
+
 # --- minesweep bench play ---------------------------------------------------------------
 
 

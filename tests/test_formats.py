@@ -20,6 +20,8 @@ from minesweep.formats import (
     to_view,
 )
 
+from .helpers import Clock
+
 masks = hnp.arrays(np.bool_, hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=40))
 
 
@@ -78,8 +80,9 @@ def test_view_round_trips(glyphs: np.ndarray) -> None:
 
 
 def test_view_symbols() -> None:
-    assert to_view(np.array([[0, 1, 8, 9, 10, 11, 12, 13, 14]], np.uint8)) == ".18#F?*X!\n"
-    assert parse_view("0 #\n\n1 F\n").tolist() == [[0, 9], [1, 10]]
+    shown = [Glyph.HIDDEN, Glyph.FLAG, Glyph.QUESTION, Glyph.MINE, Glyph.EXPLODED, Glyph.WRONG_FLAG]
+    assert to_view(np.array([[0, 1, 8, *shown]], np.uint8)) == ".18#F?*X!\n"
+    assert parse_view("0 #\n\n1 F\n").tolist() == [[0, Glyph.HIDDEN], [1, Glyph.FLAG]]
 
 
 @pytest.mark.parametrize(
@@ -91,15 +94,6 @@ def test_malformed_view_is_refused(text: str, message: str) -> None:
         parse_view(text)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 0.25
-        return self.now
-
-
 actions = st.tuples(st.sampled_from(list(ActionKind)), st.integers(0, 8), st.integers(0, 8))
 
 
@@ -108,7 +102,7 @@ actions = st.tuples(st.sampled_from(list(ActionKind)), st.integers(0, 8), st.int
 def test_game_json_round_trips(
     seed: int, moves: list[tuple[ActionKind, int, int]], questions: bool
 ) -> None:
-    game = Game.new("beginner", seed=seed, clock=Clock(), question_marks=questions)
+    game = Game.new("beginner", seed=seed, clock=Clock(step=0.25), question_marks=questions)
     for kind, row, col in moves:
         if game.is_over:
             break
@@ -131,7 +125,7 @@ def test_game_json_of_a_leetcode_position_keeps_its_start() -> None:
 
 
 def saved_game() -> dict[str, object]:
-    game = Game.from_field(Minefield.from_text("..*..\n..*..\n..*..\n"), clock=Clock())
+    game = Game.from_field(Minefield.from_text("..*..\n..*..\n..*..\n"), clock=Clock(step=0.25))
     game.reveal(0, 0)
     game.flag(0, 2)
     document: dict[str, object] = json.loads(to_game_json(game))
@@ -187,7 +181,7 @@ def test_game_json_must_be_json() -> None:
 
 
 def test_a_field_that_its_seed_does_not_lay_is_refused() -> None:
-    game = Game.new("beginner", seed=9, clock=Clock())
+    game = Game.new("beginner", seed=9, clock=Clock(step=0.25))
     game.reveal(4, 4)
     document = json.loads(to_game_json(game))
     assert document["first_click"] == [4, 4]
@@ -201,7 +195,7 @@ def test_a_field_that_its_seed_does_not_lay_is_refused() -> None:
 
 
 def test_undos_are_saved_so_an_assisted_game_stays_assisted() -> None:
-    game = Game.new("beginner", seed=9, clock=Clock())
+    game = Game.new("beginner", seed=9, clock=Clock(step=0.25))
     game.reveal(4, 4)
     game.flag(0, 0)
     game.pop()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -35,21 +37,12 @@ from minesweep.frontend import (
     mine_probabilities,
     ranks,
     score,
-    warm_up,
 )
-from minesweep.squares import GLYPH_FLAG, MAX_NUMBER, Glyph
+from minesweep.squares import MAX_NUMBER, Glyph
+
+from .helpers import Clock
 
 PACKAGE = pathlib.Path(__import__("minesweep").__file__).parent
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 # --- settings -----------------------------------------------------------------------------
@@ -195,15 +188,37 @@ def test_only_plain_wins_on_a_preset_rank(
 # --- clicks -------------------------------------------------------------------------------------
 
 
-@given(st.integers(0, max(Glyph)), st.sampled_from(list(Button)))
-def test_a_click_does_one_thing_on_each_glyph(glyph: int, button: Button) -> None:
-    kind = action_for(glyph, button)
-    if button is Button.RIGHT:
-        assert kind is (ActionKind.UNFLAG if glyph == GLYPH_FLAG else ActionKind.FLAG)
-    elif button is Button.MIDDLE or 1 <= glyph <= MAX_NUMBER:
-        assert kind is ActionKind.CHORD
-    else:
-        assert kind is ActionKind.REVEAL
+# What each button does on each glyph, from the rules (README, "Mouse"): left
+# reveals, and chords on a number; right flags, or takes a flag off; middle chords.
+REVEAL, FLAG, UNFLAG, CHORD = (
+    ActionKind.REVEAL,
+    ActionKind.FLAG,
+    ActionKind.UNFLAG,
+    ActionKind.CHORD,
+)
+CLICKS: dict[int, tuple[ActionKind, ActionKind, ActionKind]] = {
+    # glyph: (left, middle, right)
+    0: (REVEAL, CHORD, FLAG),
+    **dict.fromkeys(range(1, 9), (CHORD, CHORD, FLAG)),
+    Glyph.HIDDEN: (REVEAL, CHORD, FLAG),
+    Glyph.FLAG: (REVEAL, CHORD, UNFLAG),
+    Glyph.QUESTION: (REVEAL, CHORD, FLAG),
+    # Shown once a game is lost, when it takes no more actions: none is a
+    # number or the flag of a game in play, so they map as a hidden square does.
+    Glyph.MINE: (REVEAL, CHORD, FLAG),
+    Glyph.EXPLODED: (REVEAL, CHORD, FLAG),
+    Glyph.WRONG_FLAG: (REVEAL, CHORD, FLAG),
+}
+
+
+def test_the_click_table_covers_every_glyph() -> None:
+    assert set(CLICKS) == set(range(MAX_NUMBER + 1)) | set(Glyph)
+
+
+@pytest.mark.parametrize("glyph", sorted(CLICKS))
+def test_a_click_does_what_the_rules_say_on_each_glyph(glyph: int) -> None:
+    buttons = (Button.LEFT, Button.MIDDLE, Button.RIGHT)
+    assert tuple(action_for(glyph, button) for button in buttons) == CLICKS[glyph]
 
 
 def test_a_click_reads_the_square_it_lands_on() -> None:
@@ -356,8 +371,19 @@ def test_a_score_is_the_games_statistics() -> None:
     assert (final.bbbv_per_second, final.efficiency) == (stats.bbbv_per_second, stats.ioe)
 
 
-def test_warming_up_lays_no_game_of_its_own() -> None:
-    warm_up()
+def test_warming_up_loads_the_compiled_flood_fill() -> None:
+    # In a fresh interpreter: nothing loads the kernel before warm_up, which does.
+    code = (
+        "import sys\n"
+        "from minesweep.frontend import warm_up\n"
+        "print('minesweep._kernels' in sys.modules)\n"
+        "warm_up()\n"
+        "print('minesweep._kernels' in sys.modules)\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.split() == ["False", "True"]
 
 
 # --- layers -------------------------------------------------------------------------------------

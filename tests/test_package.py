@@ -73,6 +73,7 @@ LAYERS: dict[str, int] = {
     "minesweep.errors": 0,
     "minesweep.squares": 0,
     "minesweep.grid": 1,
+    "minesweep.presets": 1,
     "minesweep._kernels": 1,
     "minesweep.leetcode": 2,
     "minesweep.field": 3,

@@ -11,6 +11,8 @@ from hypothesis.extra import numpy as hnp
 
 from minesweep import Game, GameStatus, Minefield, board_stats, game_stats
 
+from .helpers import Clock
+
 # Boards of every density, up to expert size and beyond.
 fields = st.builds(
     lambda rows, cols, density, seed: Minefield(
@@ -86,20 +88,11 @@ def test_a_board_without_safe_squares() -> None:
     assert stats.density == 1.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 0.5
-        return self.now
-
-
 def test_game_stats_count_the_clicks() -> None:
     # . 2 * 2 .
     # . 3 * 3 .
     # . 2 * 2 .   3BV = 2 openings + 0 lone numbers
-    game = Game.from_field(Minefield.from_text("..*..\n..*..\n..*..\n"), clock=Clock())
+    game = Game.from_field(Minefield.from_text("..*..\n..*..\n..*..\n"), clock=Clock(step=0.5))
     game.flag(0, 2)  # right
     game.reveal(0, 0)  # left, opens the left region
     game.reveal(0, 1)  # left, wasted
@@ -122,7 +115,7 @@ def test_solved_bbbv_of_a_lost_game() -> None:
     # * 1 . . .
     # 1 1 . 1 1
     # . . . 1 *   3BV: one opening and no lone number
-    game = Game.from_field(Minefield.from_text("*....\n.....\n....*\n"), clock=Clock())
+    game = Game.from_field(Minefield.from_text("*....\n.....\n....*\n"), clock=Clock(step=0.5))
     assert board_stats(game.field).bbbv == 1  # type: ignore[arg-type]
     game.reveal(0, 0)
     stats = game_stats(game)

@@ -20,15 +20,7 @@ from minesweep.frontend import Settings
 from minesweep.tui import MinesweeperApp, Store, load_keys
 from minesweep.tui.board_view import BoardView
 
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from .helpers import Clock
 
 
 def make_app(
@@ -422,7 +414,7 @@ def test_no_guess_generation_running_out_is_a_message_not_a_crash(
     def exhausted(*args: object, **kwargs: object) -> None:
         raise minesweep.solver.NoGuessBudgetError("no no-guess 9x9 field with 60 mines found")
 
-    monkeypatch.setattr(minesweep.solver, "generate_no_guess", exhausted)
+    monkeypatch.setattr(minesweep.solver, "no_guess_game", exhausted)
     settings = Settings(rows=9, cols=9, mines=60, preset=None, no_guess=True)
     app = make_app(tmp_path, settings=settings)
 

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from .board import Board, Reveal
     from .field import Minefield
     from .game import Game
-    from .generate import PRESETS, FirstClickRule, Preset, generate_field
+    from .generate import generate_field
+    from .presets import PRESETS, FirstClickRule, Preset
     from .stats import BoardStats, GameStats, board_stats, game_stats
 
 __version__ = "0.1.0"
@@ -85,9 +86,9 @@ _LAZY = {
     "Outcome": "actions",
     "ReplayFrame": "actions",
     "Step": "actions",
-    "PRESETS": "generate",
-    "FirstClickRule": "generate",
-    "Preset": "generate",
+    "PRESETS": "presets",
+    "FirstClickRule": "presets",
+    "Preset": "presets",
     "generate_field": "generate",
     "BoardStats": "stats",
     "GameStats": "stats",

@@ -25,7 +25,7 @@ __all__ = ["flood"]
 # numba cannot read an IntEnum, but it reads a module-level int as a
 # compile-time constant: the states a flood opens are those up to this one.
 # The kernels are cached on disk keyed on this file, so a renumbering in
-# squares.py needs the cache cleared (a test checks the two agree).
+# squares.py needs the cache cleared (the flood tests catch a stale one).
 _OPENABLE_MAX = STATE_OPENABLE_MAX
 
 _grid = types.uint8[:, ::1]

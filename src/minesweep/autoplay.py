@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InvalidClickError, SettingsError
+from .errors import SettingsError
 from .generate import Preset, check_fits, first_click_rule, generate_field
 from .grid import check_position
 from .solver.guess import DEFAULT_POLICY, PolicyConfig
@@ -255,4 +255,4 @@ def _click(text: str, rows: int, cols: int) -> tuple[int, int]:
     parts = text.split(",")
     if len(parts) == 2 and all(part.strip().isdigit() for part in parts):
         return int(parts[0]), int(parts[1])
-    raise InvalidClickError(f"first click must be 'corner', 'center' or R,C, got {text!r}")
+    raise SettingsError(f"first click must be 'corner', 'center' or R,C, got {text!r}")

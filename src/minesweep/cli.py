@@ -15,6 +15,14 @@ from . import __version__
 from .errors import MinesweepError
 from .leetcode import update_board
 from .notation import parse_board, parse_leetcode_json, to_leetcode_json, to_text_grid
+from .presets import PRESETS, FirstClickRule
+
+#: The choices of ``--preset`` and ``--rule``, from the one table of each.
+_PRESET_NAMES: Final = tuple(PRESETS)
+_RULE_NAMES: Final = tuple(rule.value for rule in FirstClickRule)
+_PRESET_HELP: Final = ", ".join(
+    f"{preset.name} {preset.rows}x{preset.cols}/{preset.mines}" for preset in PRESETS.values()
+)
 
 __all__ = ["main"]
 
@@ -139,8 +147,8 @@ def _add_new(commands: _Commands) -> None:
     size = new.add_mutually_exclusive_group()
     size.add_argument(
         "--preset",
-        choices=("beginner", "intermediate", "expert"),
-        help="beginner 9x9/10, intermediate 16x16/40, expert 16x30/99 (the default)",
+        choices=_PRESET_NAMES,
+        help=f"{_PRESET_HELP} (the default: expert)",
     )
     size.add_argument(
         "--size", type=_size, metavar="ROWSxCOLS", help="a custom size, such as 20x40"
@@ -155,7 +163,7 @@ def _add_new(commands: _Commands) -> None:
     )
     new.add_argument(
         "--rule",
-        choices=("opening", "safe", "none"),
+        choices=_RULE_NAMES,
         default="opening",
         help="opening: the first click opens; safe: it holds no mine; none: no promise",
     )
@@ -219,13 +227,13 @@ def _add_play(commands: _Commands) -> None:
         ),
     )
     kind = play_game.add_mutually_exclusive_group()
-    kind.add_argument("--preset", choices=("beginner", "intermediate", "expert"))
+    kind.add_argument("--preset", choices=_PRESET_NAMES)
     kind.add_argument("--size", type=_size, metavar="ROWSxCOLS", help="a custom size")
     play_game.add_argument("--mines", type=_count, help="the number of mines (with --size)")
     play_game.add_argument("--seed", type=_count, help="lay the mines from this seed")
     play_game.add_argument(
         "--rule",
-        choices=("opening", "safe", "none"),
+        choices=_RULE_NAMES,
         default="opening",
         help="opening: the first click opens (default); safe: it holds no mine; none",
     )
@@ -278,8 +286,8 @@ def _add_bench(commands: _Commands) -> None:
         epilog=_BENCH_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument("--preset", choices=("beginner", "intermediate", "expert"), default="expert")
-    play.add_argument("--rule", choices=("opening", "safe", "none"), default="safe")
+    play.add_argument("--preset", choices=_PRESET_NAMES, default="expert")
+    play.add_argument("--rule", choices=_RULE_NAMES, default="safe")
     play.add_argument(
         "--first-click",
         default="corner",
@@ -539,8 +547,7 @@ def _run_bench_play(arguments: argparse.Namespace) -> None:
 
 
 def _run_solve(arguments: argparse.Namespace) -> None:
-    from . import GameStatus
-    from .solver import analyze, hint, hint_from_analysis
+    from .solver import analyze, before_first_reveal, hint, hint_from_analysis
 
     glyphs, mines, game = _load_view(arguments.file)
     if arguments.mines is not None:
@@ -552,8 +559,7 @@ def _run_solve(arguments: argparse.Namespace) -> None:
         "".join(_square(glyphs, analysis, r, c) for c in range(glyphs.shape[1]))
         for r in range(glyphs.shape[0])
     ]
-    if game is not None and game.status is GameStatus.READY:
-        # No reveal yet: the first-click rule, not the view, decides what is safe.
+    if game is not None and before_first_reveal(game):
         advice = hint(game)
     else:
         advice = hint_from_analysis(analysis, glyphs)

@@ -31,9 +31,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from .actions import Action
 from .errors import InvalidBoardError, ParseError
 from .field import Minefield
-from .game import Action, Game
+from .game import Game
 from .generate import generate_field
 from .notation import load_json
 from .squares import MAX_NUMBER, CellState, Glyph

@@ -43,9 +43,10 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
+from .actions import Action, ActionKind, Effect, GameStatus
 from .errors import SettingsError
 from .field import Minefield
-from .game import Action, ActionKind, Effect, Game, GameStatus
+from .game import Game
 from .generate import (
     PRESETS,
     FirstClickRule,
@@ -183,7 +184,12 @@ class Settings:
         field: Minefield | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> Game:
-        """A game of these settings, its mines laid at the first reveal, or on ``field``."""
+        """A game of these settings, its mines laid at the first reveal, or on ``field``.
+
+        A no-guess field was drawn by one of many attempts, each from a seed
+        of its own: the game records the field alone, not the settings' seed,
+        which does not lay it.
+        """
         if field is None:
             return Game(
                 self.rows, self.cols, self.mines, rule=self.rule, seed=self.seed, clock=clock
@@ -193,7 +199,7 @@ class Settings:
             self.cols,
             self.mines,
             rule=self.rule,
-            seed=self.seed,
+            seed=None if self.no_guess else self.seed,
             field=field,
             first_click=self.first_click,
             clock=clock,
@@ -299,9 +305,9 @@ def advise(game: Game) -> Advice:
     is over and the solver's errors (AnalysisBudgetError, a view every
     hidden square of which is flagged).
     """
-    from .solver import analyze, hint, hint_from_analysis
+    from .solver import analyze, before_first_reveal, hint, hint_from_analysis
 
-    if game.is_over or game.status is GameStatus.READY or game.field is None:
+    if game.is_over or before_first_reveal(game):
         return Advice(hint(game), None)
     glyphs = game.glyphs()
     analysis = analyze(glyphs, game.mine_count)

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import operator
 import secrets
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final
 
 import numpy as np
@@ -32,6 +30,7 @@ import numpy.typing as npt
 from .errors import InvalidClickError, SettingsError
 from .field import Minefield
 from .grid import check_position, neighbours
+from .presets import PRESETS, FirstClickRule, Preset, first_click_rule
 
 __all__ = [
     "MAX_SQUARES",
@@ -45,49 +44,6 @@ __all__ = [
     "new_seed",
 ]
 
-
-class FirstClickRule(StrEnum):
-    """What the first click is promised."""
-
-    #: The first click opens: it and its neighbours hold no mine.
-    OPENING = "opening"
-    #: The first click holds no mine (it may show a number).
-    SAFE = "safe"
-    #: No promise: mines fall anywhere, the first click may explode.
-    NONE = "none"
-
-
-@dataclass(frozen=True, slots=True)
-class Preset:
-    """A named board size and mine count; :data:`PRESETS` holds them by name."""
-
-    name: str
-    rows: int
-    cols: int
-    mines: int
-
-    @classmethod
-    def from_name(cls, name: object) -> Preset:
-        """The preset called ``name``; SettingsError if there is none.
-
-        >>> Preset.from_name("expert")
-        Preset(name='expert', rows=16, cols=30, mines=99)
-        """
-        preset = PRESETS.get(name) if isinstance(name, str) else None
-        if preset is None:
-            choices = ", ".join(repr(known) for known in PRESETS)
-            raise SettingsError(f"preset must be one of {choices}, got {name!r}")
-        return preset
-
-
-PRESETS: Final = {
-    preset.name: preset
-    for preset in (
-        Preset("beginner", 9, 9, 10),
-        Preset("intermediate", 16, 16, 40),
-        Preset("expert", 16, 30, 99),
-    )
-}
 
 _MAX_SEED: Final = 2**128 - 1
 
@@ -188,15 +144,6 @@ def _check_size(rows: int, cols: int, mines: int) -> None:
         )
     if mines < 0:
         raise SettingsError(f"mines must be 0 or more, got {mines}")
-
-
-def first_click_rule(rule: FirstClickRule | str) -> FirstClickRule:
-    """``rule`` as a FirstClickRule; SettingsError if it is none of them."""
-    try:
-        return FirstClickRule(rule)
-    except ValueError:
-        choices = ", ".join(repr(r.value) for r in FirstClickRule)
-        raise SettingsError(f"first-click rule must be one of {choices}, got {rule!r}") from None
 
 
 def _cleared_squares(

@@ -23,7 +23,31 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-__all__ = ["HIDDEN_GLYPHS", "CellState", "Glyph", "Knowledge"]
+__all__ = [
+    "GLYPH_EXPLODED",
+    "GLYPH_FLAG",
+    "GLYPH_HIDDEN",
+    "GLYPH_MINE",
+    "GLYPH_PLAYABLE_MAX",
+    "GLYPH_QUESTION",
+    "GLYPH_WRONG_FLAG",
+    "HIDDEN_GLYPHS",
+    "KNOWN_MINE",
+    "KNOWN_OPEN",
+    "KNOWN_UNKNOWN",
+    "MAX_NUMBER",
+    "OUTCOME_MINE",
+    "STATE_EXPLODED",
+    "STATE_FLAGGED",
+    "STATE_HIDDEN",
+    "STATE_OPENABLE_MAX",
+    "STATE_OPENING",
+    "STATE_QUESTIONED",
+    "STATE_REVEALED",
+    "CellState",
+    "Glyph",
+    "Knowledge",
+]
 
 
 class CellState(IntEnum):

@@ -32,8 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from .actions import ActionKind, GameStatus
 from .field import Minefield
-from .game import ActionKind, Game, GameStatus
+from .game import Game
 from .squares import STATE_HIDDEN, STATE_OPENING, STATE_REVEALED
 
 __all__ = ["BoardStats", "GameStats", "board_stats", "game_stats"]

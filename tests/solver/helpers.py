@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from minesweep import Game, Glyph, Minefield
 from minesweep.solver import Analysis, AnalysisBudgetError, ContradictionError, analyze
+from minesweep.squares import MAX_NUMBER
 
 HIDDEN = int(Glyph.HIDDEN)
 
@@ -103,7 +104,7 @@ def stuck(game: Game) -> tuple[np.ndarray, Analysis]:
         for r, c in analysis.safe.tolist():
             if game.glyphs()[r, c] == Glyph.FLAG:
                 game.unflag(r, c)  # a wrong flag: the reveal below must not be refused
-            if game.glyphs()[r, c] > 8:
+            if game.glyphs()[r, c] > MAX_NUMBER:
                 game.reveal(r, c)
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from minesweep import Game, Minefield
 from minesweep.formats import parse_view
 from minesweep.solver import AnalysisBudgetError, analyze, counting
+from minesweep.squares import MAX_NUMBER
 
 from .helpers import HIDDEN, analyze_in_budget, midgame
 
@@ -84,7 +85,7 @@ def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
         fallback = analyze_in_budget(glyphs, game.mine_count)
     finally:
         _count.MAX_WIDTH = width
-    hidden = glyphs > 8
+    hidden = glyphs > MAX_NUMBER
     assert np.allclose(fast.probability[hidden], fallback.probability[hidden], rtol=1e-12)
     assert np.array_equal(fast.safe, fallback.safe)
     assert math.isclose(fast.log_layouts, fallback.log_layouts, rel_tol=1e-12, abs_tol=1e-12)

@@ -16,6 +16,7 @@ from minesweep.formats import parse_view, to_view
 from minesweep.solver import analyze
 from minesweep.solver.endgame import endgame_guess, isolated_guess
 from minesweep.solver.policy import DEFAULT_POLICY, choose_guess
+from minesweep.squares import MAX_NUMBER
 
 
 def test_endgame_search_weighs_whole_games() -> None:
@@ -70,7 +71,7 @@ def endgames(draw: st.DrawFn) -> tuple[np.ndarray, int]:
     """A small view: a random field with a random set of its safe squares shown."""
     rows, cols, mines, safe = small_field(draw, 5)
     shown = draw(st.lists(st.sampled_from(safe), min_size=1, unique=True))
-    view = np.full((rows, cols), 9, np.uint8)
+    view = np.full((rows, cols), Glyph.HIDDEN, np.uint8)
     for r, c in shown:
         view[r, c] = sum((rr, cc) in mines for rr, cc in _around(rows, cols, r, c))
     return view, len(mines)
@@ -95,8 +96,8 @@ def win_chances(view: np.ndarray, mines: int) -> dict[tuple[int, int], float]:
     setting aside: every move is tried at every step.
     """
     rows, cols = view.shape
-    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
-    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == Glyph.HIDDEN]
+    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= MAX_NUMBER]
     layouts = [
         frozenset(combo)
         for combo in itertools.combinations(hidden, mines)
@@ -161,7 +162,7 @@ def pockets(draw: st.DrawFn) -> tuple[np.ndarray, int]:
     """A small view with every safe square shown but a few: what is left to guess at the end."""
     rows, cols, mines, safe = small_field(draw, 4)
     kept = draw(st.lists(st.sampled_from(safe), min_size=1, max_size=2, unique=True))
-    view = np.full((rows, cols), 9, np.uint8)
+    view = np.full((rows, cols), Glyph.HIDDEN, np.uint8)
     for r, c in safe:
         if (r, c) not in kept:
             view[r, c] = sum((rr, cc) in mines for rr, cc in _around(rows, cols, r, c))
@@ -188,7 +189,7 @@ def walled_off(draw: st.DrawFn) -> tuple[np.ndarray, int, np.ndarray, int]:
     layouts = part_layouts(part, part_mines)
     assume(layouts)
     mines = set(draw(st.sampled_from(layouts))) | rest_mines
-    view = np.full((rows, cols + 2 + width), 9, np.uint8)
+    view = np.full((rows, cols + 2 + width), Glyph.HIDDEN, np.uint8)
     view[:, :cols] = part
     shape = view.shape
     for r in range(rows):
@@ -200,8 +201,8 @@ def walled_off(draw: st.DrawFn) -> tuple[np.ndarray, int, np.ndarray, int]:
 
 def part_layouts(view: np.ndarray, mines: int) -> list[frozenset[tuple[int, int]]]:
     rows, cols = view.shape
-    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
-    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == Glyph.HIDDEN]
+    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= MAX_NUMBER]
     return [
         frozenset(combo)
         for combo in itertools.combinations(hidden, mines)
@@ -216,8 +217,8 @@ def number_mines(view: np.ndarray) -> set[tuple[int, int]]:
     found: set[tuple[int, int]] = set()
     for r in range(rows):
         for c in range(cols):
-            if view[r, c] <= 8:
-                around = [n for n in _around(rows, cols, r, c) if view[n] == 9]
+            if view[r, c] <= MAX_NUMBER:
+                around = [n for n in _around(rows, cols, r, c) if view[n] == Glyph.HIDDEN]
                 if around and len(around) == view[r, c]:
                     found.update(around)
     return found
@@ -239,9 +240,9 @@ def fixed_part(view: np.ndarray, cell: tuple[int, int]) -> set[tuple[int, int]] 
     walls = number_mines(view)
     if cell in walls:
         return None
-    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == 9]
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] == Glyph.HIDDEN]
     hidden = [square for square in hidden if square not in walls]
-    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    shown = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= MAX_NUMBER]
     seen_by = {square: {n for n in _around(rows, cols, *square) if n in shown} for square in hidden}
     if not seen_by[cell]:
         return None
@@ -279,14 +280,16 @@ def cut_off_alone(view: np.ndarray) -> bool:
     Then no other hidden square can touch them: the part is cut off.
     """
     walls = number_mines(view)
-    hidden = [tuple(cell) for cell in np.argwhere(view == 9).tolist() if tuple(cell) not in walls]
+    hidden = [
+        tuple(cell)
+        for cell in np.argwhere(view == Glyph.HIDDEN).tolist()
+        if tuple(cell) not in walls
+    ]
     part = fixed_part(view, hidden[0]) if hidden else None
     return part is not None and len(part) == len(hidden)
 
 
-_WALLED_BY_NUMBER_MINES = np.array(
-    [[9, 9, 9, 2, 1, 9, 9], [2, 9, 9, 2, 1, 9, 9], [1, 2, 9, 1, 0, 9, 9]], np.uint8
-)
+_WALLED_BY_NUMBER_MINES = parse_view("###21##\n2##21##\n12#1.##\n")
 
 
 # Cheap examples, of which only some are cut off: twice the usual number.
@@ -332,7 +335,7 @@ def test_a_cut_off_part_is_searched_before_the_rest() -> None:
     # whole board does not run. The autoplayer would open column 5
     # first; the part's best guess does not depend on it.
     mines = {(0, 1), (2, 1), (1, 0), (0, 7), (2, 8), (1, 9)}
-    view = np.full((3, 14), 9, np.uint8)
+    view = np.full((3, 14), Glyph.HIDDEN, np.uint8)
     for r, c in [(1, 1), *itertools.product(range(3), range(2, 5))]:
         view[r, c] = sum(n in mines for n in _around(3, 14, r, c))
     assert to_view(view[:, :4]) == "##1.\n#32.\n##1.\n"
@@ -365,4 +368,4 @@ def test_endgame_search_checks_the_known_mines() -> None:
 
 
 def test_endgame_search_declines_large_positions() -> None:
-    assert endgame_guess(np.full((5, 5), 9, np.uint8), 5) is None
+    assert endgame_guess(np.full((5, 5), Glyph.HIDDEN, np.uint8), 5) is None

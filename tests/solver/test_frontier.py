@@ -8,9 +8,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from minesweep import Glyph
 from minesweep.formats import parse_view
 from minesweep.solver import ContradictionError, analyze
 from minesweep.solver.frontier import Frontier, plan_groups
+from minesweep.squares import MAX_NUMBER
 
 
 def test_squares_a_number_alone_makes_mines_are_set_aside_before_counting() -> None:
@@ -45,9 +47,9 @@ def test_a_long_frontier_is_planned_narrow() -> None:
         for dc in (-1, 0, 1)
         if dr or dc
     )
-    view = np.full((3, 200), 9, np.uint8)
+    view = np.full((3, 200), Glyph.HIDDEN, np.uint8)
     view[1] = numbers[1]
-    frontier = Frontier(view, view > 8)
+    frontier = Frontier(view, view > MAX_NUMBER)
     assert len(frontier.components) == 1
     plan = plan_groups(frontier.groups, frontier.targets, frontier.components[0])
     assert max(plan.widths) <= 4

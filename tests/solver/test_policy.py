@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from minesweep import Game
+from minesweep import Game, Glyph
 from minesweep.formats import parse_view
 from minesweep.solver import analyze
 from minesweep.solver.fiftyfifty import FiftyFifties, fifty_fifty_or_safe
 from minesweep.solver.policy import DEFAULT_POLICY, choose_guess, lookahead_guess
 from minesweep.solver.whatif import Lookahead
+from minesweep.squares import MAX_NUMBER
 
 from .helpers import midgame, outcomes_by_analysis, stuck
 
@@ -53,7 +54,7 @@ def test_the_lookahead_takes_the_best_frontier_candidate(long_term: bool, game: 
     risk = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
     risk[tuple(analysis.mines.T)] = np.inf
     assert 1.0 - chosen.probability >= DEFAULT_POLICY.lookahead_cut * (1.0 - risk.min()) - 1e-12
-    revealed = view <= 8
+    revealed = view <= MAX_NUMBER
     frontier = [
         (r, c)
         for r, c in np.argwhere(np.isfinite(risk)).tolist()
@@ -92,7 +93,7 @@ def test_the_guess_is_among_the_safest_squares() -> None:
 def test_among_equally_safe_squares_the_likeliest_blank_wins() -> None:
     # Nothing revealed: every square is as likely a mine; a corner has the
     # fewest neighbours, so it is likelier to be a blank that opens.
-    view = np.full((6, 6), 9, np.uint8)
+    view = np.full((6, 6), Glyph.HIDDEN, np.uint8)
     analysis = analyze(view, 6)
     guess = choose_guess(analysis, view)
     assert (guess.row, guess.col) in ((0, 0), (0, 5), (5, 0), (5, 5))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from minesweep import Game, Glyph, InvalidBoardError, Minefield
 from minesweep.formats import parse_view
 from minesweep.solver import ContradictionError, analyze
+from minesweep.squares import MAX_NUMBER
 
 from .helpers import HIDDEN, analyze_in_budget, midgame
 
@@ -22,8 +23,8 @@ from .helpers import HIDDEN, analyze_in_budget, midgame
 def brute_force(view: np.ndarray, mines: int) -> tuple[dict[tuple[int, int], Fraction], int]:
     """Exact probabilities and the layout count, by listing every layout: the definition."""
     rows, cols = view.shape
-    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] > 8]
-    numbers = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= 8]
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] > MAX_NUMBER]
+    numbers = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= MAX_NUMBER]
     counts = dict.fromkeys(hidden, 0)
     total = 0
     for layout in itertools.combinations(hidden, mines):
@@ -58,7 +59,7 @@ def small_positions(draw: st.DrawFn) -> tuple[np.ndarray, int]:
     for index in revealed:
         r, c = divmod(index, cols)
         view[r, c] = field.numbers[r, c]
-    if int((view > 8).sum()) > 12:
+    if int((view > MAX_NUMBER).sum()) > 12:
         view.reshape(-1)[safe[: cells - 12]] = field.numbers.reshape(-1)[safe[: cells - 12]]
     flags = draw(st.lists(st.integers(0, cells - 1), max_size=2))
     for index in flags:
@@ -80,7 +81,7 @@ def test_probabilities_equal_brute_force_exactly(case: tuple[np.ndarray, int]) -
         assert ([r, c] in analysis.mines.tolist()) == (value == 1)
     assert analysis.layouts == layouts
     assert analysis.log_layouts == pytest.approx(math.log(layouts), rel=1e-12, abs=1e-12)
-    assert np.isnan(analysis.probability[view <= 8]).all()
+    assert np.isnan(analysis.probability[view <= MAX_NUMBER]).all()
 
 
 @settings(max_examples=200)
@@ -91,7 +92,7 @@ def test_layout_counts_give_the_chance_of_each_number(
     """What a hidden square would show: its chance is a ratio of two views' counts."""
     view, mines = case
     _, layouts = brute_force(view, mines)
-    hidden = np.argwhere(view > 8).tolist()
+    hidden = np.argwhere(view > MAX_NUMBER).tolist()
     assume(hidden)
     r, c = data.draw(st.sampled_from(hidden))
     analysis = analyze(view, mines)
@@ -110,11 +111,13 @@ def test_layout_counts_give_the_chance_of_each_number(
     assert safe_chance == pytest.approx(1.0 - analysis.probability[r, c], abs=1e-9)
 
 
+# ms_toollib's own codes for a view: 0-8 numbers, then these.
+MS_TOOLLIB_HIDDEN, MS_TOOLLIB_FLAG = 10, 11
+
+
 def ms_toollib_view(glyphs: np.ndarray) -> list[list[int]]:
-    # ms_toollib: 0-8 numbers, 10 hidden, 11 flag.
-    return (
-        np.where(glyphs <= 8, glyphs, np.where(glyphs == Glyph.FLAG, 11, 10)).astype(int).tolist()
-    )
+    hidden = np.where(glyphs == Glyph.FLAG, MS_TOOLLIB_FLAG, MS_TOOLLIB_HIDDEN)
+    return np.where(glyphs <= MAX_NUMBER, glyphs, hidden).astype(int).tolist()
 
 
 # Three times the profile's examples: 3,000 positions in CI.
@@ -128,7 +131,7 @@ def test_probabilities_equal_ms_toollib(game: Game) -> None:
     theirs = np.array(
         ms_toollib.cal_probability_onboard(ms_toollib_view(glyphs), game.mine_count)[0]
     )
-    hidden = glyphs > 8
+    hidden = glyphs > MAX_NUMBER
     assert np.abs(ours[hidden] - theirs[hidden]).max() < 1e-9
 
 
@@ -199,11 +202,11 @@ def test_contradictions_name_a_square(view: str, mines: int, message: str) -> No
 @pytest.mark.parametrize(
     ("glyphs", "mines", "message"),
     [
-        ([[9, 12]], 1, "glyph 12"),
-        ([9, 9], 1, "2-D array"),
-        ([[9.0]], 1, "float"),
-        ([[9]], -1, "non-negative int"),
-        ([[9]], True, "non-negative int"),
+        ([[HIDDEN, Glyph.MINE]], 1, "glyph 12"),
+        ([HIDDEN, HIDDEN], 1, "2-D array"),
+        ([[float(HIDDEN)]], 1, "float"),
+        ([[HIDDEN]], -1, "non-negative int"),
+        ([[HIDDEN]], True, "non-negative int"),
     ],
 )
 def test_bad_views_are_refused(glyphs: object, mines: object, message: str) -> None:

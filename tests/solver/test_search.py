@@ -76,7 +76,8 @@ def test_compiled_search_finds_the_value_of_any_position(shown: np.ndarray) -> N
 
 
 def test_compiled_search_gives_up_past_its_limit() -> None:
-    shown = np.array([[0, 9], [1, 9], [9, 0], [9, 1]], np.int64)
+    mine = OUTCOME_MINE
+    shown = np.array([[0, mine], [1, mine], [mine, 0], [mine, 1]], np.int64)
     assert search(shown, 0) == (TOO_LARGE, -1)
     assert search(shown, 10)[0] == pytest.approx(0.5)
 

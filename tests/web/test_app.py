@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from minesweep import Game, Minefield
 from minesweep.formats import parse_game_json, parse_view, to_view
 from minesweep.solver import analyze
-from minesweep.squares import STATE_REVEALED
+from minesweep.squares import MAX_NUMBER, STATE_REVEALED
 from minesweep.web import create_app
 
 from .helpers import act, click, field_of, new_game, win
@@ -169,7 +169,7 @@ def check_no_leak(state: dict[str, Any], field: Minefield, revealed: np.ndarray)
     view = parse_view("\n".join(state["view"]))
     symbols = {s for line in state["view"] for s in line}
     assert symbols <= VIEW_SYMBOLS
-    shown = view <= 8
+    shown = view <= MAX_NUMBER
     # Numbers only where the game has revealed a square, and they are true.
     assert np.array_equal(shown, revealed)
     assert np.array_equal(view[shown], field.numbers[shown])

@@ -26,7 +26,7 @@ the analysis), ``hints`` and ``noguess``. Only the names below are public.
 
 from __future__ import annotations
 
-from .hints import Hint, hint, hint_from_analysis
+from .hints import Hint, before_first_reveal, hint, hint_from_analysis
 from .noguess import (
     NoGuessBudgetError,
     NoGuessField,
@@ -51,6 +51,7 @@ __all__ = [
     "NoGuessBudgetError",
     "NoGuessField",
     "analyze",
+    "before_first_reveal",
     "clears_without_guessing",
     "generate_no_guess",
     "hint",

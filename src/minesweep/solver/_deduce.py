@@ -59,7 +59,7 @@ def _open(numbers, state, queued, queue, tail, stack, row, col):  # pragma: no c
     """Open a safe square and the blank region around it; return (tail, opened).
 
     A flood fill of its own, not the board's (:func:`minesweep._kernels.flood`):
-    it fills the player's notes (:class:`minesweep.Knowledge`), not the
+    it fills the player's notes (:class:`minesweep.squares.Knowledge`), not the
     board's states, and queues every number it opens for the rules as it
     goes, which the board's flood has no reason to do.
     """
@@ -233,7 +233,7 @@ def _decide_parts(
 def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no cover
     """Play certain moves from a position; return how many safe squares are left.
 
-    ``state`` (:class:`minesweep.Knowledge`: unknown, open, or a deduced
+    ``state`` (:class:`minesweep.squares.Knowledge`: unknown, open, or a deduced
     mine) is updated in place. ``opens`` lists squares (flat indices) known
     to be safe to open first, and ``mines`` squares known to be mines. The
     caller knows the field; squares are opened by their numbers alone, and

@@ -43,7 +43,7 @@ def play_until_stuck(
 ) -> Stuck | None:
     """Play every certain move from ``state``; None once every safe square is open.
 
-    ``state`` holds :class:`minesweep.Knowledge` codes and is updated in
+    ``state`` holds :class:`minesweep.squares.Knowledge` codes and is updated in
     place; ``opens`` are squares (flat indices) known to be safe, to open
     first, and ``sure`` squares known to be mines. Raises
     AnalysisBudgetError when an analysis needs more than ``max_states``

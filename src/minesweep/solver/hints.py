@@ -7,13 +7,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ..actions import GameStatus
 from ..errors import GameOverError, InvalidBoardError
-from ..game import Game, GameStatus
+from ..game import Game
 from ..generate import FirstClickRule
 from ..squares import GLYPH_FLAG
 from .probability import DEFAULT_MAX_STATES, Analysis, analyze
 
-__all__ = ["Hint", "hint", "hint_from_analysis"]
+__all__ = ["Hint", "before_first_reveal", "hint", "hint_from_analysis"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,7 @@ def hint(
     if isinstance(source, Game):
         if source.is_over:
             raise GameOverError(f"the game is over ({source.status.value}): no hint to give")
-        if source.status is GameStatus.READY or source.field is None:
+        if before_first_reveal(source):
             return _first_click(source)
         glyphs = source.glyphs()
         total = source.mine_count
@@ -51,6 +52,15 @@ def hint(
         glyphs = np.asarray(source)
         total = mines
     return hint_from_analysis(analyze(glyphs, total, max_states=max_states), glyphs)
+
+
+def before_first_reveal(game: Game) -> bool:
+    """Whether the first-click rule, not the view, says what is safe in ``game``.
+
+    So it is until the first action, or while no mine is laid (flags alone
+    lay none): :func:`hint` then advises the first click.
+    """
+    return game.status is GameStatus.READY or game.field is None
 
 
 def hint_from_analysis(analysis: Analysis, glyphs: npt.ArrayLike) -> Hint:

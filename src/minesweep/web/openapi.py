@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from minesweep.actions import GameStatus
+from minesweep.frontend import Button
+from minesweep.presets import PRESETS, FirstClickRule
+
 __all__ = ["OPENAPI"]
+
+# The enumerations come from the tables the server itself checks against.
+_RULES = [rule.value for rule in FirstClickRule]
+_STATUSES = [status.value for status in GameStatus]
+_PRESETS = list(PRESETS)
+_BUTTONS = [button.value for button in Button]
 
 _ERROR = {
     "description": "A client error",
@@ -31,9 +41,9 @@ _STATE: dict[str, Any] = {
         "rows": {"type": "integer"},
         "cols": {"type": "integer"},
         "mines": {"type": "integer"},
-        "rule": {"type": "string", "enum": ["opening", "safe", "none"]},
+        "rule": {"type": "string", "enum": _RULES},
         "no_guess": {"type": "boolean"},
-        "status": {"type": "string", "enum": ["ready", "playing", "won", "lost"]},
+        "status": {"type": "string", "enum": _STATUSES},
         "mines_left": {"type": "integer"},
         "elapsed": {"type": "number", "description": "Seconds, by the server's clock"},
         "assisted": {"type": "boolean"},
@@ -77,12 +87,12 @@ OPENAPI: dict[str, Any] = {
                         "properties": {
                             "preset": {
                                 "type": "string",
-                                "enum": ["beginner", "intermediate", "expert"],
+                                "enum": _PRESETS,
                             },
                             "rows": {"type": "integer", "minimum": 1, "maximum": 64},
                             "cols": {"type": "integer", "minimum": 1, "maximum": 128},
                             "mines": {"type": "integer", "minimum": 0},
-                            "rule": {"type": "string", "enum": ["opening", "safe", "none"]},
+                            "rule": {"type": "string", "enum": _RULES},
                             "no_guess": {"type": "boolean"},
                             "seed": {
                                 "type": "integer",
@@ -124,7 +134,7 @@ OPENAPI: dict[str, Any] = {
                                 "type": "string",
                                 "enum": ["reveal", "flag", "unflag", "question", "chord"],
                             },
-                            "click": {"type": "string", "enum": ["left", "middle", "right"]},
+                            "click": {"type": "string", "enum": _BUTTONS},
                             "row": {"type": "integer"},
                             "col": {"type": "integer"},
                         },
