@@ -28,7 +28,7 @@ import numpy as np
 
 from .errors import SettingsError
 from .generate import Preset, check_fits, first_click_rule, generate_field
-from .grid import check_position
+from .grid import check_position, middle
 from .solver.guess import DEFAULT_POLICY, PolicyConfig
 from .squares import KNOWN_OPEN
 
@@ -251,7 +251,7 @@ def _click(text: str, rows: int, cols: int) -> tuple[int, int]:
     if text == "corner":
         return 0, 0
     if text == "center":
-        return rows // 2, cols // 2
+        return middle((rows, cols))
     parts = text.split(",")
     if len(parts) == 2 and all(part.strip().isdigit() for part in parts):
         return int(parts[0]), int(parts[1])

@@ -56,7 +56,7 @@ from .generate import (
     first_click_rule,
     generate_field,
 )
-from .grid import check_position
+from .grid import check_position, middle
 from .squares import GLYPH_FLAG, MAX_NUMBER
 from .stats import game_stats
 
@@ -159,7 +159,7 @@ class Settings:
                 raise SettingsError("--mines goes with --size; a preset has its own")
             chosen = Preset.from_name(preset or "expert")
             rows, cols, mines, preset = chosen.rows, chosen.cols, chosen.mines, chosen.name
-        square = (rows // 2, cols // 2) if first_click == "middle" else first_click
+        square = middle((rows, cols)) if first_click == "middle" else first_click
         # The rule is read (and checked) in __post_init__, after the no-guess check.
         return cls(rows, cols, mines, preset, cast(FirstClickRule, rule), seed, no_guess, square)
 

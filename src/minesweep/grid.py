@@ -20,6 +20,7 @@ __all__ = [
     "NEIGHBOUR_OFFSETS",
     "adjacent_counts",
     "check_position",
+    "middle",
     "neighbours",
     "position_pair",
 ]
@@ -48,6 +49,17 @@ def check_position(shape: tuple[int, int], row: object, col: object) -> None:
             raise InvalidClickError(
                 f"{axis} {value} is outside the board; expected 0 to {size - 1}"
             )
+
+
+def middle(shape: tuple[int, int]) -> tuple[int, int]:
+    """The middle square of a board of ``shape`` (up and left of the centre when even).
+
+    Where a first click goes by default, and where the first-click hint points.
+
+    >>> middle((16, 30))
+    (8, 15)
+    """
+    return shape[0] // 2, shape[1] // 2
 
 
 def neighbours(shape: tuple[int, int], row: int, col: int) -> Iterator[tuple[int, int]]:

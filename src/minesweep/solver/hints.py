@@ -11,6 +11,7 @@ from ..actions import GameStatus
 from ..errors import GameOverError, InvalidBoardError
 from ..game import Game
 from ..generate import FirstClickRule
+from ..grid import middle
 from ..squares import GLYPH_FLAG
 from .probability import DEFAULT_MAX_STATES, Analysis, analyze
 
@@ -98,7 +99,7 @@ def hint_from_analysis(analysis: Analysis, glyphs: npt.ArrayLike) -> Hint:
 
 def _first_click(game: Game) -> Hint:
     rows, cols = game.shape
-    row, col = rows // 2, cols // 2
+    row, col = middle(game.shape)
     if game.rule is FirstClickRule.NONE:
         value = game.mine_count / (rows * cols)
         return Hint(
