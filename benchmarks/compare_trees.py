@@ -1,4 +1,4 @@
-"""Autoplay speed of two source trees, side by side in one run.
+"""Autoplay and analysis speed of two source trees, side by side in one run.
 
 A refactor must not slow the autoplayer. This plays the same seeded expert
 games with the code of two trees (say a git worktree of main before the change,
@@ -12,6 +12,11 @@ rounds and their ratio::
 Each round runs in a fresh process per tree (with that tree's ``src`` first on
 ``sys.path``) that plays the seeds once to warm up (numba's compiled kernels
 are loaded from the cache, not timed) and then times them.
+
+``--work analysis`` times :func:`minesweep.solver.analyze` instead, cold (the
+remembered components forgotten before each call), on the expert positions a
+simple player meets in the round's seeded games (it opens every safe square
+and guesses the least likely mine), and prints the median time a position.
 """
 
 from __future__ import annotations
@@ -36,6 +41,40 @@ seconds = time.perf_counter() - started
 print(json.dumps({{"games_per_second": {games} / seconds, "wins": wins}}))
 """
 
+_ANALYSIS_ROUND = """
+import json, statistics, time
+import numpy as np
+from minesweep import Game
+from minesweep.solver import analyze
+try:
+    from minesweep.solver.counting import clear_cache
+except ImportError:
+    from minesweep.solver.probability import _clear_cache as clear_cache
+views = []
+for seed in range({start}, {start} + {games}):
+    game = Game.new("expert", seed=seed)
+    game.reveal(8, 15)
+    while not game.is_over:
+        view = game.glyphs()
+        analysis = analyze(view, game.mine_count)
+        views.append(view)
+        if len(analysis.safe):
+            for row, col in analysis.safe.tolist():
+                if not game.is_over:
+                    game.reveal(row, col)
+        else:
+            p = np.where(np.isnan(analysis.probability), 2.0, analysis.probability)
+            row, col = np.unravel_index(int(np.argmin(p)), p.shape)
+            game.reveal(int(row), int(col))
+times = []
+for view in views:
+    clear_cache()
+    started = time.perf_counter()
+    analyze(view, 99)
+    times.append(time.perf_counter() - started)
+print(json.dumps({{"median_ms": statistics.median(times) * 1e3, "positions": len(views)}}))
+"""
+
 
 def run_round(tree: Path, code: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
@@ -55,7 +94,11 @@ def main() -> None:
     parser.add_argument("--preset", default="expert")
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--first-click", default="corner")
+    parser.add_argument("--work", choices=("autoplay", "analysis"), default="autoplay")
     arguments = parser.parse_args()
+    if arguments.work == "analysis":
+        compare_analysis(arguments)
+        return
     trees = {"before": arguments.before.resolve(), "after": arguments.after.resolve()}
     speeds: dict[str, list[float]] = {name: [] for name in trees}
     for number in range(arguments.rounds):
@@ -89,6 +132,34 @@ def main() -> None:
     )
     print(
         f"median games/s: before {before:.1f}, after {after:.1f}; after/before {after / before:.3f}"
+    )
+
+
+def compare_analysis(arguments: argparse.Namespace) -> None:
+    trees = {"before": arguments.before.resolve(), "after": arguments.after.resolve()}
+    medians: dict[str, list[float]] = {name: [] for name in trees}
+    for number in range(arguments.rounds):
+        code = _ANALYSIS_ROUND.format(start=number * arguments.games, games=arguments.games)
+        order = list(trees) if number % 2 == 0 else list(reversed(trees))
+        positions = set()
+        for name in order:
+            result = run_round(trees[name], code)
+            medians[name].append(result["median_ms"])
+            positions.add(result["positions"])
+        if len(positions) != 1:
+            sys.exit(f"round {number + 1}: the trees met different positions: {positions}")
+        print(
+            f"round {number + 1}: "
+            + "  ".join(f"{name} {medians[name][-1]:.3f} ms" for name in trees)
+            + f"  ({positions.pop()} positions each)",
+            flush=True,
+        )
+    before = statistics.median(medians["before"])
+    after = statistics.median(medians["after"])
+    print(f"expert positions met in play, {arguments.games} games x {arguments.rounds} rounds")
+    print(
+        f"median of the rounds' median analysis (cold): before {before:.3f} ms, "
+        f"after {after:.3f} ms; after/before {after / before:.3f}"
     )
 
 
