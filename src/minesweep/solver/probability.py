@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -79,6 +80,10 @@ class Workings:
     counts: tuple[FloatCounts, ...] = ()
     #: The exact analysis, computed when first asked for (or at once with exact=True).
     exact: dict[str, ExactAnalysis] = field(default_factory=dict)
+    #: The what-if questions' answers about joint outcomes, with what each
+    #: cost: every lookahead on this analysis shares them
+    #: (:meth:`minesweep.solver.whatif.Lookahead.joint`).
+    joints: dict[Any, tuple[float, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -349,7 +349,7 @@ class Lookahead:
         # and the lookahead's 50/50 weighing often ask it twice) is answered
         # from memory, charged what it cost, so that the budget runs out
         # exactly where counting again would have run out.
-        memory = _joints_of(self._analysis)
+        memory = self._analysis.workings.joints
         key = (frozenset(mines), frozenset(safe))
         if key in memory:
             remembered, cost = memory[key]
@@ -496,18 +496,3 @@ class Lookahead:
             -np.inf,
         )
         return ways
-
-
-# The answers of :meth:`Lookahead.joint` for the latest analysis asked
-# about, with what each cost: every Lookahead of that analysis shares them.
-_latest_joints: tuple[Analysis | None, dict[Any, tuple[float, int]]] = (None, {})
-
-
-def _joints_of(analysis: Analysis) -> dict[Any, tuple[float, int]]:
-    """The remembered answers of ``joint`` for ``analysis`` (a new memory for another one)."""
-    global _latest_joints
-    latest = _latest_joints  # one read: another thread may replace it
-    if latest[0] is not analysis:
-        latest = (analysis, {})
-        _latest_joints = latest
-    return latest[1]
