@@ -468,12 +468,10 @@ class Game:
         a hidden or question-marked square while no field is laid (a reveal
         of a flag is a wasted click, and lays nothing).
         """
+        if action.kind is not ActionKind.REVEAL or self._field is not None:
+            return False
         check_position(self.shape, action.row, action.col)
-        return (
-            action.kind is ActionKind.REVEAL
-            and self._field is None
-            and int(self._state[action.row, action.col]) in (STATE_HIDDEN, STATE_QUESTIONED)
-        )
+        return int(self._state[action.row, action.col]) in (STATE_HIDDEN, STATE_QUESTIONED)
 
     def push(self, action: Action) -> Effect:
         """Apply an action now (its ``time`` is set from the clock) and clear the redo stack."""
