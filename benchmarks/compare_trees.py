@@ -11,7 +11,9 @@ rounds and their ratio::
 
 Each round runs in a fresh process per tree (with that tree's ``src`` first on
 ``sys.path``) that plays the seeds once to warm up (numba's compiled kernels
-are loaded from the cache, not timed) and then times them.
+are loaded from the cache, not timed) and then times them. A tree that has
+never run compiles kernels the warm-up game does not reach during its first
+round: run a short comparison once first (or drop the first round).
 
 ``--work analysis`` times :func:`minesweep.solver.analyze` instead, cold (the
 remembered components forgotten before each call), on the expert positions a
@@ -85,6 +87,34 @@ def run_round(tree: Path, code: str) -> dict[str, float]:
     return result
 
 
+def alternate(
+    trees: dict[str, Path], codes: list[str], measure: str, check: str, unit: str
+) -> dict[str, float]:
+    """Run each round's code in every tree, alternating who goes first; each tree's median.
+
+    ``measure`` names the figure a round prints, ``check`` one that must be
+    the same in both trees (the same games won, the same positions met).
+    """
+    figures: dict[str, list[float]] = {name: [] for name in trees}
+    for number, code in enumerate(codes):
+        # Alternate which tree goes first, so neither always meets a warmer machine.
+        order = list(trees) if number % 2 == 0 else list(reversed(trees))
+        checks = set()
+        for name in order:
+            result = run_round(trees[name], code)
+            figures[name].append(result[measure])
+            checks.add(result[check])
+        if len(checks) != 1:
+            sys.exit(f"round {number + 1}: the trees differ in {check}: {checks}")
+        print(
+            f"round {number + 1}: "
+            + "  ".join(f"{name} {figures[name][-1]:.3f} {unit}" for name in trees)
+            + f"  ({checks.pop()} {check} each)",
+            flush=True,
+        )
+    return {name: statistics.median(values) for name, values in figures.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path)
@@ -96,71 +126,30 @@ def main() -> None:
     parser.add_argument("--first-click", default="corner")
     parser.add_argument("--work", choices=("autoplay", "analysis"), default="autoplay")
     arguments = parser.parse_args()
+    trees = {"before": arguments.before.resolve(), "after": arguments.after.resolve()}
+    starts = [number * arguments.games for number in range(arguments.rounds)]
+    size = f"{arguments.games} games x {arguments.rounds} rounds"
     if arguments.work == "analysis":
-        compare_analysis(arguments)
-        return
-    trees = {"before": arguments.before.resolve(), "after": arguments.after.resolve()}
-    speeds: dict[str, list[float]] = {name: [] for name in trees}
-    for number in range(arguments.rounds):
-        code = _ROUND.format(
-            preset=arguments.preset,
-            rule=arguments.rule,
-            click=arguments.first_click,
-            start=number * arguments.games,
-            games=arguments.games,
-        )
-        # Alternate which tree goes first, so neither always meets a warmer machine.
-        order = list(trees) if number % 2 == 0 else list(reversed(trees))
-        wins = set()
-        for name in order:
-            result = run_round(trees[name], code)
-            speeds[name].append(result["games_per_second"])
-            wins.add(result["wins"])
-        if len(wins) != 1:
-            sys.exit(f"round {number + 1}: the trees won different numbers of games: {wins}")
-        print(
-            f"round {number + 1}: "
-            + "  ".join(f"{name} {speeds[name][-1]:6.1f} games/s" for name in trees)
-            + f"  ({wins.pop()} wins each)",
-            flush=True,
-        )
-    before = statistics.median(speeds["before"])
-    after = statistics.median(speeds["after"])
-    print(
-        f"{arguments.preset}, {arguments.rule}, first click {arguments.first_click}, "
-        f"{arguments.games} games x {arguments.rounds} rounds"
-    )
-    print(
-        f"median games/s: before {before:.1f}, after {after:.1f}; after/before {after / before:.3f}"
-    )
-
-
-def compare_analysis(arguments: argparse.Namespace) -> None:
-    trees = {"before": arguments.before.resolve(), "after": arguments.after.resolve()}
-    medians: dict[str, list[float]] = {name: [] for name in trees}
-    for number in range(arguments.rounds):
-        code = _ANALYSIS_ROUND.format(start=number * arguments.games, games=arguments.games)
-        order = list(trees) if number % 2 == 0 else list(reversed(trees))
-        positions = set()
-        for name in order:
-            result = run_round(trees[name], code)
-            medians[name].append(result["median_ms"])
-            positions.add(result["positions"])
-        if len(positions) != 1:
-            sys.exit(f"round {number + 1}: the trees met different positions: {positions}")
-        print(
-            f"round {number + 1}: "
-            + "  ".join(f"{name} {medians[name][-1]:.3f} ms" for name in trees)
-            + f"  ({positions.pop()} positions each)",
-            flush=True,
-        )
-    before = statistics.median(medians["before"])
-    after = statistics.median(medians["after"])
-    print(f"expert positions met in play, {arguments.games} games x {arguments.rounds} rounds")
-    print(
-        f"median of the rounds' median analysis (cold): before {before:.3f} ms, "
-        f"after {after:.3f} ms; after/before {after / before:.3f}"
-    )
+        codes = [_ANALYSIS_ROUND.format(start=start, games=arguments.games) for start in starts]
+        median = alternate(trees, codes, "median_ms", "positions", "ms")
+        print(f"expert positions met in play, {size}")
+        what = "median of the rounds' median analysis (cold), ms"
+    else:
+        codes = [
+            _ROUND.format(
+                preset=arguments.preset,
+                rule=arguments.rule,
+                click=arguments.first_click,
+                start=start,
+                games=arguments.games,
+            )
+            for start in starts
+        ]
+        median = alternate(trees, codes, "games_per_second", "wins", "games/s")
+        print(f"{arguments.preset}, {arguments.rule}, first click {arguments.first_click}, {size}")
+        what = "median games/s"
+    before, after = median["before"], median["after"]
+    print(f"{what}: before {before:.3f}, after {after:.3f}; after/before {after / before:.3f}")
 
 
 if __name__ == "__main__":
