@@ -51,6 +51,20 @@ def drive(
     asyncio.run(run())
 
 
+def first_mine(app: MinesweeperApp) -> tuple[int, int]:
+    """The first mine of the app's game, row by row (its field must be laid)."""
+    field = app.game.field
+    assert field is not None
+    row, col = np.argwhere(field.mines)[0]
+    return int(row), int(col)
+
+
+async def step_on_a_mine(pilot: Pilot[None], app: MinesweeperApp) -> None:
+    """Move the cursor onto the first mine and reveal it."""
+    app.board.move_cursor(*first_mine(app))
+    await pilot.press("space")
+
+
 def cell_offset(row: int, col: int, view: BoardView | None = None) -> tuple[int, int]:
     """Where to click, relative to the board widget: inside its border, two columns a cell."""
     scroll_x, scroll_y = view.scroll_offset if view is not None else (0, 0)
@@ -70,9 +84,7 @@ def test_keyboard_moves_reveals_and_flags_exact_squares(tmp_path: pathlib.Path) 
         assert [str(a) for a in app.game.history] == ["O2,2"]
         await pilot.press("k", "k", "h", "h")  # back to (0, 0)
         assert app.board.cursor == (0, 0)
-        field = app.game.field
-        assert field is not None
-        mine = tuple(int(v) for v in np.argwhere(field.mines)[0])
+        mine = first_mine(app)
         app.board.move_cursor(*mine)
         await pilot.press("f")
         assert app.game[mine] is CellState.FLAGGED
@@ -152,6 +164,8 @@ def test_a_seeded_game_is_won_and_recorded(tmp_path: pathlib.Path) -> None:
         await pilot.press("space")
         field = app.game.field
         assert field is not None
+        field = app.game.field
+        assert field is not None
         for r, c in np.argwhere(~field.mines):
             if app.game.state[r, c] != CellState.REVEALED:
                 clock.now += 1
@@ -199,11 +213,7 @@ def test_games_of_another_rule_are_recorded_apart(tmp_path: pathlib.Path) -> Non
     async def scenario(pilot: Pilot[None]) -> None:
         assert str(app.query_one("#status").render()).startswith("beginner/safe ·")
         await pilot.press("space")
-        field = app.game.field
-        assert field is not None
-        r, c = np.argwhere(field.mines)[0]
-        app.board.move_cursor(int(r), int(c))
-        await pilot.press("space")
+        await step_on_a_mine(pilot, app)
         assert app.game.status is GameStatus.LOST
 
     drive(app, scenario, (60, 20))
@@ -275,11 +285,7 @@ def test_undo_takes_back_a_loss(tmp_path: pathlib.Path) -> None:
     async def scenario(pilot: Pilot[None]) -> None:
         await pilot.press("space")
         before = app.game.state.copy()
-        field = app.game.field
-        assert field is not None
-        r, c = np.argwhere(field.mines)[0]
-        app.board.move_cursor(int(r), int(c))
-        await pilot.press("space")
+        await step_on_a_mine(pilot, app)
         assert app.game.status is GameStatus.LOST
         assert Store(tmp_path / "db.sqlite3").record("beginner").lost == 1
         await pilot.press("u")
@@ -289,6 +295,8 @@ def test_undo_takes_back_a_loss(tmp_path: pathlib.Path) -> None:
         # The loss taken back is no longer on record; the game is recorded
         # once, as assisted, when it ends for good.
         assert Store(tmp_path / "db.sqlite3").record("beginner").lost == 0
+        field = app.game.field
+        assert field is not None
         for r, c in np.argwhere(~field.mines):
             if app.game.state[r, c] != CellState.REVEALED:
                 app.board.move_cursor(int(r), int(c))
@@ -503,11 +511,7 @@ def test_snapshot_a_loss_in_mono(snap_compare: Callable[..., bool], tmp_path: pa
         app = pilot.app
         assert isinstance(app, MinesweeperApp)
         await pilot.press("space")
-        field = app.game.field
-        assert field is not None
-        r, c = np.argwhere(field.mines)[0]
-        app.board.move_cursor(int(r), int(c))
-        await pilot.press("space")
+        await step_on_a_mine(pilot, app)
         await pilot.pause()
 
     assert snap_compare(
