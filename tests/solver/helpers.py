@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import assume, reject
@@ -132,3 +133,73 @@ def small_position(draw: st.DrawFn) -> tuple[np.ndarray, int, list[frozenset[tup
         if all(count(square, set(combo)) == view[square] for square in shown)
     ]
     return view, mines, layouts
+
+
+def brute_force(view: np.ndarray, mines: int) -> tuple[dict[tuple[int, int], Fraction], int]:
+    """Exact probabilities and the layout count, by listing every layout: the definition."""
+    rows, cols = view.shape
+    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] > MAX_NUMBER]
+    numbers = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= MAX_NUMBER]
+    counts = dict.fromkeys(hidden, 0)
+    total = 0
+    for layout in itertools.combinations(hidden, mines):
+        placed = set(layout)
+        if all(
+            sum((rr, cc) in placed for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2))
+            == view[r, c]
+            for r, c in numbers
+        ):
+            total += 1
+            for cell in layout:
+                counts[cell] += 1
+    if not total:
+        return {}, 0
+    return {cell: Fraction(count, total) for cell, count in counts.items()}, total
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> tuple[np.ndarray, int]:
+    """A view of a real small game: some squares revealed, at most 12 hidden."""
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, 5))
+    cells = rows * cols
+    mines = draw(st.integers(0, min(cells, 6)))
+    layout = draw(st.permutations(range(cells)))[:mines]
+    mask = np.zeros(cells, bool)
+    mask[list(layout)] = True
+    field = Minefield(mask.reshape(rows, cols))
+    safe = [i for i in range(cells) if not mask[i]]
+    revealed = draw(st.lists(st.sampled_from(safe), unique=True)) if safe else []
+    view = np.full((rows, cols), HIDDEN, np.uint8)
+    for index in revealed:
+        r, c = divmod(index, cols)
+        view[r, c] = field.numbers[r, c]
+    if int((view > MAX_NUMBER).sum()) > 12:
+        view.reshape(-1)[safe[: cells - 12]] = field.numbers.reshape(-1)[safe[: cells - 12]]
+    flags = draw(st.lists(st.integers(0, cells - 1), max_size=2))
+    for index in flags:
+        if view.reshape(-1)[index] == HIDDEN:
+            view.reshape(-1)[index] = Glyph.FLAG
+    return view, mines
+
+
+def clicked_view(
+    rows: int, cols: int, mines: int, clicks: int, seed: int
+) -> tuple[np.ndarray, Minefield]:
+    """A view as a user makes it: a safe first click, then ``clicks`` random safe squares.
+
+    Random clicks scatter numbers over the board, which links them into
+    wider frontiers than play ever meets.
+    """
+    game = Game(rows, cols, mines, rule="safe", seed=seed)
+    rng = np.random.default_rng(seed)
+    game.reveal(int(rng.integers(rows)), int(rng.integers(cols)))
+    field = game.field
+    assert field is not None
+    for _ in range(clicks):
+        hidden_safe = np.flatnonzero((game.state == 0) & ~field.mines)
+        if game.is_over or not len(hidden_safe):
+            break
+        row, col = divmod(int(rng.choice(hidden_safe)), cols)
+        game.reveal(row, col)
+    return game.glyphs(), field

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -78,13 +79,14 @@ def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
 
     glyphs = game.glyphs()
     fast = analyze_in_budget(glyphs, game.mine_count)
-    width = _count.MAX_WIDTH
-    try:
-        _count.MAX_WIDTH = -1  # every component takes the fallback
-        counting.clear_cache()  # and none is taken from the cache
-        fallback = analyze_in_budget(glyphs, game.mine_count)
-    finally:
-        _count.MAX_WIDTH = width
+    # Every component counted in pieces, and every piece too wide for the
+    # compiled counter: all counted exactly, none taken from the cache.
+    with mock.patch.object(counting, "WIDE", 0), mock.patch.object(_count, "MAX_WIDTH", -1):
+        counting.clear_cache()
+        try:
+            fallback = analyze_in_budget(glyphs, game.mine_count)
+        finally:
+            counting.clear_cache()
     hidden = glyphs > MAX_NUMBER
     assert np.allclose(fast.probability[hidden], fallback.probability[hidden], rtol=1e-12)
     assert np.array_equal(fast.safe, fallback.safe)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 
@@ -12,60 +11,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from minesweep import Game, Glyph, InvalidBoardError, Minefield
+from minesweep import Game, Glyph, InvalidBoardError
 from minesweep.formats import parse_view
 from minesweep.solver import ContradictionError, analyze
 from minesweep.squares import MAX_NUMBER
 
-from .helpers import HIDDEN, analyze_in_budget, midgame
-
-
-def brute_force(view: np.ndarray, mines: int) -> tuple[dict[tuple[int, int], Fraction], int]:
-    """Exact probabilities and the layout count, by listing every layout: the definition."""
-    rows, cols = view.shape
-    hidden = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] > MAX_NUMBER]
-    numbers = [(r, c) for r in range(rows) for c in range(cols) if view[r, c] <= MAX_NUMBER]
-    counts = dict.fromkeys(hidden, 0)
-    total = 0
-    for layout in itertools.combinations(hidden, mines):
-        placed = set(layout)
-        if all(
-            sum((rr, cc) in placed for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2))
-            == view[r, c]
-            for r, c in numbers
-        ):
-            total += 1
-            for cell in layout:
-                counts[cell] += 1
-    if not total:
-        return {}, 0
-    return {cell: Fraction(count, total) for cell, count in counts.items()}, total
-
-
-@st.composite
-def small_positions(draw: st.DrawFn) -> tuple[np.ndarray, int]:
-    """A view of a real small game: some squares revealed, at most 12 hidden."""
-    rows = draw(st.integers(1, 4))
-    cols = draw(st.integers(1, 5))
-    cells = rows * cols
-    mines = draw(st.integers(0, min(cells, 6)))
-    layout = draw(st.permutations(range(cells)))[:mines]
-    mask = np.zeros(cells, bool)
-    mask[list(layout)] = True
-    field = Minefield(mask.reshape(rows, cols))
-    safe = [i for i in range(cells) if not mask[i]]
-    revealed = draw(st.lists(st.sampled_from(safe), unique=True)) if safe else []
-    view = np.full((rows, cols), HIDDEN, np.uint8)
-    for index in revealed:
-        r, c = divmod(index, cols)
-        view[r, c] = field.numbers[r, c]
-    if int((view > MAX_NUMBER).sum()) > 12:
-        view.reshape(-1)[safe[: cells - 12]] = field.numbers.reshape(-1)[safe[: cells - 12]]
-    flags = draw(st.lists(st.integers(0, cells - 1), max_size=2))
-    for index in flags:
-        if view.reshape(-1)[index] == HIDDEN:
-            view.reshape(-1)[index] = Glyph.FLAG
-    return view, mines
+from .helpers import HIDDEN, analyze_in_budget, brute_force, midgame, small_positions
 
 
 @settings(max_examples=400)

@@ -284,12 +284,13 @@ def _groups_by_number(group_start, group_witnesses, k):  # pragma: no cover - co
 
 
 @njit(cache=True, nogil=True)
-def _far_end(group_start, group_witnesses, per, by_witness):  # pragma: no cover - compiled
-    """A far end of the frontier: the last group a breadth-first search from group 0 reaches."""
+def _far_end(group_start, group_witnesses, per, by_witness, origin):  # pragma: no cover
+    """A far end of the frontier: the last group a breadth-first search from ``origin`` reaches."""
     n = group_start.shape[0] - 1
     seen = np.zeros(n, np.bool_)
     queue = np.zeros(n, np.int64)
-    seen[0] = True
+    queue[0] = origin
+    seen[origin] = True
     tail = 1
     head = 0
     while head < tail:
@@ -475,12 +476,86 @@ def _state_steps(group_start, group_witnesses, sizes, targets, ignored, order): 
     )
 
 
+@njit(cache=True, nogil=True)
+def _order_cost(group_start, group_witnesses, per, sizes, targets, order):  # pragma: no cover
+    """About how many states counting in ``order`` makes: an upper bound, layer by layer.
+
+    After each step, an open number can still need as many different
+    amounts as the mines its counted groups may hold: at least its target
+    less what its later groups can hold, at most its target and what its
+    counted groups can hold. A layer holds at most the product of those.
+    """
+    k = per.shape[0] - 1
+    capacity = np.zeros(k, np.int64)
+    for g in range(order.shape[0]):
+        for j in range(group_start[g], group_start[g + 1]):
+            capacity[group_witnesses[j]] += sizes[g]
+    placed = np.zeros(k, np.int64)
+    remaining = per[1:] - per[:k]
+    opened = np.zeros(k, np.bool_)
+    open_list = np.zeros(k, np.int64)
+    width = 0
+    total = 0.0
+    for position in range(order.shape[0]):
+        g = order[position]
+        for j in range(group_start[g], group_start[g + 1]):
+            w = group_witnesses[j]
+            remaining[w] -= 1
+            placed[w] += sizes[g]
+            if remaining[w] and not opened[w]:
+                opened[w] = True
+                open_list[width] = w
+                width += 1
+        layer = 1.0
+        kept = 0
+        for a in range(width):
+            w = open_list[a]
+            if remaining[w] == 0:
+                opened[w] = False
+                continue
+            open_list[kept] = w
+            kept += 1
+            low = max(0, targets[w] - (capacity[w] - placed[w]))
+            high = min(targets[w], placed[w])
+            layer *= max(1, high - low + 1)
+        width = kept
+        total += layer
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _best_order(  # pragma: no cover - compiled
+    group_start, group_witnesses, per, by_witness, sizes, targets, first, tries
+):
+    """The cheapest of ``tries`` greedy orders: ``first``, then from other starts.
+
+    The other starts are the far end of ``first``'s start and groups spread
+    evenly over the component; cheapest by :func:`_order_cost` (a tie keeps
+    the earlier order).
+    """
+    n = group_start.shape[0] - 1
+    best = first
+    best_cost = _order_cost(group_start, group_witnesses, per, sizes, targets, first)
+    for attempt in range(1, tries):
+        if attempt == 1:
+            start = _far_end(group_start, group_witnesses, per, by_witness, first[0])
+        else:
+            start = ((attempt - 2) * n) // max(1, tries - 2)
+        order = _greedy_order(group_start, group_witnesses, per, by_witness, start)
+        cost = _order_cost(group_start, group_witnesses, per, sizes, targets, order)
+        if cost < best_cost:
+            best, best_cost = order, cost
+    return best
+
+
 @njit(
-    types.UniTuple(types.int64[::1], 10)(_index, _index, _index, _index, types.int64),
+    types.UniTuple(types.int64[::1], 10)(_index, _index, _index, _index, types.int64, types.int64),
     cache=True,
     nogil=True,
 )
-def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pragma: no cover
+def plan_component(  # pragma: no cover - compiled
+    group_start, group_witnesses, sizes, targets, ignored, tries
+):
     """Order a component's groups and work out how each step reads the state.
 
     Group ``g`` has ``sizes[g]`` squares and touches the numbers
@@ -492,7 +567,9 @@ def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pr
     step takes, among the groups next to an open number, the one that leaves
     the fewest open (closing the most, opening the fewest; the lowest index
     on a tie), starting from a far end of the frontier: the last group a
-    breadth-first search from group 0 reaches.
+    breadth-first search from group 0 reaches. With ``tries`` above one, the
+    narrowest of that many such orders from different starts is kept (for
+    components whose first order is too wide to count).
 
     Returns the order, then the arrays :func:`count_component` takes (its
     ``sizes`` in that order, ``touch_*``, ``carry_*``, ``widths``).
@@ -502,6 +579,10 @@ def plan_component(group_start, group_witnesses, sizes, targets, ignored):  # pr
     order = np.arange(n)
     if n > 2:
         per, by_witness = _groups_by_number(group_start, group_witnesses, k)
-        start = _far_end(group_start, group_witnesses, per, by_witness)
+        start = _far_end(group_start, group_witnesses, per, by_witness, 0)
         order = _greedy_order(group_start, group_witnesses, per, by_witness, start)
+        if tries > 1:
+            order = _best_order(
+                group_start, group_witnesses, per, by_witness, sizes, targets, order, tries
+            )
     return _state_steps(group_start, group_witnesses, sizes, targets, ignored, order)

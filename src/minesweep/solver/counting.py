@@ -21,9 +21,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from .errors import ContradictionError, over_budget
+from .errors import MAX_COEFFICIENTS, ContradictionError, over_budget
 from .exact import ComponentResult, blame, count_exact
 from .frontier import Frontier, Group, Plan, plan_groups
+from .pieces import ORDER_TRIES, force
 
 __all__ = [
     "FloatCounts",
@@ -59,6 +60,12 @@ _CACHE_SIZE: Final = 1024
 #: And at most this many bytes of counts: a component of a huge board can
 #: hold megabytes, and a long-running server should not keep a thousand.
 _CACHE_BYTES: Final = 64 * 2**20
+#: A component whose plain order opens this many numbers at once is counted
+#: in pieces (:mod:`minesweep.solver.pieces`). Views met in play open at most
+#: eight or nine, so they keep the plain order and their counts to the bit;
+#: views of random clicks can open twenty, where a better order and the
+#: forced groups cut the states a hundredfold.
+WIDE: Final = 10
 _cache: OrderedDict[tuple[Any, ...], tuple[FloatCounts, int, int]] = OrderedDict()
 _cache_bytes = [0]
 _cache_lock = threading.Lock()
@@ -117,31 +124,105 @@ def _count_fresh(
     frontier: Frontier, members: list[int], budget: list[int]
 ) -> tuple[FloatCounts, int]:
     """One component's counts, and the states the compiled kernel took (-1: not compiled)."""
-    # Looked up at every count, not imported once: a test forces the exact
-    # fallback by lowering MAX_WIDTH.
-    from . import _count
-
     plan = plan_groups(frontier.groups, frontier.targets, members)
-    if max(plan.widths, default=0) <= _count.MAX_WIDTH:
+    if max(plan.widths, default=0) < WIDE:
         compiled = _count_compiled(plan, budget)
         if compiled is not None:
             counts, states = compiled
             if not counts.layouts.any():
                 raise ContradictionError(functools.partial(blame, frontier, members))
             return counts, states
-    # Too many open numbers for the compiled state, or counts beyond float range:
-    # count exactly, then scale into floats.
-    result = count_exact(plan, budget)
-    if result is None:
-        raise ContradictionError(functools.partial(blame, frontier, members))
-    return _scaled_to_floats(plan, result), -1
+        # Counts beyond float range: count exactly, then scale into floats.
+        result = count_exact(plan, budget)
+        if result is None:
+            raise ContradictionError(functools.partial(blame, frontier, members))
+        return _scaled_to_floats(plan, result), -1
+    # Many open numbers at once in this order: take out the groups a number
+    # alone decides, and count the pieces left, each in its narrowest order.
+    return _count_pieces(frontier, members, budget)
+
+
+def _count_pieces(
+    frontier: Frontier, members: list[int], budget: list[int]
+) -> tuple[FloatCounts, int]:
+    """A wide component's counts, from its forced groups and its pieces (see :mod:`.pieces`)."""
+    # Looked up at every count, not imported once: a test forces the exact
+    # count by lowering MAX_WIDTH.
+    from . import _count
+
+    forced = force(frontier, members)
+    length = sum(frontier.groups[index].size for index in members) + 1
+    states = 0
+    parts: list[FloatCounts] = []
+    for piece in forced.pieces:
+        plan = plan_groups(frontier.groups, forced.targets, piece, tries=ORDER_TRIES)
+        compiled = None
+        if max(plan.widths, default=0) <= _count.MAX_WIDTH:
+            compiled = _count_compiled(plan, budget)
+        part: FloatCounts | None
+        if compiled is not None:
+            part, taken = compiled
+            states = states + taken if states >= 0 else states
+        else:
+            result = count_exact(plan, budget)
+            part = None if result is None else _scaled_to_floats(plan, result)
+            states = -1
+        if part is None or not part.layouts.any():
+            raise ContradictionError(functools.partial(blame, frontier, members))
+        parts.append(part)
+    # Each piece scaled to at most one; the log of what that divides out.
+    log_scale = sum(math.log(part.layouts.max()) + part.log_scale for part in parts)
+    scaled = [part.layouts / part.layouts.max() for part in parts]
+    before = [np.ones(1)]
+    for poly in scaled:
+        before.append(np.convolve(before[-1], poly))
+    after = [np.ones(1)]
+    for poly in reversed(scaled):
+        after.append(np.convolve(after[-1], poly))
+    after.reverse()
+    shift = sum(frontier.groups[index].size for index, full in forced.mines_in.items() if full)
+    layouts = np.zeros(length)
+    layouts[shift : shift + len(before[-1])] = before[-1]
+    groups: list[Group] = []
+    mines_rows: list[Floats] = []
+    safes_rows: list[Floats] = []
+    for index, part in enumerate(parts):
+        others = np.convolve(before[index], after[index + 1])
+        norm = part.layouts.max()
+        for g, group in enumerate(part.groups):
+            groups.append(group)
+            mines_rows.append(_placed(np.convolve(part.mines[g] / norm, others), shift, length))
+            safes_rows.append(_placed(np.convolve(part.safes[g] / norm, others), shift, length))
+    for index, full in forced.mines_in.items():
+        group = frontier.groups[index]
+        groups.append(group)
+        mines_rows.append(layouts * group.size if full else np.zeros(length))
+        safes_rows.append(np.zeros(length) if full else layouts * group.size)
+    peak = layouts.max()
+    counts = FloatCounts(
+        groups,
+        layouts / peak,
+        np.array(mines_rows).reshape(len(groups), length) / peak,
+        np.array(safes_rows).reshape(len(groups), length) / peak,
+        log_scale + math.log(peak),
+    )
+    return counts, states
+
+
+def _placed(poly: Floats, shift: int, length: int) -> Floats:
+    """``poly`` moved up by ``shift`` mines in an array of ``length``."""
+    placed = np.zeros(length)
+    placed[shift : shift + len(poly)] = poly[: length - shift]
+    return placed
 
 
 def _count_compiled(plan: Plan, budget: list[int]) -> tuple[FloatCounts, int] | None:
     """The compiled count and the states it took; None when a count leaves float range."""
     from ._count import count_component
 
-    limit = budget[0] if budget[0] >= 0 else np.iinfo(np.int64).max
+    limit = np.iinfo(np.int64).max
+    if budget[0] >= 0:
+        limit = min(budget[0], MAX_COEFFICIENTS // (plan.squares + 1))
     kernel: Any = count_component
     layouts, mines, safes, states = kernel(*plan.kernel_input, limit)
     if states < 0:

@@ -11,13 +11,27 @@ from typing import Any, Final
 
 from ..errors import MinesweepError
 
-__all__ = ["DEFAULT_MAX_STATES", "AnalysisBudgetError", "ContradictionError", "over_budget"]
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "MAX_COEFFICIENTS",
+    "AnalysisBudgetError",
+    "ContradictionError",
+    "over_budget",
+]
 
 #: Default budget: partial layouts (dynamic-programming states) per analysis.
 #: Typical expert positions need a few hundred; the budget stops pathological
 #: views (huge boards with long, loosely constrained frontiers) after about a
 #: second or two instead of running on.
 DEFAULT_MAX_STATES: Final = 200_000
+
+#: A count under a budget also keeps at most this many polynomial
+#: coefficients (a state's polynomial has one per mine count of its
+#: component): the compiled counter keeps two tables of them in float64,
+#: one grown by doubling, so about 200 MB at most; the exact counter keeps
+#: a sixteenth as many, each a Python integer in a dict. A wide component
+#: of a huge board reaches this before the budget of states.
+MAX_COEFFICIENTS: Final = 8_000_000
 
 
 class ContradictionError(MinesweepError):

@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from .errors import ContradictionError, over_budget
+from .errors import MAX_COEFFICIENTS, ContradictionError, over_budget
 from .frontier import Frontier, Plan, hidden_mask, plan_groups
 
 __all__ = [
@@ -81,6 +81,7 @@ def _forward(
     ``moves[i]`` remembers each state's valid choices for the backward pass."""
     layers: list[dict[State, Poly]] = [{(): {0: 1}}]
     moves: list[dict[State, list[Move]]] = []
+    coefficients = 0
     for position, group in enumerate(plan.groups):
         touched, carried, width = (
             plan.touched(position),
@@ -99,7 +100,8 @@ def _forward(
         moves.append(layer_moves)
         if budget[0] >= 0:
             budget[0] -= len(nxt)
-            if budget[0] < 0:
+            coefficients += sum(map(len, nxt.values()))
+            if budget[0] < 0 or coefficients > MAX_COEFFICIENTS // 16:
                 raise over_budget(plan.squares)
     return layers, moves
 

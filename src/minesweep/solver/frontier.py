@@ -88,22 +88,22 @@ class Frontier:
         self.witness_keys = list(zip(self.witness_cells, self.targets, strict=True))
         ids = np.full((rows + 2, cols + 2), -1, np.int64)
         ids[1:-1, 1:-1][witness_mask] = np.arange(len(witness_cells))
-        # For every hidden square, the ids of the witnesses around it.
-        hidden_cells = np.argwhere(hidden)
+        # The hidden squares next to a witness, and for each, the ids of the
+        # witnesses around it (only those: on a large board most hidden
+        # squares are interior, and this is the frontier's cost).
+        on_frontier = hidden & (around(witness_mask) > 0)
+        self.interior_mask = hidden & ~on_frontier
+        self.interior = int(np.count_nonzero(self.interior_mask))
+        frontier_cells = np.argwhere(on_frontier)
         neighbours = np.stack(
             [
-                ids[hidden_cells[:, 0] + 1 + dr, hidden_cells[:, 1] + 1 + dc]
+                ids[frontier_cells[:, 0] + 1 + dr, frontier_cells[:, 1] + 1 + dc]
                 for dr, dc in NEIGHBOUR_OFFSETS
             ],
             axis=1,
-        )
+        ).reshape(len(frontier_cells), len(NEIGHBOUR_OFFSETS))
         neighbours.sort(axis=1)
-        on_frontier = neighbours[:, -1] >= 0
-        self.interior_mask = np.zeros((rows, cols), np.bool_)
-        inner = hidden_cells[~on_frontier]
-        self.interior_mask[inner[:, 0], inner[:, 1]] = True
-        self.interior = len(inner)
-        self._group(neighbours[on_frontier], hidden_cells[on_frontier])
+        self._group(neighbours, frontier_cells)
         self.components = self._components()
 
     def _settle(
@@ -281,13 +281,19 @@ class Plan:
 
 
 def plan_groups(
-    all_groups: list[Group], targets: list[int], members: list[int], ignored: int = -1
+    all_groups: list[Group],
+    targets: list[int],
+    members: list[int],
+    ignored: int = -1,
+    *,
+    tries: int = 1,
 ) -> Plan:
     """Order a component's groups and work out the state bookkeeping of each step.
 
     The compiled :func:`._count.plan_component` does the work, on the
     component's numbers renumbered from 0. The witness ``ignored`` is left
-    out (used to find which number is at fault when nothing fits).
+    out (used to find which number is at fault when nothing fits); with
+    ``tries`` above one, the narrowest of that many orders is kept.
     """
     from ._count import plan_component
 
@@ -305,6 +311,7 @@ def plan_groups(
         np.array([len(group.cells) for group in groups], np.int64),
         np.array([targets[w] for w in numbers], np.int64),
         local.get(ignored, -1),
+        tries,
     )
     return Plan([groups[i] for i in order.tolist()], KernelInput(*kernel_input))
 

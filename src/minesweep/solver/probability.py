@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,7 @@ from .counting import FloatCounts, correlate, count_fast, prefix
 from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError, ContradictionError
 from .exact import ExactAnalysis, analyze_exact
 from .frontier import Frontier, checked_view, hidden_mask
+from .tilted import TINY, share_tilted
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -206,29 +207,93 @@ def _combine_floats(
     interior = frontier.interior
     settled = frontier.settled
     total -= settled
-    sharing = _share(interior, total, settled, counts)
-    if sharing is None:
-        return None
-    probability = np.full(view.shape, np.nan)
-    safe: Cells = []
-    sure: Cells = []
+    filled = None
+    if len(counts) <= PLAIN_COMPONENTS:
+        filled = _fill_plain(view, total, frontier, counts)
+    if filled is None:
+        _check_totals(interior, total, settled, counts)
+        filled = _fill_tilted(view, total, frontier, counts)
+        if filled is None:
+            return None
+    probability, safe, sure, log_layouts = filled
     if settled:
         probability[frontier.settled_mask] = 1.0
         sure.extend((r, c) for r, c in np.argwhere(frontier.settled_mask).tolist())
-    for index, component in enumerate(counts):
-        if not _fill_component(sharing, index, component, probability, safe, sure):
-            return None
-    if interior and not _fill_interior(sharing, total, frontier, probability, safe, sure):
-        return None
     return Analysis(
         probability=probability,
         safe=_cells(safe),
         mines=_cells(sure),
         components=tuple(sum(len(g.cells) for g in c.groups) for c in counts),
         interior=interior,
-        log_layouts=sharing.log_layouts,
+        log_layouts=log_layouts,
         workings=Workings(view, total + settled, frontier, tuple(counts)),
     )
+
+
+#: More components than this are shared out at the saddle point
+#: (:mod:`minesweep.solver.tilted`), whose cost grows linearly with them;
+#: the plain path gives each component the product of all the others.
+PLAIN_COMPONENTS: Final = 64
+
+_Filled = tuple[Floats, Cells, Cells, float]
+
+
+def _fill_plain(
+    view: npt.NDArray[np.uint8], total: int, frontier: Frontier, counts: list[FloatCounts]
+) -> _Filled | None:
+    """Every square's probability by the plain products; None when a sum underflows."""
+    sharing = _share(frontier.interior, total, frontier.settled, counts)
+    if sharing is None:
+        return None
+    probability = np.full(view.shape, np.nan)
+    safe: Cells = []
+    sure: Cells = []
+    for index, component in enumerate(counts):
+        if not _fill_component(sharing, index, component, probability, safe, sure):
+            return None
+    if frontier.interior and not _fill_interior(sharing, total, frontier, probability, safe, sure):
+        return None
+    return probability, safe, sure, sharing.log_layouts
+
+
+def _fill_tilted(
+    view: npt.NDArray[np.uint8], total: int, frontier: Frontier, counts: list[FloatCounts]
+) -> _Filled | None:
+    """Every square's probability shared out at the saddle point; None when that underflows."""
+    shared = share_tilted(frontier.interior, total, counts)
+    if shared is None:
+        return None
+    probability = np.full(view.shape, np.nan)
+    safe: Cells = []
+    sure: Cells = []
+    for component, (values, certain_safe, certain_mine) in zip(counts, shared.groups, strict=True):
+        for g, group in enumerate(component.groups):
+            rows_, cols_ = zip(*group.cells, strict=True)
+            probability[list(rows_), list(cols_)] = values[g]
+            if certain_safe[g]:
+                safe.extend(group.cells)
+            elif certain_mine[g]:
+                sure.extend(group.cells)
+    if frontier.interior:
+        probability[frontier.interior_mask] = shared.interior
+        if shared.interior_safe or shared.interior_mine:
+            where = np.argwhere(frontier.interior_mask).tolist()
+            (safe if shared.interior_safe else sure).extend((r, c) for r, c in where)
+    return probability, safe, sure, shared.log_layouts
+
+
+def _check_totals(interior: int, total: int, settled: int, counts: list[FloatCounts]) -> None:
+    """ContradictionError unless the frontier and the interior can hold ``total`` mines."""
+    feasible = [c.layouts > 0 for c in counts]
+    low = sum(int(np.flatnonzero(f)[0]) for f in feasible)
+    high = sum(int(np.flatnonzero(f)[-1]) for f in feasible)
+    reachable = prefix([f.astype(np.float64) for f in feasible], boolean=True)[-1] > 0
+    frontier_mines = np.arange(len(reachable))
+    if not np.any(reachable & (frontier_mines <= total) & (total - frontier_mines <= interior)):
+        raise ContradictionError(
+            f"the view needs between {low + settled} and {high + interior + settled} mines, "
+            f"but the game has {total + settled}"
+        )
 
 
 def _share(interior: int, total: int, settled: int, counts: list[FloatCounts]) -> _Sharing | None:
@@ -260,15 +325,11 @@ def _share(interior: int, total: int, settled: int, counts: list[FloatCounts]) -
     after_ok = prefix([f.astype(np.float64) for f in feasible[::-1]], boolean=True)[::-1]
     reachable = before_ok[-1] > 0
     if not np.any(reachable[: len(fits)] & fits[: len(reachable)]):
-        low = sum(int(np.flatnonzero(f)[0]) for f in feasible) + settled
-        high = sum(int(np.flatnonzero(f)[-1]) for f in feasible) + interior + settled
-        raise ContradictionError(
-            f"the view needs between {low} and {high} mines, but the game has {total + settled}"
-        )
+        _check_totals(interior, total, settled, counts)
     peak = np.max(log_ways[fits])
     ways = np.where(fits, np.exp(log_ways - peak), 0.0)
     everything = float(np.dot(before[-1], ways[: len(before[-1])]))
-    if not everything > 0 or not math.isfinite(everything):
+    if not everything > TINY or not math.isfinite(everything):
         return None
     log_layouts = math.log(everything) + log_norm + float(peak)
     return _Sharing(layouts, feasible, fits, ways, before, after, before_ok, after_ok, log_layouts)
