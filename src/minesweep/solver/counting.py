@@ -4,7 +4,7 @@ The compiled counter (:func:`minesweep.solver._count.count_component`) counts
 a component in float64, keeping exact zeros exact; a component too wide for
 its state, or with counts beyond float range, is counted exactly
 (:mod:`minesweep.solver.exact`) and scaled into floats. Counts of components
-seen recently are remembered (:func:`count_fast`). Also here: the float
+seen recently are remembered (:func:`count_all`). Also here: the float
 polynomial helpers the analysis and the lookahead share. Internal to the
 solver package.
 """
@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from .errors import MAX_COEFFICIENTS, ContradictionError, over_budget
 from .exact import ComponentResult, blame, count_exact
-from .frontier import Frontier, Group, Plan, plan_groups
+from .frontier import Frontier, Group, Plan, plan_members
 from .pieces import ORDER_TRIES, force
 
 __all__ = [
@@ -31,7 +31,7 @@ __all__ = [
     "Untouched",
     "clear_cache",
     "correlate",
-    "count_fast",
+    "count_all",
     "prefix",
 ]
 
@@ -40,14 +40,38 @@ Floats = npt.NDArray[np.float64]
 
 @dataclass(slots=True)
 class FloatCounts:
-    """One component's counts in floats: layouts by mines, and each group's sums."""
+    """One component's counts in floats: layouts by mines, and each group's sums.
 
-    groups: list[Group]
+    Row ``g`` of ``mines`` and ``safes`` is about the frontier's group
+    ``ids[g]``, of ``sizes[g]`` squares.
+    """
+
+    ids: list[int]
+    sizes: Floats
     layouts: Floats  # W[m]
     mines: Floats  # E[g, m]
     safes: Floats  # S[g, m]: safe squares of group g, summed
+    #: The frontier the ids point into.
+    source: Frontier
     #: The counts above are the true ones times exp(-log_scale).
     log_scale: float = 0.0
+
+    @property
+    def groups(self) -> list[Group]:
+        groups = self.source.groups
+        return [groups[index] for index in self.ids]
+
+    @property
+    def squares(self) -> int:
+        return int(self.sizes.sum())
+
+
+def _float_counts(
+    plan: Plan, layouts: Floats, mines: Floats, safes: Floats, log_scale: float = 0.0
+) -> FloatCounts:
+    assert isinstance(plan.source, Frontier)
+    sizes = plan.kernel_input.sizes.astype(np.float64)
+    return FloatCounts(plan.ids, sizes, layouts, mines, safes, plan.source, log_scale)
 
 
 #: Components counted recently, by what defines them (their squares, and the
@@ -66,7 +90,7 @@ _CACHE_BYTES: Final = 64 * 2**20
 #: views of random clicks can open twenty, where a better order and the
 #: forced groups cut the states a hundredfold.
 WIDE: Final = 10
-_cache: OrderedDict[tuple[Any, ...], tuple[FloatCounts, int, int]] = OrderedDict()
+_cache: OrderedDict[bytes, tuple[FloatCounts, list[int], int, int]] = OrderedDict()
 _cache_bytes = [0]
 _cache_lock = threading.Lock()
 
@@ -78,53 +102,132 @@ def clear_cache() -> None:
         _cache_bytes[0] = 0
 
 
-def _component_key(frontier: Frontier, members: list[int]) -> tuple[Any, ...]:
-    # Each number by where it is and what it says (its id differs between views).
-    numbers = frontier.witness_keys
-    groups = frontier.groups
-    return tuple(
-        (tuple(groups[index].cells), tuple(map(numbers.__getitem__, groups[index].witnesses)))
-        for index in members
-    )
-
-
-def count_fast(frontier: Frontier, members: list[int], budget: list[int]) -> FloatCounts:
-    """One component's counts, from memory when it was counted recently.
+def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
+    """Every component's counts: from memory when counted recently, the rest in one call.
 
     ``budget[0]`` is how many more states may be made (negative: no limit);
-    a count from memory is charged what counting it took.
+    a count from memory is charged what counting it took, so whether a call
+    raises AnalysisBudgetError never depends on what ran before it.
     """
-    key = _component_key(frontier, members)
+    from ._batch import COUNTED, OVER_BUDGET, OVERFLOW, component_keys, count_components
+
+    components = frontier.components
+    if not components:
+        return []
+    key_start, key_data = component_keys(
+        frontier.group_at.shape[1],
+        frontier.group_start,
+        frontier.group_cells,
+        frontier.witness_start,
+        frontier.group_witnesses,
+        frontier.witness_rows,
+        frontier.witness_cols,
+        frontier.target_array,
+        frontier.component_start,
+        frontier.component_groups,
+    )
+    bounds = key_start.tolist()
+    keys = [key_data[bounds[k] : bounds[k + 1]].tobytes() for k in range(len(components))]
+    results: list[FloatCounts | None] = [None] * len(components)
+    missing = []
     with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-    if hit is not None:
-        counts, states, _ = hit
+        hits = [_cache.get(key) for key in keys]
+        for key, hit in zip(keys, hits, strict=True):
+            if hit is not None:
+                _cache.move_to_end(key)
+    for k, hit in enumerate(hits):
+        if hit is None:
+            missing.append(k)
+            continue
+        counts, positions, states, _ = hit
         if budget[0] >= 0:
             if states > budget[0]:
-                raise over_budget(sum(len(group.cells) for group in counts.groups))
+                raise over_budget(counts.squares)
             budget[0] -= states
-        return counts
-    counts, states = _count_fresh(frontier, members, budget)
+        members = components[k]
+        results[k] = FloatCounts(
+            [members[p] for p in positions],
+            counts.sizes,
+            counts.layouts,
+            counts.mines,
+            counts.safes,
+            frontier,
+            counts.log_scale,
+        )
+    if missing:
+        from . import _count
+
+        status, states_of, ids_start, ids, w_start, layouts, e_start, mines, safes = (
+            count_components(
+                frontier.witness_start,
+                frontier.group_witnesses,
+                frontier.group_sizes,
+                frontier.target_array,
+                frontier.component_start,
+                frontier.component_groups,
+                np.array(missing, np.int64),
+                min(WIDE, _count.MAX_WIDTH + 1),
+                budget[0],
+                MAX_COEFFICIENTS,
+            )
+        )
+        sizes = frontier.group_sizes
+        for i, k in enumerate(missing):
+            members = components[k]
+            if status[i] == OVER_BUDGET:
+                raise over_budget(int(sizes[members].sum()))
+            if status[i] != COUNTED:
+                # Wide, or beyond float range: the general path, one at a time.
+                counts, states = _count_fresh(frontier, members, budget)
+                if status[i] == OVERFLOW:
+                    states = -1
+                results[k] = counts
+                _remember(keys[k], members, counts, states)
+                continue
+            made = int(states_of[i])
+            if budget[0] >= 0:
+                budget[0] -= made
+            chosen = ids[ids_start[i] : ids_start[i + 1]]
+            row = w_start[i + 1] - w_start[i]
+            groups = len(chosen)
+            component_layouts = layouts[w_start[i] : w_start[i + 1]]
+            if not component_layouts.any():
+                raise ContradictionError(functools.partial(blame, frontier, members))
+            counts = FloatCounts(
+                chosen.tolist(),
+                sizes[chosen].astype(np.float64),
+                component_layouts,
+                mines[e_start[i] : e_start[i + 1]].reshape(groups, row),
+                safes[e_start[i] : e_start[i + 1]].reshape(groups, row),
+                frontier,
+            )
+            results[k] = counts
+            _remember(keys[k], members, counts, made)
+    return [counts for counts in results if counts is not None]
+
+
+def _remember(key: bytes, members: list[int], counts: FloatCounts, states: int) -> None:
+    """Keep a compiled count (``states`` >= 0) for the next view with this component."""
     size = counts.layouts.nbytes + counts.mines.nbytes + counts.safes.nbytes
-    if states >= 0 and size <= _CACHE_BYTES:
-        for array in (counts.layouts, counts.mines, counts.safes):
-            array.flags.writeable = False
-        with _cache_lock:
-            if key not in _cache:
-                _cache[key] = (counts, states, size)
-                _cache_bytes[0] += size
-            while len(_cache) > _CACHE_SIZE or _cache_bytes[0] > _CACHE_BYTES:
-                _cache_bytes[0] -= _cache.popitem(last=False)[1][2]
-    return counts
+    if states < 0 or size > _CACHE_BYTES:
+        return
+    for array in (counts.sizes, counts.layouts, counts.mines, counts.safes):
+        array.flags.writeable = False
+    position = {index: p for p, index in enumerate(members)}
+    positions = [position[index] for index in counts.ids]
+    with _cache_lock:
+        if key not in _cache:
+            _cache[key] = (counts, positions, states, size)
+            _cache_bytes[0] += size
+        while len(_cache) > _CACHE_SIZE or _cache_bytes[0] > _CACHE_BYTES:
+            _cache_bytes[0] -= _cache.popitem(last=False)[1][3]
 
 
 def _count_fresh(
     frontier: Frontier, members: list[int], budget: list[int]
 ) -> tuple[FloatCounts, int]:
     """One component's counts, and the states the compiled kernel took (-1: not compiled)."""
-    plan = plan_groups(frontier.groups, frontier.targets, members)
+    plan = plan_members(frontier, members)
     if max(plan.widths, default=0) < WIDE:
         compiled = _count_compiled(plan, budget)
         if compiled is not None:
@@ -151,11 +254,11 @@ def _count_pieces(
     from . import _count
 
     forced = force(frontier, members)
-    length = sum(frontier.groups[index].size for index in members) + 1
+    length = int(frontier.group_sizes[members].sum()) + 1
     states = 0
     parts: list[FloatCounts] = []
     for piece in forced.pieces:
-        plan = plan_groups(frontier.groups, forced.targets, piece, tries=ORDER_TRIES)
+        plan = plan_members(frontier, piece, forced.targets, tries=ORDER_TRIES)
         compiled = None
         if max(plan.widths, default=0) <= _count.MAX_WIDTH:
             compiled = _count_compiled(plan, budget)
@@ -180,30 +283,33 @@ def _count_pieces(
     for poly in reversed(scaled):
         after.append(np.convolve(after[-1], poly))
     after.reverse()
-    shift = sum(frontier.groups[index].size for index, full in forced.mines_in.items() if full)
+    sizes = frontier.group_sizes
+    shift = sum(int(sizes[index]) for index, full in forced.mines_in.items() if full)
     layouts = np.zeros(length)
     layouts[shift : shift + len(before[-1])] = before[-1]
-    groups: list[Group] = []
+    ids: list[int] = []
     mines_rows: list[Floats] = []
     safes_rows: list[Floats] = []
     for index, part in enumerate(parts):
         others = np.convolve(before[index], after[index + 1])
         norm = part.layouts.max()
-        for g, group in enumerate(part.groups):
-            groups.append(group)
+        for g, group in enumerate(part.ids):
+            ids.append(group)
             mines_rows.append(_placed(np.convolve(part.mines[g] / norm, others), shift, length))
             safes_rows.append(_placed(np.convolve(part.safes[g] / norm, others), shift, length))
     for index, full in forced.mines_in.items():
-        group = frontier.groups[index]
-        groups.append(group)
-        mines_rows.append(layouts * group.size if full else np.zeros(length))
-        safes_rows.append(np.zeros(length) if full else layouts * group.size)
+        ids.append(index)
+        size = int(sizes[index])
+        mines_rows.append(layouts * size if full else np.zeros(length))
+        safes_rows.append(np.zeros(length) if full else layouts * size)
     peak = layouts.max()
     counts = FloatCounts(
-        groups,
+        ids,
+        sizes[ids].astype(np.float64),
         layouts / peak,
-        np.array(mines_rows).reshape(len(groups), length) / peak,
-        np.array(safes_rows).reshape(len(groups), length) / peak,
+        np.array(mines_rows).reshape(len(ids), length) / peak,
+        np.array(safes_rows).reshape(len(ids), length) / peak,
+        frontier,
         log_scale + math.log(peak),
     )
     return counts, states
@@ -230,7 +336,7 @@ def _count_compiled(plan: Plan, budget: list[int]) -> tuple[FloatCounts, int] | 
     if budget[0] >= 0:
         budget[0] -= states
     if np.isfinite(layouts).all() and np.isfinite(mines).all() and np.isfinite(safes).all():
-        return FloatCounts(plan.groups, layouts, mines, safes), int(states)
+        return _float_counts(plan, layouts, mines, safes), int(states)
     return None
 
 
@@ -253,7 +359,7 @@ def _scaled_to_floats(plan: Plan, result: ComponentResult) -> FloatCounts:
                 mines[g, m] = 2.0**-1000
             if group.size * result.layouts[m] - e and not safes[g, m]:
                 safes[g, m] = 2.0**-1000
-    return FloatCounts(plan.groups, layouts, mines, safes, shift * math.log(2.0))
+    return _float_counts(plan, layouts, mines, safes, shift * math.log(2.0))
 
 
 def prefix(

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import MAX_COEFFICIENTS, ContradictionError, over_budget
-from .frontier import Frontier, Plan, hidden_mask, plan_groups
+from .frontier import Frontier, Plan, hidden_mask, plan_members
 
 __all__ = [
     "ComponentResult",
@@ -171,7 +171,7 @@ def blame(frontier: Frontier, members: list[int]) -> str:
     """Name a number of a component no layout satisfies: one without which some would."""
     witnesses = sorted({w for index in members for w in frontier.groups[index].witnesses})
     for w in witnesses:
-        plan = plan_groups(frontier.groups, frontier.targets, members, ignored=w)
+        plan = plan_members(frontier, members, ignored=w)
         if count_exact(plan, [-1]) is None:
             continue
         r, c = frontier.witness_cells[w]
@@ -190,7 +190,7 @@ def analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | Non
     budget = [max_states if max_states is not None else -1]
     results = []
     for members in frontier.components:
-        result = count_exact(plan_groups(frontier.groups, frontier.targets, members), budget)
+        result = count_exact(plan_members(frontier, members), budget)
         if result is None:
             raise ContradictionError(functools.partial(blame, frontier, members))
         results.append(result)

@@ -19,8 +19,10 @@ Everything here is internal to the solver package.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -63,154 +65,107 @@ class Frontier:
     """Numbers with hidden neighbours (witnesses), groups of squares, components.
 
     ``settle`` sets aside, as mines, every hidden neighbour of a number equal
-    to its count of hidden neighbours (see :meth:`_settle`); the exact path
-    counts every hidden square instead.
+    to its count of hidden neighbours; the exact path counts every hidden
+    square instead. Built in one compiled pass
+    (:func:`._frontier.frontier_arrays`), which keeps the groups as arrays:
+    group ``g``'s squares (flat indices, board order) are
+    ``group_cells[group_start[g]:group_start[g + 1]]`` and its numbers
+    ``group_witnesses[witness_start[g]:witness_start[g + 1]]``. The
+    :class:`Group` objects are made only when first asked for.
+
+    Why set aside the squares a number alone makes mines: in play most
+    known mines stay hidden and are such squares; left in, they would tie
+    the numbers around them into a few large components, which every count
+    and every what-if would go through again. One pass finds them all:
+    setting a number's neighbours aside takes as much off its count as off
+    its hidden neighbours, so no other number becomes full.
     """
 
     def __init__(
         self, view: npt.NDArray[np.uint8], hidden: npt.NDArray[np.bool_], *, settle: bool = True
     ) -> None:
-        rows, cols = view.shape
-        revealed = ~hidden
-        hidden_around = around(hidden)
-        _check_numbers(view, revealed, hidden_around)
-        left = self._settle(view, hidden, revealed, hidden_around, settle)
-        if self.settled:
-            hidden = hidden & ~self.settled_mask
-            hidden_around = around(hidden)
-        witness_mask = revealed & (hidden_around > 0)
-        witness_cells = np.argwhere(witness_mask)
-        #: What each number shows, and how many mines it still needs among
-        #: its hidden neighbours not set aside.
-        self.shown = view[witness_mask].astype(np.int64).tolist()
-        self.targets: list[int] = left[witness_mask].astype(np.int64).tolist()
-        self.witness_cells = list(map(tuple, witness_cells.tolist()))
-        self.witness_keys = list(zip(self.witness_cells, self.targets, strict=True))
-        ids = np.full((rows + 2, cols + 2), -1, np.int64)
-        ids[1:-1, 1:-1][witness_mask] = np.arange(len(witness_cells))
-        # The hidden squares next to a witness, and for each, the ids of the
-        # witnesses around it (only those: on a large board most hidden
-        # squares are interior, and this is the frontier's cost).
-        on_frontier = hidden & (around(witness_mask) > 0)
-        self.interior_mask = hidden & ~on_frontier
-        self.interior = int(np.count_nonzero(self.interior_mask))
-        frontier_cells = np.argwhere(on_frontier)
-        neighbours = np.stack(
-            [
-                ids[frontier_cells[:, 0] + 1 + dr, frontier_cells[:, 1] + 1 + dc]
-                for dr, dc in NEIGHBOUR_OFFSETS
-            ],
-            axis=1,
-        ).reshape(len(frontier_cells), len(NEIGHBOUR_OFFSETS))
-        neighbours.sort(axis=1)
-        self._group(neighbours, frontier_cells)
-        self.components = self._components()
+        from ._frontier import IMPOSSIBLE, OK, frontier_arrays
 
-    def _settle(
-        self,
-        view: npt.NDArray[np.uint8],
-        hidden: npt.NDArray[np.bool_],
-        revealed: npt.NDArray[np.bool_],
-        hidden_around: Index,
-        settle: bool,
-    ) -> Index:
-        """Set aside the squares a number alone makes mines; what each number still needs.
-
-        In play most known mines stay hidden and are such squares; left in,
-        they would tie the numbers around them into a few large components,
-        which every count and every what-if would go through again. One pass
-        finds them all: setting a number's neighbours aside takes as much off
-        its count as off its hidden neighbours, so no other number becomes
-        full.
-        """
-        self.settled_mask = np.zeros(view.shape, np.bool_)
-        if settle:
-            full = revealed & (hidden_around > 0) & (view == hidden_around)
-            if full.any():
-                self.settled_mask = hidden & (around(full) > 0)
+        # ``hidden`` is what the view says (callers pass hidden_mask(view)).
+        (
+            problem,
+            row,
+            col,
+            self.settled_mask,
+            _left,
+            self.witness_rows,
+            self.witness_cols,
+            self.target_array,
+            self.interior_mask,
+            self.group_at,
+            self.group_start,
+            self.group_cells,
+            self.witness_start,
+            self.group_witnesses,
+            self.component_start,
+            self.component_groups,
+        ) = frontier_arrays(view, settle)
+        if problem != OK:
+            _complain(view, hidden, problem == IMPOSSIBLE, int(row), int(col))
+        self._view = view
         self.settled = int(np.count_nonzero(self.settled_mask))
-        if not self.settled:
-            return view.astype(np.int64)
-        left = view.astype(np.int64) - around(self.settled_mask)
-        broken = np.argwhere(revealed & (left < 0))
-        if len(broken):
-            r, c = (int(v) for v in broken[0])
-            certain = int(view[r, c] - left[r, c])
-            raise ContradictionError(
-                f"no mine layout agrees with the view: square ({r}, {c}) shows "
-                f"{view[r, c]}, but the numbers around it make {certain} of its "
-                f"neighbours certain mine{'s' if certain != 1 else ''}"
+        #: How many mines each number still needs among its hidden
+        #: neighbours not set aside.
+        self.targets: list[int] = self.target_array.tolist()
+        self.interior = int(np.count_nonzero(self.interior_mask))
+        self.group_sizes: Index = np.diff(self.group_start)
+        starts = self.component_start.tolist()
+        flat = self.component_groups.tolist()
+        self.components: list[list[int]] = [flat[a:b] for a, b in itertools.pairwise(starts)]
+
+    @functools.cached_property
+    def shown(self) -> list[int]:
+        """What each number shows."""
+        shown: list[int] = self._view[self.witness_rows, self.witness_cols].tolist()
+        return shown
+
+    @functools.cached_property
+    def witness_cells(self) -> list[tuple[int, int]]:
+        return list(zip(self.witness_rows.tolist(), self.witness_cols.tolist(), strict=True))
+
+    @functools.cached_property
+    def witness_keys(self) -> list[tuple[tuple[int, int], int]]:
+        """Each number by where it is and what it still needs."""
+        return list(zip(self.witness_cells, self.targets, strict=True))
+
+    @functools.cached_property
+    def groups(self) -> list[Group]:
+        cols = self._view.shape[1]
+        cells = self.group_cells.tolist()
+        starts = self.group_start.tolist()
+        witnesses = self.group_witnesses.tolist()
+        links = self.witness_start.tolist()
+        return [
+            Group(
+                [divmod(cell, cols) for cell in cells[starts[g] : starts[g + 1]]],
+                tuple(witnesses[links[g] : links[g + 1]]),
             )
-        return left
-
-    def _group(self, signatures_of: Index, cells_of: Index) -> None:
-        """Squares seeing the same numbers form a group.
-
-        Groups come in the order of their sorted witness lists (padded with
-        -1), squares in board order.
-        """
-        by_signature: dict[tuple[int, ...], list[tuple[int, int]]] = {}
-        for signature, (r, c) in zip(
-            map(tuple, signatures_of.tolist()), cells_of.tolist(), strict=True
-        ):
-            cells = by_signature.get(signature)
-            if cells is None:
-                by_signature[signature] = [(r, c)]
-            else:
-                cells.append((r, c))
-        #: The group of every frontier square; -1 elsewhere.
-        self.group_at = np.full(self.interior_mask.shape, -1, np.int64)
-        self.groups: list[Group] = []
-        group_at = self.group_at
-        for index, signature in enumerate(sorted(by_signature)):
-            cells = by_signature[signature]
-            self.groups.append(Group(cells, tuple(w for w in signature if w >= 0)))
-            for cell in cells:
-                group_at[cell] = index
-
-    def _components(self) -> list[list[int]]:
-        """Groups linked through shared witnesses: each component's groups in
-        ascending order, components in the order of their first group."""
-        groups_of: list[list[int]] = [[] for _ in self.targets]
-        for index, group in enumerate(self.groups):
-            for w in group.witnesses:
-                groups_of[w].append(index)
-        done = [False] * len(self.groups)
-        seen = [False] * len(self.targets)
-        components = []
-        for start, group in enumerate(self.groups):
-            if done[start]:
-                continue
-            done[start] = True
-            members = [start]
-            todo = list(group.witnesses)
-            for w in todo:
-                seen[w] = True
-            while todo:
-                for index in groups_of[todo.pop()]:
-                    if not done[index]:
-                        done[index] = True
-                        members.append(index)
-                        for w in self.groups[index].witnesses:
-                            if not seen[w]:
-                                seen[w] = True
-                                todo.append(w)
-            members.sort()
-            components.append(members)
-        return components
+            for g in range(len(starts) - 1)
+        ]
 
 
-def _check_numbers(
-    view: npt.NDArray[np.uint8], revealed: npt.NDArray[np.bool_], hidden_around: Index
-) -> None:
-    """A number larger than its hidden neighbours can never be satisfied."""
-    impossible = np.argwhere(revealed & (view > hidden_around))
-    if len(impossible):
-        r, c = (int(v) for v in impossible[0])
+def _complain(
+    view: npt.NDArray[np.uint8], hidden: npt.NDArray[np.bool_], impossible: bool, r: int, c: int
+) -> NoReturn:
+    """Raise the ContradictionError :func:`._frontier.frontier_arrays` found at ``(r, c)``."""
+    hidden_around = around(hidden)
+    if impossible:
         raise ContradictionError(
             f"square ({r}, {c}) shows {view[r, c]} but has only "
             f"{hidden_around[r, c]} hidden neighbours"
         )
+    full = ~hidden & (hidden_around > 0) & (view == hidden_around)
+    certain = int(around(hidden & (around(full) > 0))[r, c])
+    raise ContradictionError(
+        f"no mine layout agrees with the view: square ({r}, {c}) shows "
+        f"{view[r, c]}, but the numbers around it make {certain} of its "
+        f"neighbours certain mine{'s' if certain != 1 else ''}"
+    )
 
 
 class KernelInput(NamedTuple):
@@ -240,14 +195,24 @@ class KernelInput(NamedTuple):
 
 @dataclass(slots=True)
 class Plan:
-    """A component's groups in counting order, and how each step reads the state."""
+    """A component's groups in counting order, and how each step reads the state.
 
-    groups: list[Group]
+    ``ids[i]`` is the group counted ``i``-th, as an index into ``source``'s
+    groups (a frontier's, or a list of groups made up by a what-if).
+    """
+
+    ids: list[int]
     kernel_input: KernelInput
+    source: Frontier | list[Group]
+
+    @property
+    def groups(self) -> list[Group]:
+        source = self.source.groups if isinstance(self.source, Frontier) else self.source
+        return [source[index] for index in self.ids]
 
     @property
     def squares(self) -> int:
-        return sum(len(group.cells) for group in self.groups)
+        return int(self.kernel_input.sizes.sum())
 
     @property
     def widths(self) -> list[int]:
@@ -313,7 +278,39 @@ def plan_groups(
         local.get(ignored, -1),
         tries,
     )
-    return Plan([groups[i] for i in order.tolist()], KernelInput(*kernel_input))
+    return Plan([members[i] for i in order.tolist()], KernelInput(*kernel_input), all_groups)
+
+
+def plan_members(
+    frontier: Frontier,
+    members: list[int],
+    targets: list[int] | None = None,
+    *,
+    ignored: int = -1,
+    tries: int = 1,
+) -> Plan:
+    """:func:`plan_groups` for a frontier's component, from the frontier's arrays.
+
+    ``targets`` replace the frontier's own when given (one per number).
+    """
+    from ._count import plan_component
+    from ._frontier import member_input
+
+    chosen = np.array(members, np.int64)
+    needs = frontier.target_array if targets is None else np.array(targets, np.int64)
+    planner: Any = plan_component
+    order, *kernel_input = planner(
+        *member_input(
+            frontier.witness_start,
+            frontier.group_witnesses,
+            frontier.group_sizes,
+            needs,
+            chosen,
+            ignored,
+        ),
+        tries,
+    )
+    return Plan(chosen[order].tolist(), KernelInput(*kernel_input), frontier)
 
 
 def around(mask: npt.NDArray[np.bool_]) -> Index:

@@ -44,11 +44,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidBoardError
-from .counting import FloatCounts, correlate, count_fast, prefix
+from .counting import FloatCounts, count_all, prefix
 from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError, ContradictionError
 from .exact import ExactAnalysis, analyze_exact
 from .frontier import Frontier, checked_view, hidden_mask
-from .tilted import TINY, share_tilted
+from .tilted import share_tilted
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -164,36 +164,13 @@ def analyze(
             f"mine{'s' if frontier.settled != 1 else ''}, but the game has {total}"
         )
     budget = [max_states if max_states is not None else -1]
-    counts = [count_fast(frontier, members, budget) for members in frontier.components]
+    counts = count_all(frontier, budget)
     analysis = _combine_floats(view, total, frontier, counts)
     if analysis is None:
         # Floating point lost the sum (huge boards: the interior's binomials
         # span more than a float's range): count exactly instead.
         return _from_exact(view, total, analyze_exact(view, total, max_states))
     return analysis
-
-
-@dataclass(slots=True)
-class _Sharing:
-    """How the components and the interior share the mines, in floats.
-
-    ``layouts`` are the components' counts each divided by its largest;
-    ``before[i]`` and ``after[i]`` the products of the components before
-    and after component ``i`` (renormalised), ``*_ok`` the same for
-    feasibility only; ``ways[t]`` the ways (relative to the largest) to place
-    the rest in the interior for ``t`` mines on the frontier, ``fits`` where
-    that is possible.
-    """
-
-    layouts: list[Floats]
-    feasible: list[npt.NDArray[np.bool_]]
-    fits: npt.NDArray[np.bool_]
-    ways: Floats
-    before: list[Floats]
-    after: list[Floats]
-    before_ok: list[Floats]
-    after_ok: list[Floats]
-    log_layouts: float
 
 
 def _combine_floats(
@@ -216,14 +193,11 @@ def _combine_floats(
         if filled is None:
             return None
     probability, safe, sure, log_layouts = filled
-    if settled:
-        probability[frontier.settled_mask] = 1.0
-        sure.extend((r, c) for r, c in np.argwhere(frontier.settled_mask).tolist())
     return Analysis(
         probability=probability,
-        safe=_cells(safe),
-        mines=_cells(sure),
-        components=tuple(sum(len(g.cells) for g in c.groups) for c in counts),
+        safe=np.argwhere(safe).astype(np.int64),
+        mines=np.argwhere(sure).astype(np.int64),
+        components=tuple(c.squares for c in counts),
         interior=interior,
         log_layouts=log_layouts,
         workings=Workings(view, total + settled, frontier, tuple(counts)),
@@ -235,25 +209,52 @@ def _combine_floats(
 #: the plain path gives each component the product of all the others.
 PLAIN_COMPONENTS: Final = 64
 
-_Filled = tuple[Floats, Cells, Cells, float]
+#: Every square's probability, which are certainly safe and mines, the log of the layouts.
+_Filled = tuple[Floats, npt.NDArray[np.bool_], npt.NDArray[np.bool_], float]
 
 
 def _fill_plain(
     view: npt.NDArray[np.uint8], total: int, frontier: Frontier, counts: list[FloatCounts]
 ) -> _Filled | None:
-    """Every square's probability by the plain products; None when a sum underflows."""
-    sharing = _share(frontier.interior, total, frontier.settled, counts)
-    if sharing is None:
+    """Every square's probability by the products, compiled; None when a sum underflows.
+
+    ContradictionError when no total of mines fits.
+    """
+    from ._combine import NO_FIT, UNDERFLOW, combine
+
+    lengths = [len(c.layouts) for c in counts]
+    rows = [len(c.ids) for c in counts]
+    w_start = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum(lengths, out=w_start[1:])
+    row_start = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum(rows, out=row_start[1:])
+    e_start = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum([r * n for r, n in zip(rows, lengths, strict=True)], out=e_start[1:])
+    flat = np.concatenate
+    status, probability, safe, sure, log_layouts = combine(
+        view.shape[0],
+        view.shape[1],
+        total,
+        frontier.interior,
+        frontier.interior_mask,
+        frontier.settled_mask,
+        w_start,
+        flat([c.layouts for c in counts]) if counts else np.zeros(0),
+        np.array([c.log_scale for c in counts], np.float64),
+        row_start,
+        np.array([i for c in counts for i in c.ids], np.int64),
+        flat([c.sizes for c in counts]) if counts else np.zeros(0),
+        e_start,
+        flat([c.mines.ravel() for c in counts]) if counts else np.zeros(0),
+        flat([c.safes.ravel() for c in counts]) if counts else np.zeros(0),
+        frontier.group_start,
+        frontier.group_cells,
+    )
+    if status == NO_FIT:
+        _check_totals(frontier.interior, total, frontier.settled, counts)
+    if status == UNDERFLOW:
         return None
-    probability = np.full(view.shape, np.nan)
-    safe: Cells = []
-    sure: Cells = []
-    for index, component in enumerate(counts):
-        if not _fill_component(sharing, index, component, probability, safe, sure):
-            return None
-    if frontier.interior and not _fill_interior(sharing, total, frontier, probability, safe, sure):
-        return None
-    return probability, safe, sure, sharing.log_layouts
+    return probability, safe, sure, float(log_layouts)
 
 
 def _fill_tilted(
@@ -264,21 +265,28 @@ def _fill_tilted(
     if shared is None:
         return None
     probability = np.full(view.shape, np.nan)
-    safe: Cells = []
-    sure: Cells = []
+    safe = np.zeros(view.shape, np.bool_)
+    sure = np.zeros(view.shape, np.bool_)
+    cols = view.shape[1]
     for component, (values, certain_safe, certain_mine) in zip(counts, shared.groups, strict=True):
-        for g, group in enumerate(component.groups):
-            rows_, cols_ = zip(*group.cells, strict=True)
-            probability[list(rows_), list(cols_)] = values[g]
+        for g, group in enumerate(component.ids):
+            cells = frontier.group_cells[
+                frontier.group_start[group] : frontier.group_start[group + 1]
+            ]
+            where = (cells // cols, cells % cols)
+            probability[where] = values[g]
             if certain_safe[g]:
-                safe.extend(group.cells)
+                safe[where] = True
             elif certain_mine[g]:
-                sure.extend(group.cells)
+                sure[where] = True
     if frontier.interior:
         probability[frontier.interior_mask] = shared.interior
-        if shared.interior_safe or shared.interior_mine:
-            where = np.argwhere(frontier.interior_mask).tolist()
-            (safe if shared.interior_safe else sure).extend((r, c) for r, c in where)
+        if shared.interior_safe:
+            safe |= frontier.interior_mask
+        elif shared.interior_mine:
+            sure |= frontier.interior_mask
+    probability[frontier.settled_mask] = 1.0
+    sure |= frontier.settled_mask
     return probability, safe, sure, shared.log_layouts
 
 
@@ -294,116 +302,6 @@ def _check_totals(interior: int, total: int, settled: int, counts: list[FloatCou
             f"the view needs between {low + settled} and {high + interior + settled} mines, "
             f"but the game has {total + settled}"
         )
-
-
-def _share(interior: int, total: int, settled: int, counts: list[FloatCounts]) -> _Sharing | None:
-    """The products and interior ways every square's probability is made of.
-
-    ContradictionError when no mine count fits; None when the sum underflows.
-    """
-    layouts = [c.layouts / c.layouts.max() for c in counts]
-    # The log of what the normalisations divide out: the count of layouts
-    # comes back from it at the end.
-    log_norm = sum(math.log(c.layouts.max()) + c.log_scale for c in counts)
-    feasible = [c.layouts > 0 for c in counts]
-    most = sum(len(w) - 1 for w in layouts)
-    # Ways to place what is left in the interior, for t mines on the frontier,
-    # relative to the largest, from log-gamma (the binomials overflow floats).
-    log_ways = np.full(most + 1, -np.inf)
-    for t in range(most + 1):
-        r = total - t
-        if 0 <= r <= interior:
-            log_ways[t] = (
-                math.lgamma(interior + 1) - math.lgamma(r + 1) - math.lgamma(interior - r + 1)
-            )
-    fits = np.isfinite(log_ways)
-    norms: list[float] = []
-    before = prefix(layouts, norms=norms)
-    log_norm += sum(norms)
-    after = prefix(layouts[::-1])[::-1]
-    before_ok = prefix([f.astype(np.float64) for f in feasible], boolean=True)
-    after_ok = prefix([f.astype(np.float64) for f in feasible[::-1]], boolean=True)[::-1]
-    reachable = before_ok[-1] > 0
-    if not np.any(reachable[: len(fits)] & fits[: len(reachable)]):
-        _check_totals(interior, total, settled, counts)
-    peak = np.max(log_ways[fits])
-    ways = np.where(fits, np.exp(log_ways - peak), 0.0)
-    everything = float(np.dot(before[-1], ways[: len(before[-1])]))
-    if not everything > TINY or not math.isfinite(everything):
-        return None
-    log_layouts = math.log(everything) + log_norm + float(peak)
-    return _Sharing(layouts, feasible, fits, ways, before, after, before_ok, after_ok, log_layouts)
-
-
-def _fill_component(
-    sharing: _Sharing,
-    index: int,
-    component: FloatCounts,
-    probability: Floats,
-    safe: Cells,
-    sure: Cells,
-) -> bool:
-    """Write component ``index``'s probabilities and certain squares; False on underflow."""
-    ways = sharing.ways
-    others = np.convolve(sharing.before[index], sharing.after[index + 1])
-    others_ok = np.convolve(sharing.before_ok[index], sharing.after_ok[index + 1]) > 0
-    length = len(component.layouts)
-    # outside[m] = sum over t of others[t] * ways[m + t]: the ways to place
-    # the other mines when this component holds m.
-    outside = correlate(ways, others, length)
-    possible = sharing.feasible[index] & (
-        correlate(sharing.fits.astype(np.float64), others_ok, length) > 0
-    )
-    scale = component.layouts.max()
-    z = float(np.dot(sharing.layouts[index], outside))
-    if not z > 0 or not math.isfinite(z):
-        return False
-    sizes = np.array([len(group.cells) for group in component.groups], np.float64)
-    values = (component.mines / scale) @ outside / (sizes * z)
-    certain_safe = ~np.any(component.mines[:, possible] > 0, axis=1)
-    certain_mine = ~np.any(component.safes[:, possible] > 0, axis=1)
-    values[certain_safe] = 0.0
-    values[certain_mine] = 1.0
-    for g, group in enumerate(component.groups):
-        cells = group.cells
-        rows_, cols_ = zip(*cells, strict=True)
-        probability[list(rows_), list(cols_)] = values[g]
-        if certain_safe[g]:
-            safe.extend(cells)
-        elif certain_mine[g]:
-            sure.extend(cells)
-    return True
-
-
-def _fill_interior(
-    sharing: _Sharing,
-    total: int,
-    frontier: Frontier,
-    probability: Floats,
-    safe: Cells,
-    sure: Cells,
-) -> bool:
-    """Write the interior's probability (one for all its squares); False on underflow."""
-    interior = frontier.interior
-    ways = sharing.ways
-    totals = sharing.before[-1]
-    totals_ok = sharing.before_ok[-1] > 0
-    frontier_mines = np.arange(len(totals))
-    inside = np.where(frontier_mines <= total, total - frontier_mines, 0)
-    weights = totals * ways[: len(totals)]
-    if not weights.sum() > 0:
-        return False
-    interior_value = float(np.dot(weights, inside) / interior / weights.sum())
-    left_inside = inside[totals_ok & sharing.fits[: len(totals)]]
-    where = np.argwhere(frontier.interior_mask)
-    if not np.any(left_inside):
-        interior_value = 0.0
-        safe.extend((r, c) for r, c in where.tolist())
-    elif np.all(left_inside == interior):
-        interior_value = 1.0
-        sure.extend((r, c) for r, c in where.tolist())
-    probability[frontier.interior_mask] = interior_value
-    return True
 
 
 def _from_exact(view: npt.NDArray[np.uint8], total: int, exact: ExactAnalysis) -> Analysis:

@@ -99,6 +99,9 @@ def saddle(logs: list[Floats], interior: int, total: int) -> float:
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
     flat = np.concatenate(logs)
     mines = np.concatenate([np.arange(length, dtype=np.float64) for length in lengths])
+    # Newton's method, kept inside a bracket that bisection narrows: the
+    # expected mines grow with the tilt, so the bracket always holds the root.
+    low, high = -50.0, 50.0
     for _ in range(_NEWTON_STEPS):
         x = flat + tilt * mines
         peak = np.maximum.reduceat(x, starts)
@@ -107,15 +110,19 @@ def saddle(logs: list[Floats], interior: int, total: int) -> float:
         mean = np.add.reduceat(weights * mines, starts) / z
         square = np.add.reduceat(weights * mines * mines, starts) / z
         share = 1.0 / (1.0 + math.exp(-tilt))
-        expected = float(mean.sum()) + interior * share
+        excess = float(mean.sum()) + interior * share - total
         spread = float((square - mean * mean).sum()) + interior * share * (1 - share)
-        if spread <= 1e-12:
-            break
-        step = (expected - total) / spread
-        step = max(-2.0, min(2.0, step))
-        tilt = max(-50.0, min(50.0, tilt - step))
-        if abs(step) < 1e-9:
-            break
+        if excess > 0:
+            high = tilt
+        else:
+            low = tilt
+        step = excess / spread if spread > 1e-12 else math.inf
+        following = tilt - step
+        if not low < following < high:
+            following = (low + high) / 2
+        if abs(following - tilt) < 1e-9 or high - low < 1e-9:
+            return following
+        tilt = following
     return tilt
 
 
@@ -185,7 +192,7 @@ def share_tilted(interior: int, total: int, counts: list[FloatCounts]) -> Shared
         z = float(np.dot(tilted[index], outside))
         if not z > TINY * float(outside.max(initial=0.0)) or not math.isfinite(z):
             return None
-        sizes = np.array([len(group.cells) for group in component.groups], np.float64)
+        sizes = component.sizes
         weighted = np.exp(_log(component.mines) + shifts[index])
         values = weighted @ outside / (sizes * z)
         certain_safe = ~np.any(component.mines[:, possible] > 0, axis=1)

@@ -119,9 +119,7 @@ class Lookahead:
         self._log_factorial = np.concatenate(
             ([0.0], np.cumsum(np.log(np.arange(1, frontier.interior + 1))))
         )
-        self._sizes = [
-            np.array([len(group.cells) for group in c.groups], np.float64) for c in workings.counts
-        ]
+        self._sizes = [c.sizes for c in workings.counts]
         self._joint_states_left = max_states
         self._untouched_by: dict[tuple[int, ...], Untouched] = {}
         self._before: dict[tuple[int, ...], float] = {}
