@@ -7,6 +7,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import assume, reject
 from hypothesis import strategies as st
 
@@ -203,3 +204,21 @@ def clicked_view(
         row, col = divmod(int(rng.choice(hidden_safe)), cols)
         game.reveal(row, col)
     return game.glyphs(), field
+
+
+def analyze_like_brute_force(view: np.ndarray, mines: int) -> None:
+    """``analyze`` agrees with listing every layout: probabilities, certainties, count.
+
+    Raises ContradictionError exactly when no layout fits.
+    """
+    expected, layouts = brute_force(view, mines)
+    if not layouts:
+        with pytest.raises(ContradictionError):
+            analyze(view, mines)
+        return
+    analysis = analyze(view, mines)
+    for (r, c), value in expected.items():
+        assert analysis.probability[r, c] == pytest.approx(float(value), abs=1e-12)
+        assert ([r, c] in analysis.safe.tolist()) == (value == 0)
+        assert ([r, c] in analysis.mines.tolist()) == (value == 1)
+    assert analysis.log_layouts == pytest.approx(math.log(layouts), rel=1e-12, abs=1e-12)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,7 +19,7 @@ from minesweep.solver.frontier import Frontier, Plan, hidden_mask, plan_groups
 from minesweep.solver.pieces import ORDER_TRIES, force
 from minesweep.squares import MAX_NUMBER
 
-from .helpers import brute_force, clicked_view, small_positions
+from .helpers import analyze_like_brute_force, brute_force, clicked_view, small_positions
 
 
 @contextmanager
@@ -37,19 +36,8 @@ def every_component_in_pieces() -> Iterator[None]:
 @settings(max_examples=300)
 @given(small_positions())
 def test_counting_in_pieces_gives_the_exact_probabilities(case: tuple[np.ndarray, int]) -> None:
-    view, mines = case
-    expected, layouts = brute_force(view, mines)
     with every_component_in_pieces():
-        if not layouts:
-            with pytest.raises(ContradictionError):
-                analyze(view, mines)
-            return
-        analysis = analyze(view, mines)
-    for (r, c), value in expected.items():
-        assert analysis.probability[r, c] == pytest.approx(float(value), abs=1e-12)
-        assert ([r, c] in analysis.safe.tolist()) == (value == 0)
-        assert ([r, c] in analysis.mines.tolist()) == (value == 1)
-    assert analysis.log_layouts == pytest.approx(math.log(layouts), rel=1e-12, abs=1e-12)
+        analyze_like_brute_force(*case)
 
 
 @settings(max_examples=300)

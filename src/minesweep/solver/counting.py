@@ -1,12 +1,16 @@
-"""Step 4 in floating point: each component's layouts counted, compiled, and remembered.
+"""Step 4 in floating point: every component's layouts counted, compiled, and remembered.
 
 The compiled counter (:func:`minesweep.solver._count.count_component`) counts
-a component in float64, keeping exact zeros exact; a component too wide for
-its state, or with counts beyond float range, is counted exactly
-(:mod:`minesweep.solver.exact`) and scaled into floats. Counts of components
-seen recently are remembered (:func:`count_all`). Also here: the float
-polynomial helpers the analysis and the lookahead share. Internal to the
-solver package.
+a component in float64, keeping exact zeros exact; :func:`count_all` plans
+and counts every component of a view that is not remembered in one
+compiled call (:mod:`minesweep.solver._batch`). A component too wide for
+one order is counted in pieces (:mod:`minesweep.solver.pieces`); one with
+counts beyond float range, or a piece too wide for the compiled state, is
+counted exactly (:mod:`minesweep.solver.exact`) and scaled into floats.
+Counts of components seen recently are remembered by what defines them, so
+the analysis after a reveal counts only the components the new numbers
+touch. Also here: the float polynomial helpers the lookahead uses.
+Internal to the solver package.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -74,6 +78,19 @@ def _float_counts(
     return FloatCounts(plan.ids, sizes, layouts, mines, safes, plan.source, log_scale)
 
 
+class _Kept(NamedTuple):
+    """A remembered component's counts; ``positions[g]``: row g's group, as a
+    position in the component's ascending list of groups."""
+
+    sizes: Floats
+    layouts: Floats
+    mines: Floats
+    safes: Floats
+    log_scale: float
+    positions: list[int]
+    states: int
+
+
 #: Components counted recently, by what defines them (their squares, and the
 #: numbers around them with their values). Successive views of one game, and
 #: the views a lookahead tries, share most components; counting each once
@@ -90,7 +107,7 @@ _CACHE_BYTES: Final = 64 * 2**20
 #: views of random clicks can open twenty, where a better order and the
 #: forced groups cut the states a hundredfold.
 WIDE: Final = 10
-_cache: OrderedDict[bytes, tuple[FloatCounts, list[int], int, int]] = OrderedDict()
+_cache: OrderedDict[bytes, tuple[_Kept, int]] = OrderedDict()
 _cache_bytes = [0]
 _cache_lock = threading.Lock()
 
@@ -139,20 +156,20 @@ def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
         if hit is None:
             missing.append(k)
             continue
-        counts, positions, states, _ = hit
+        kept = hit[0]
         if budget[0] >= 0:
-            if states > budget[0]:
-                raise over_budget(counts.squares)
-            budget[0] -= states
+            if kept.states > budget[0]:
+                raise over_budget(int(kept.sizes.sum()))
+            budget[0] -= kept.states
         members = components[k]
         results[k] = FloatCounts(
-            [members[p] for p in positions],
-            counts.sizes,
-            counts.layouts,
-            counts.mines,
-            counts.safes,
+            [members[p] for p in kept.positions],
+            kept.sizes,
+            kept.layouts,
+            kept.mines,
+            kept.safes,
             frontier,
-            counts.log_scale,
+            kept.log_scale,
         )
     if missing:
         from . import _count
@@ -211,16 +228,28 @@ def _remember(key: bytes, members: list[int], counts: FloatCounts, states: int) 
     size = counts.layouts.nbytes + counts.mines.nbytes + counts.safes.nbytes
     if states < 0 or size > _CACHE_BYTES:
         return
-    for array in (counts.sizes, counts.layouts, counts.mines, counts.safes):
-        array.flags.writeable = False
+    # Copies: the counts may be views of one call's arrays for every
+    # component, which the cache must not keep alive.
+    # Nor the frontier: a remembered component is bound to the frontier of
+    # the view that meets it next.
     position = {index: p for p, index in enumerate(members)}
-    positions = [position[index] for index in counts.ids]
+    kept = _Kept(
+        counts.sizes.copy(),
+        counts.layouts.copy(),
+        counts.mines.copy(),
+        counts.safes.copy(),
+        counts.log_scale,
+        [position[index] for index in counts.ids],
+        states,
+    )
+    for array in (kept.sizes, kept.layouts, kept.mines, kept.safes):
+        array.flags.writeable = False
     with _cache_lock:
         if key not in _cache:
-            _cache[key] = (counts, positions, states, size)
+            _cache[key] = (kept, size)
             _cache_bytes[0] += size
         while len(_cache) > _CACHE_SIZE or _cache_bytes[0] > _CACHE_BYTES:
-            _cache_bytes[0] -= _cache.popitem(last=False)[1][3]
+            _cache_bytes[0] -= _cache.popitem(last=False)[1][1]
 
 
 def _count_fresh(

@@ -82,11 +82,16 @@ class Frontier:
     """
 
     def __init__(
-        self, view: npt.NDArray[np.uint8], hidden: npt.NDArray[np.bool_], *, settle: bool = True
+        self,
+        view: npt.NDArray[np.uint8],
+        hidden: npt.NDArray[np.bool_] | None = None,
+        *,
+        settle: bool = True,
     ) -> None:
         from ._frontier import IMPOSSIBLE, OK, frontier_arrays
 
-        # ``hidden`` is what the view says (callers pass hidden_mask(view)).
+        # ``hidden``, when given, is hidden_mask(view): the kernel reads the
+        # view itself, and only an error message needs the mask.
         (
             problem,
             row,
@@ -106,6 +111,8 @@ class Frontier:
             self.component_groups,
         ) = frontier_arrays(view, settle)
         if problem != OK:
+            if hidden is None:
+                hidden = hidden_mask(view)
             _complain(view, hidden, problem == IMPOSSIBLE, int(row), int(col))
         self._view = view
         self.settled = int(np.count_nonzero(self.settled_mask))

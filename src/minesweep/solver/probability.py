@@ -10,7 +10,8 @@ agree with the view, each layout equally likely.
 How, in the order the code does it:
 
 1. **Constraints**, 2. **groups** and 3. **components**: the frontier
-   (:mod:`minesweep.solver.frontier`): the numbers with hidden neighbours,
+   (:mod:`minesweep.solver.frontier`, compiled in
+   :mod:`minesweep.solver._frontier`): the numbers with hidden neighbours,
    the squares next to the same numbers grouped, groups linked through
    shared numbers in components; squares a number alone makes mines are set
    aside first (the fast path only).
@@ -21,16 +22,22 @@ How, in the order the code does it:
    product of its choices. A forward and a backward pass give, for every
    number of mines ``m`` in the component, the count of layouts ``W(m)`` and
    each group's mine total ``E_g(m)`` (:mod:`minesweep.solver.counting`,
-   compiled, in floats; :mod:`minesweep.solver.exact`, in integers).
-5. **The global count** (here). Components and the interior share the
-   remaining mines: a component layout with ``m`` mines is weighted by the
-   ways of placing the other mines, ``C(interior, M - m - others)``.
+   compiled, in floats, every component of a view in one call; components
+   seen in recent views are remembered, so after a reveal only those the new
+   numbers touch are counted again; a component too wide for one order is
+   counted in pieces, :mod:`minesweep.solver.pieces`;
+   :mod:`minesweep.solver.exact`, in integers).
+5. **The global count** (here, compiled in :mod:`minesweep.solver._combine`).
+   Components and the interior share the remaining mines: a component
+   layout with ``m`` mines is weighted by the ways of placing the other
+   mines, ``C(interior, M - m - others)``. On large boards, where those
+   weights span more than a float's range, the sharing happens at the
+   saddle point (:mod:`minesweep.solver.tilted`).
 
-By default step 4 runs compiled, in floating point, keeping exact zeros
-exact (so "certainly safe" never rounds away), and the counts of components
-seen recently are remembered; ``exact=True`` counts everything in Python
-integers, where the probabilities are exact fractions. Either way
-"certainly safe" means probability exactly zero.
+By default steps 1 to 5 run compiled, in floating point, keeping exact
+zeros exact (so "certainly safe" never rounds away); ``exact=True`` counts
+everything in Python integers, where the probabilities are exact fractions.
+Either way "certainly safe" means probability exactly zero.
 """
 
 from __future__ import annotations
@@ -157,7 +164,7 @@ def analyze(
     total = int(mines)
     if exact:
         return _from_exact(view, total, analyze_exact(view, total, max_states))
-    frontier = Frontier(view, hidden_mask(view))
+    frontier = Frontier(view)
     if frontier.settled > total:
         raise ContradictionError(
             f"the view needs at least {frontier.settled} "
