@@ -21,7 +21,7 @@ from numba import njit, types
 
 from ..squares import MAX_NUMBER
 
-__all__ = ["MAX_WIDTH", "count_component", "plan_component"]
+__all__ = ["MAX_WIDTH", "count_component", "groups_by_number", "plan_component"]
 
 MAX_WIDTH = 15
 
@@ -265,7 +265,7 @@ def count_component(  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _groups_by_number(group_start, group_witnesses, k):  # pragma: no cover - compiled
+def groups_by_number(group_start, group_witnesses, k):  # pragma: no cover - compiled
     """The groups of every number, as CSR: number ``w``'s are ``by_witness[per[w]:per[w+1]]``."""
     n = group_start.shape[0] - 1
     per = np.zeros(k + 1, np.int64)
@@ -578,7 +578,7 @@ def plan_component(  # pragma: no cover - compiled
     k = targets.shape[0]
     order = np.arange(n)
     if n > 2:
-        per, by_witness = _groups_by_number(group_start, group_witnesses, k)
+        per, by_witness = groups_by_number(group_start, group_witnesses, k)
         start = _far_end(group_start, group_witnesses, per, by_witness, 0)
         order = _greedy_order(group_start, group_witnesses, per, by_witness, start)
         if tries > 1:

@@ -17,6 +17,7 @@ from numba import njit
 
 from ..grid import NEIGHBOUR_OFFSETS
 from ..squares import MAX_NUMBER
+from ._count import groups_by_number
 
 __all__ = ["BROKEN", "IMPOSSIBLE", "OK", "component_key", "frontier_arrays", "member_input"]
 
@@ -227,18 +228,7 @@ def frontier_arrays(view, settle):  # pragma: no cover - compiled
     group_witnesses = group_witnesses[:links].copy()
     # 3. Components: groups linked through shared witnesses, each one's
     # groups in ascending order, in the order of their first group.
-    per = np.zeros(count + 1, np.int64)
-    for j in range(links):
-        per[group_witnesses[j] + 1] += 1
-    for w in range(count):
-        per[w + 1] += per[w]
-    by_witness = np.zeros(links, np.int64)
-    fill = per[:count].copy()
-    for g in range(groups):
-        for j in range(witness_start[g], witness_start[g + 1]):
-            w = group_witnesses[j]
-            by_witness[fill[w]] = g
-            fill[w] += 1
+    per, by_witness = groups_by_number(witness_start, group_witnesses, count)
     done = np.zeros(groups, np.bool_)
     seen = np.zeros(count, np.bool_)
     component_start = np.zeros(groups + 1, np.int64)
