@@ -88,12 +88,19 @@ def run_round(tree: Path, code: str) -> dict[str, float]:
 
 
 def alternate(
-    trees: dict[str, Path], codes: list[str], measure: str, check: str, unit: str
+    trees: dict[str, Path],
+    codes: list[str],
+    measure: str,
+    check: str,
+    unit: str,
+    *,
+    same: bool = True,
 ) -> dict[str, float]:
     """Run each round's code in every tree, alternating who goes first; each tree's median.
 
     ``measure`` names the figure a round prints, ``check`` one that must be
-    the same in both trees (the same games won, the same positions met).
+    the same in both trees (the same games won, the same positions met)
+    unless ``same`` is False (a change meant to play some games otherwise).
     """
     figures: dict[str, list[float]] = {name: [] for name in trees}
     for number, code in enumerate(codes):
@@ -104,12 +111,12 @@ def alternate(
             result = run_round(trees[name], code)
             figures[name].append(result[measure])
             checks.add(result[check])
-        if len(checks) != 1:
+        if len(checks) != 1 and same:
             sys.exit(f"round {number + 1}: the trees differ in {check}: {checks}")
         print(
             f"round {number + 1}: "
             + "  ".join(f"{name} {figures[name][-1]:.3f} {unit}" for name in trees)
-            + f"  ({checks.pop()} {check} each)",
+            + f"  ({' and '.join(map(str, sorted(checks)))} {check})",
             flush=True,
         )
     return {name: statistics.median(values) for name, values in figures.items()}
@@ -125,13 +132,19 @@ def main() -> None:
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--first-click", default="corner")
     parser.add_argument("--work", choices=("autoplay", "analysis"), default="autoplay")
+    parser.add_argument(
+        "--different-games",
+        action="store_true",
+        help="go on when the trees play some games otherwise (an intended change of play)",
+    )
     arguments = parser.parse_args()
+    same = not arguments.different_games
     trees = {"before": arguments.before.resolve(), "after": arguments.after.resolve()}
     starts = [number * arguments.games for number in range(arguments.rounds)]
     size = f"{arguments.games} games x {arguments.rounds} rounds"
     if arguments.work == "analysis":
         codes = [_ANALYSIS_ROUND.format(start=start, games=arguments.games) for start in starts]
-        median = alternate(trees, codes, "median_ms", "positions", "ms")
+        median = alternate(trees, codes, "median_ms", "positions", "ms", same=same)
         print(f"expert positions met in play, {size}")
         what = "median of the rounds' median analysis (cold), ms"
     else:
@@ -145,7 +158,7 @@ def main() -> None:
             )
             for start in starts
         ]
-        median = alternate(trees, codes, "games_per_second", "wins", "games/s")
+        median = alternate(trees, codes, "games_per_second", "wins", "games/s", same=same)
         print(f"{arguments.preset}, {arguments.rule}, first click {arguments.first_click}, {size}")
         what = "median games/s"
     before, after = median["before"], median["after"]

@@ -16,7 +16,7 @@ from minesweep.formats import parse_view
 from minesweep.solver import AnalysisBudgetError, ContradictionError, analyze, counting
 from minesweep.solver._count import MAX_WIDTH, count_component
 from minesweep.solver.frontier import Frontier, Plan, hidden_mask, plan_groups
-from minesweep.solver.pieces import ORDER_TRIES, force
+from minesweep.solver.pieces import force, order_tries
 from minesweep.squares import MAX_NUMBER
 
 from .helpers import analyze_like_brute_force, brute_force, clicked_view, small_positions
@@ -109,7 +109,7 @@ def test_trying_other_starts_saves_states() -> None:
     forced = force(frontier, members)
     piece = max(forced.pieces, key=len)
     plain = plan_groups(frontier.groups, forced.targets, piece)
-    best = plan_groups(frontier.groups, forced.targets, piece, tries=ORDER_TRIES)
+    best = plan_groups(frontier.groups, forced.targets, piece, tries=order_tries(piece))
     assert count(best)[1] * 10 < count(plain)[1]
 
 

@@ -118,6 +118,11 @@ def count_component(  # pragma: no cover - compiled
     polys[0, 0] = 1.0
     layer_start[1] = 1
     keys = np.zeros(64, np.int64)  # the packed state of every row
+    # Where each row's polynomial is non-zero: counts are sums of products
+    # of binomials, so non-zero exactly where some move added to it. Loops
+    # run over those ranges only, not the whole length.
+    poly_low = np.zeros(64, np.int64)
+    poly_high = np.zeros(64, np.int64)
     move_start = np.zeros(n + 1, np.int64)
     move_from = np.zeros(256, np.int64)
     move_to = np.zeros(256, np.int64)
@@ -189,13 +194,21 @@ def count_component(  # pragma: no cover - compiled
                     polys = _grow_rows(polys, rows)
                     keys = _grow(keys, rows)
                     keys[target_row] = following
+                    poly_low = _grow(poly_low, rows)
+                    poly_high = _grow(poly_high, rows)
+                    poly_low[target_row] = length
+                    poly_high[target_row] = -1
                 ways = pascal[size, k]
                 source_poly = polys[row]
                 target_poly = polys[target_row]
-                for m in range(length - k):
+                top = min(poly_high[row], length - 1 - k)
+                for m in range(poly_low[row], top + 1):
                     value = source_poly[m]
                     if value != 0.0:
                         target_poly[m + k] += value * ways
+                if poly_low[row] <= top:
+                    poly_low[target_row] = min(poly_low[target_row], poly_low[row] + k)
+                    poly_high[target_row] = max(poly_high[target_row], top + k)
                 move_from = _grow(move_from, moves + 1)
                 move_to = _grow(move_to, moves + 1)
                 move_k = _grow(move_k, moves + 1)
@@ -214,15 +227,6 @@ def count_component(  # pragma: no cover - compiled
     # polynomial is non-zero over a short range of mine counts only, so every
     # loop runs over those ranges, not the whole length: without that, a
     # wide component's products cost length squared per move.
-    poly_low = np.full(rows, length, np.int64)
-    poly_high = np.full(rows, -1, np.int64)
-    for row in range(rows):
-        line = polys[row]
-        for m in range(length):
-            if line[m] != 0.0:
-                if poly_low[row] == length:
-                    poly_low[row] = m
-                poly_high[row] = m
     completions = np.zeros((rows, length))
     rest_low = np.full(rows, length, np.int64)
     rest_high = np.full(rows, -1, np.int64)

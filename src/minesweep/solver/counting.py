@@ -28,7 +28,7 @@ import numpy.typing as npt
 from .errors import MAX_COEFFICIENTS, ContradictionError, over_budget
 from .exact import ComponentResult, blame, count_exact
 from .frontier import Frontier, Group, Plan, plan_members
-from .pieces import ORDER_TRIES, force
+from .pieces import force, order_tries
 
 __all__ = [
     "FloatCounts",
@@ -287,7 +287,7 @@ def _count_pieces(
     states = 0
     parts: list[FloatCounts] = []
     for piece in forced.pieces:
-        plan = plan_members(frontier, piece, forced.targets, tries=ORDER_TRIES)
+        plan = plan_members(frontier, piece, forced.targets, tries=order_tries(piece))
         compiled = None
         if max(plan.widths, default=0) <= _count.MAX_WIDTH:
             compiled = _count_compiled(plan, budget)
