@@ -93,13 +93,12 @@ def _sorted_rows(signatures):  # pragma: no cover - compiled
 def frontier_arrays(view, settle):  # pragma: no cover - compiled
     """The frontier of ``view`` (uint8 glyphs, already checked) as arrays.
 
-    Returns ``(problem, where_row, where_col, settled, left, witness_rows,
+    Returns ``(problem, where_row, where_col, settled, witness_rows,
     witness_cols, targets, interior, group_at, group_start, group_cells,
     witness_start, group_witnesses, component_start, component_groups)``:
     ``problem`` is :data:`OK`, or what is wrong at ``(where_row,
     where_col)`` (and nothing else is filled in); ``settled`` the squares
-    set aside as mines; ``left`` what each square's number still needs;
-    witnesses (numbers with hidden neighbours not set aside) in board
+    set aside as mines; witnesses (numbers with hidden neighbours not set aside) in board
     order, with their targets; ``interior`` the hidden squares next to no
     witness; ``group_at`` each frontier square's group (-1 elsewhere);
     group ``g``'s squares (flat indices, board order) are
@@ -121,7 +120,7 @@ def frontier_arrays(view, settle):  # pragma: no cover - compiled
         for c in range(cols):
             if not hidden[r, c] and view[r, c] > hidden_around[r, c]:
                 return (
-                    IMPOSSIBLE, r, c, no_mask, no_grid, empty, empty, empty, no_mask,
+                    IMPOSSIBLE, r, c, no_mask, empty, empty, empty, no_mask,
                     no_grid, empty, empty, empty, empty, empty, empty,
                 )  # fmt: skip
     # 1. Numbers with exactly as many hidden neighbours make them all mines.
@@ -143,7 +142,7 @@ def frontier_arrays(view, settle):  # pragma: no cover - compiled
             left[r, c] = np.int64(view[r, c]) - settled_around[r, c]
             if not hidden[r, c] and left[r, c] < 0:
                 return (
-                    BROKEN, r, c, no_mask, no_grid, empty, empty, empty, no_mask,
+                    BROKEN, r, c, no_mask, empty, empty, empty, no_mask,
                     no_grid, empty, empty, empty, empty, empty, empty,
                 )  # fmt: skip
     for r in range(rows):
@@ -269,7 +268,7 @@ def frontier_arrays(view, settle):  # pragma: no cover - compiled
         components += 1
     component_start[components] = placed
     return (
-        OK, -1, -1, settled, left, witness_rows, witness_cols, targets, interior, group_at,
+        OK, -1, -1, settled, witness_rows, witness_cols, targets, interior, group_at,
         group_start, group_cells, witness_start, group_witnesses,
         component_start[: components + 1].copy(), component_groups,
     )  # fmt: skip

@@ -97,7 +97,6 @@ class Frontier:
             row,
             col,
             self.settled_mask,
-            _left,
             self.witness_rows,
             self.witness_cols,
             self.target_array,
