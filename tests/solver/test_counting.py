@@ -60,6 +60,11 @@ def test_remembered_components_change_nothing(game: Game, data: st.DataObject) -
     assert np.array_equal(cold.mines, warm.mines)
     assert cold.components == warm.components
     assert cold.log_layouts == warm.log_layouts
+    # A remembered component is bound to this view's groups: each row of its
+    # counts is about the same squares as when counted afresh.
+    for fresh, kept in zip(cold.workings.counts, warm.workings.counts, strict=True):
+        assert [group.cells for group in fresh.groups] == [group.cells for group in kept.groups]
+        assert np.array_equal(fresh.mines, kept.mines)
 
 
 def test_remembered_components_are_told_apart_by_their_numbers() -> None:
