@@ -23,9 +23,6 @@ NO_FIT = 1
 #: A sum underflowed: share out at the saddle point instead.
 UNDERFLOW = 2
 
-#: A sum below this many times its largest term has lost its precision.
-_TINY = 1e-250
-
 
 @njit(cache=True, nogil=True)
 def _convolve(a, b):  # pragma: no cover - compiled
@@ -73,7 +70,7 @@ def _products(polys_start, polys, count, backwards, boolean):  # pragma: no cove
 def combine(  # pragma: no cover - compiled
     shape_rows, shape_cols, total, interior, interior_mask, settled_mask,
     w_start, layouts, log_scales, row_start, ids, sizes, e_start, mines, safes,
-    group_start, group_cells,
+    group_start, group_cells, tiny,
 ):  # fmt: skip
     """Share ``total`` mines (those not set aside) between the components and the interior.
 
@@ -83,7 +80,8 @@ def combine(  # pragma: no cover - compiled
     ``mines`` and ``safes`` from ``e_start[i]``. Returns ``(status,
     probability, safe, mine, log_layouts)``: every hidden square's
     probability (NaN elsewhere), the squares certainly safe and certainly
-    mines, and the log of the count of layouts.
+    mines, and the log of the count of layouts. A sum below ``tiny`` (times
+    its largest term, one) has lost its precision: :data:`UNDERFLOW`.
 
     The steps: each component's counts scaled to at most one; their running
     products before and after each component (renormalised), and the same
@@ -141,7 +139,7 @@ def combine(  # pragma: no cover - compiled
     everything = 0.0
     for t in range(totals.shape[0]):
         everything += totals[t] * ways[t]
-    if not everything > _TINY or not math.isfinite(everything):
+    if not everything > tiny or not math.isfinite(everything):
         return UNDERFLOW, probability, safe, mine, 0.0
     log_layouts = math.log(everything) + log_norm + peak
     for i in range(count):

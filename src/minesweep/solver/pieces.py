@@ -12,14 +12,17 @@ fills them, and each decision can decide the next. Taking those groups out
 counted on its own with an order chosen from several starts, and their
 counts multiplied back together into the component's.
 
-The counts are the same numbers, counted in another order; only a
-component the plain order cannot hold comes here, so views it can hold
-keep their counts to the last bit. Internal to the solver package.
+The counts are the same numbers, counted in another order. Only a
+component whose plain order keeps ten or more numbers open at once comes
+here (:data:`minesweep.solver.counting.WIDE`); views met in play never
+make one, so they keep their counts to the last bit. Internal to the
+solver package.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Final
 
 from .errors import ContradictionError
@@ -41,6 +44,7 @@ def order_tries(piece: list[int]) -> int:
     return min(len(piece) + 2, ORDER_TRIES)
 
 
+@dataclass(frozen=True, slots=True)
 class Forced:
     """A component's groups a single number decides, and the pieces the rest form.
 
@@ -50,10 +54,9 @@ class Forced:
     groups linked through the numbers left, each in ascending order.
     """
 
-    def __init__(self, mines_in: dict[int, bool], targets: list[int], pieces: list[list[int]]):
-        self.mines_in = mines_in
-        self.targets = targets
-        self.pieces = pieces
+    mines_in: dict[int, bool]
+    targets: list[int]
+    pieces: list[list[int]]
 
 
 def force(frontier: Frontier, members: list[int]) -> Forced:

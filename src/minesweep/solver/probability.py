@@ -55,7 +55,7 @@ from .counting import FloatCounts, count_all, prefix
 from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError, ContradictionError
 from .exact import ExactAnalysis, analyze_exact
 from .frontier import Frontier, checked_view, hidden_mask
-from .tilted import share_tilted
+from .tilted import TINY, share_tilted
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -256,6 +256,7 @@ def _fill_plain(
         flat([c.safes.ravel() for c in counts]) if counts else np.zeros(0),
         frontier.group_start,
         frontier.group_cells,
+        TINY,
     )
     if status == NO_FIT:
         _check_totals(frontier.interior, total, frontier.settled, counts)
