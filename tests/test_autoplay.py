@@ -105,6 +105,18 @@ def test_a_missing_dask_extra_is_a_settings_error(monkeypatch: pytest.MonkeyPatc
         play_games(config, range(2), dask_address="tcp://nowhere:1")
 
 
+@pytest.mark.parametrize(
+    ("address", "timeout", "reason"),
+    [("nonsense", 5.0, "missing port"), ("tcp://127.0.0.1:9", 0.3, "Timed out")],
+)
+def test_an_unreachable_dask_scheduler_is_a_settings_error(
+    address: str, timeout: float, reason: str
+) -> None:
+    config = PlayConfig.preset("beginner")
+    with pytest.raises(SettingsError, match=f"cannot reach the Dask scheduler at '.*': {reason}"):
+        play_games(config, range(2), dask_address=address, dask_timeout=timeout)
+
+
 def test_the_guess_hook_sees_every_guess_and_changes_nothing() -> None:
     config = PlayConfig.preset("intermediate")
     for seed in range(10):

@@ -174,6 +174,27 @@ def test_every_help_exits_0(
     assert out.startswith("usage: minesweep")
 
 
+def test_bench_help_shows_every_default(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out, _ = run(capsys, monkeypatch, "bench", "play", "--help")
+    flat = " ".join(out.split())
+    for default in ("expert", "safe", "corner", "1000", "5"):
+        assert f"(default: {default})" in flat or f"(default {default})" in flat, default
+
+
+def test_reveal_help_says_spaces_in_a_grid_are_ignored(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out, _ = run(capsys, monkeypatch, "reveal", "--help")
+    assert "spaces and tabs in a row are ignored" in " ".join(out.split())
+    # And so they are: a spaced grid is the same board.
+    spaced = run(capsys, monkeypatch, "reveal", "-", "--click", "0,0", stdin="E E E\nE M E\n")
+    plain = run(capsys, monkeypatch, "reveal", "-", "--click", "0,0", stdin="EEE\nEME\n")
+    assert spaced == plain
+    assert spaced[0] == 0
+
+
 @pytest.mark.parametrize("command", [[], ["bench"]])
 def test_the_list_of_commands_is_complete(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: list[str]
@@ -534,6 +555,30 @@ def test_bench_play_prints_the_win_rate_with_its_interval(
         (["bench", "play", "--preset", "master"], "invalid choice"),
         (["bench", "play", "--workers", "2", "--dask", "tcp://x:1"], "not allowed with argument"),
         (["bench"], "required"),
+        (
+            ["bench", "play", "--games", "0"],
+            "argument --games: expected a whole number of at least 1",
+        ),
+        (["bench", "play", "--workers", "0"], "--workers: expected a whole number of at least 1"),
+        (["bench", "play", "--dask-timeout", "0"], "expected a positive number of seconds"),
+        (["bench", "play", "--dask-timeout", "nan"], "expected a positive number of seconds"),
+        (
+            ["bench", "play", "--games", "1", "--dask", "nonsense"],
+            "cannot reach the Dask scheduler at 'nonsense'",
+        ),
+        (
+            [
+                "bench",
+                "play",
+                "--games",
+                "1",
+                "--dask",
+                "tcp://127.0.0.1:9",
+                "--dask-timeout",
+                "0.5",
+            ],
+            "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'",
+        ),
     ],
 )
 def test_bench_errors_exit_2(

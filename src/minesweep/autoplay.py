@@ -169,13 +169,16 @@ def play_games(
     *,
     workers: int = 1,
     dask_address: str | None = None,
+    dask_timeout: float = 5.0,
     progress: Callable[[int, int, int], None] | None = None,
     chunk: int = 50,
 ) -> list[GameRecord]:
     """Play a game for each seed: in this process, on ``workers`` processes, or on Dask.
 
     ``progress(done, total, wins)`` is called as results come in. The records
-    come back in the order of ``seeds`` whatever runs them.
+    come back in the order of ``seeds`` whatever runs them. A Dask scheduler
+    that is not reached within ``dask_timeout`` seconds, or an address that
+    is not one, is a SettingsError.
     """
     seeds = list(seeds)
     chunks = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
@@ -196,7 +199,16 @@ def play_games(
             raise SettingsError(
                 "--dask needs the optional extra: pip install 'minesweep[dask]'"
             ) from None
-        with dask.Client(dask_address) as client:
+        try:
+            client = dask.Client(dask_address, timeout=dask_timeout)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            reason = (
+                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            )
+            raise SettingsError(
+                f"cannot reach the Dask scheduler at {dask_address!r}: {reason}"
+            ) from None
+        with client:
             futures = [client.submit(_play_chunk, config, part, pure=False) for part in chunks]
             for future in dask.as_completed(futures):
                 collect(future.result())

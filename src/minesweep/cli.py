@@ -7,6 +7,7 @@ click) ends with exit status 2 and exactly one line on standard error.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any, Final, NoReturn, TypeAlias
@@ -37,7 +38,8 @@ examples:
 
 notation: M hidden mine, E hidden square, B revealed blank, 1-8 revealed
 number, X exploded mine. Input is LeetCode JSON (a list of rows, or
-{"board": [...], "click": [r, c]}) or a text grid (one row per line).
+{"board": [...], "click": [r, c]}) or a text grid (one row per line;
+spaces and tabs in a row are ignored, so 'E E M' reads as 'EEM').
 """
 
 
@@ -286,20 +288,34 @@ def _add_bench(commands: _Commands) -> None:
         epilog=_BENCH_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument("--preset", choices=_PRESET_NAMES, default="expert")
-    play.add_argument("--rule", choices=_RULE_NAMES, default="safe")
+    play.add_argument(
+        "--preset", choices=_PRESET_NAMES, default="expert", help="the board (default: expert)"
+    )
+    play.add_argument(
+        "--rule",
+        choices=_RULE_NAMES,
+        default="safe",
+        help="what the first click is promised (default: safe)",
+    )
     play.add_argument(
         "--first-click",
         default="corner",
         metavar="WHERE",
         help="corner (0,0), center, or R,C (default: corner)",
     )
-    play.add_argument("--games", type=_count, default=1000, help="how many games (default 1000)")
+    play.add_argument("--games", type=_positive, default=1000, help="how many games (default 1000)")
     play.add_argument("--seed", type=_count, default=0, help="the first seed (default 0)")
     where = play.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=_count, help="local processes (default: one per core)")
+    where.add_argument("--workers", type=_positive, help="local processes (default: one per core)")
     where.add_argument(
         "--dask", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)"
+    )
+    play.add_argument(
+        "--dask-timeout",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to try to reach the Dask scheduler (default 5)",
     )
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(run=_run_bench_play)
@@ -333,6 +349,22 @@ def _count(text: str) -> int:
     if text.isdigit():
         return int(text)
     raise argparse.ArgumentTypeError(f"expected a non-negative whole number, got {text!r}")
+
+
+def _positive(text: str) -> int:
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if 0 < seconds < math.inf:
+        return seconds
+    raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
 
 
 def _port(text: str) -> int:
@@ -528,7 +560,12 @@ def _run_bench_play(arguments: argparse.Namespace) -> None:
         sys.stderr.flush()
 
     records = play_games(
-        config, seeds, workers=workers, dask_address=arguments.dask, progress=progress
+        config,
+        seeds,
+        workers=workers,
+        dask_address=arguments.dask,
+        dask_timeout=arguments.dask_timeout,
+        progress=progress,
     )
     if not arguments.quiet and sys.stderr.isatty():
         sys.stderr.write("\n")
