@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from minesweep import CellState, GameStatus, ParseError
 from minesweep.frontend import Settings
 from minesweep.tui import MinesweeperApp, Store, load_keys
+from minesweep.tui.app import DEFAULT_KEYS
 from minesweep.tui.board_view import BoardView
 
 from .helpers import Clock
@@ -365,6 +366,17 @@ def test_help_lists_the_keys(tmp_path: pathlib.Path) -> None:
     drive(app, scenario, (90, 30))
 
 
+def test_the_readme_key_file_works(tmp_path: pathlib.Path) -> None:
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "tui.toml"
+    path.write_text(example)
+    keys = load_keys(path)
+    assert keys["flag"] == ["f", "m"]
+    assert keys["hint"] == ["H", "t"]
+    assert keys["help"] == DEFAULT_KEYS["help"]
+
+
 def test_keys_are_remapped_from_a_file(tmp_path: pathlib.Path) -> None:
     path = tmp_path / "tui.toml"
     path.write_text('[keys]\nflag = ["m"]\nreveal = "x"\n')
@@ -389,6 +401,8 @@ def test_keys_are_remapped_from_a_file(tmp_path: pathlib.Path) -> None:
         ("[keys]\nfly = ['f']\n", "unknown action 'fly'"),
         ("[keys\n", "cannot read"),
         ("[keys]\nflag = 3\n", "must be a key or a list"),
+        ("[keys]\nhint = '?'\n", "key '\\?' is bound to both hint and help"),
+        ("[keys]\nflag = ['f', 'u']\n", "key 'u' is bound to both flag and undo"),
     ],
 )
 def test_bad_key_files_are_refused(tmp_path: pathlib.Path, text: str, message: str) -> None:

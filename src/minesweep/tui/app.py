@@ -16,6 +16,7 @@ from typing import ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.keys import _character_to_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -102,6 +103,19 @@ def load_keys(path: Path | None) -> dict[str, list[str]]:
         if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
             raise ParseError(f"key file {str(path)!r}: {action} must be a key or a list of keys")
         keys[action] = names
+    # One key, one action: Textual would silently give a key bound twice to
+    # whichever binding comes first (the README's example once bound "?" to
+    # the hint while help kept it, and the hint was unreachable).
+    bound: dict[str, tuple[str, str]] = {}
+    for action, names in keys.items():
+        for name in names:
+            key = _character_to_key(name) if len(name) == 1 else name
+            first, written = bound.setdefault(key, (action, name))
+            if first != action:
+                raise ParseError(
+                    f"key file {str(path)!r}: key {written!r} is bound to both "
+                    f"{first} and {action}; bind each key to one action"
+                )
     return keys
 
 
