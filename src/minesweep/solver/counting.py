@@ -193,11 +193,14 @@ def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
             members = components[k]
             if status[i] == OVER_BUDGET:
                 raise over_budget(int(sizes[members].sum()))
+            if status[i] == OVERFLOW:
+                # Counts beyond float range: count exactly, then scale into floats.
+                results[k] = _count_exactly(frontier, members, budget)
+                continue
             if status[i] != COUNTED:
-                # Wide, or beyond float range: the general path, one at a time.
-                counts, states = _count_fresh(frontier, members, budget)
-                if status[i] == OVERFLOW:
-                    states = -1
+                # Many open numbers at once in the plain order: take out the
+                # groups a number alone decides, and count the pieces left.
+                counts, states = _count_pieces(frontier, members, budget)
                 results[k] = counts
                 _remember(keys[k], members, counts, states)
                 continue
@@ -252,26 +255,13 @@ def _remember(key: bytes, members: list[int], counts: FloatCounts, states: int) 
             _cache_bytes[0] -= _cache.popitem(last=False)[1][1]
 
 
-def _count_fresh(
-    frontier: Frontier, members: list[int], budget: list[int]
-) -> tuple[FloatCounts, int]:
-    """One component's counts, and the states the compiled kernel took (-1: not compiled)."""
+def _count_exactly(frontier: Frontier, members: list[int], budget: list[int]) -> FloatCounts:
+    """A component counted in Python integers, scaled into floats (not remembered)."""
     plan = plan_members(frontier, members)
-    if max(plan.widths, default=0) < WIDE:
-        compiled = _count_compiled(plan, budget)
-        if compiled is not None:
-            counts, states = compiled
-            if not counts.layouts.any():
-                raise ContradictionError(functools.partial(blame, frontier, members))
-            return counts, states
-        # Counts beyond float range: count exactly, then scale into floats.
-        result = count_exact(plan, budget)
-        if result is None:
-            raise ContradictionError(functools.partial(blame, frontier, members))
-        return _scaled_to_floats(plan, result), -1
-    # Many open numbers at once in this order: take out the groups a number
-    # alone decides, and count the pieces left, each in its narrowest order.
-    return _count_pieces(frontier, members, budget)
+    result = count_exact(plan, budget)
+    if result is None:
+        raise ContradictionError(functools.partial(blame, frontier, members))
+    return _scaled_to_floats(plan, result)
 
 
 def _count_pieces(

@@ -147,8 +147,9 @@ def _backward(
     """Completions from each state, then every group's mine totals."""
     completions: dict[State, Poly] = {(): {0: 1}}
     results: list[GroupResult] = []
-    for position in range(len(plan.groups) - 1, -1, -1):
-        group = plan.groups[position]
+    groups = plan.groups  # made afresh at every access: once here
+    for position in range(len(groups) - 1, -1, -1):
+        group = groups[position]
         here: dict[State, Poly] = {}
         mines_here: Poly = {}
         for state, options in moves[position].items():
