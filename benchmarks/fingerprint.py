@@ -192,32 +192,40 @@ def _scrub(value: Any, names: dict[str, str]) -> Any:
 def web() -> dict[str, list[str]]:
     from starlette.testclient import TestClient
 
-    from minesweep.web import create_app
+    from minesweep.web import Limits, create_app
 
     ticks = iter(range(10**9))
     lines: list[str] = []
     names: dict[str, str] = {}
+    versions: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(f"sqlite:///{folder}/web.sqlite3", clock=lambda: 1e9 + next(ticks))
+        app = create_app(
+            f"sqlite:///{folder}/web.sqlite3",
+            clock=lambda: 1e9 + next(ticks),
+            limits=Limits(create_rate=None, action_rate=None),
+        )
         with TestClient(app) as client:
 
-            def call(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-                for real, fake in names.items():
-                    path = path.replace(fake, real)
-                response = client.request(method, path, json=body)
+            def call(
+                method: str, path: str, body: dict[str, Any] | None = None, token: str = ""
+            ) -> Any:
+                headers = {"Authorization": f"Bearer {token}"} if token else {}
+                if token and path in ("/api/game/actions", "/api/game/undo"):
+                    body = {**(body or {}), "version": versions[token]}
+                response = client.request(method, path, json=body, headers=headers)
                 data = response.json() if response.content else None
+                state = data.get("state", data) if isinstance(data, dict) else None
+                if isinstance(state, dict) and isinstance(state.get("version"), int):
+                    versions[state["id"]] = state["version"]
                 for key in ("id", "public_id"):
                     if isinstance(data, dict) and isinstance(data.get(key), str):
                         names.setdefault(data[key], f"<{key}{len(names)}>")
-                for entry in (data or {}).get("entries", []) if isinstance(data, dict) else []:
-                    if isinstance(entry, dict) and isinstance(entry.get("public_id"), str):
-                        names.setdefault(entry["public_id"], f"<public_id{len(names)}>")
                 lines.append(
                     json.dumps(
                         [method, path_for(path), body, response.status_code, _scrub(data, names)]
                     )
                 )
-                return _scrub(data, names)
+                return data
 
             def path_for(path: str) -> str:
                 for real, fake in names.items():
@@ -235,36 +243,28 @@ def web() -> dict[str, list[str]]:
                 if not isinstance(game, dict) or "id" not in game:
                     continue
                 token = game["id"]
-                call("POST", f"/api/games/{token}/hint")
-                call(
-                    "POST", f"/api/games/{token}/actions", {"action": "reveal", "row": 4, "col": 4}
-                )
-                call("POST", f"/api/games/{token}/actions", {"action": "flag", "row": 0, "col": 0})
-                call(
-                    "POST",
-                    f"/api/games/{token}/actions",
-                    {"action": "question", "row": 0, "col": 1},
-                )
-                call("POST", f"/api/games/{token}/undo")
-                call("POST", f"/api/games/{token}/actions", {"action": "chord", "row": 4, "col": 4})
-                call(
-                    "POST", f"/api/games/{token}/actions", {"action": "reveal", "row": 99, "col": 0}
-                )
+                actions = "/api/game/actions"
+                call("POST", "/api/game/hint", {}, token)
+                call("POST", actions, {"action": "reveal", "row": 4, "col": 4}, token)
+                call("POST", actions, {"action": "flag", "row": 0, "col": 0}, token)
+                call("POST", actions, {"action": "question", "row": 0, "col": 1}, token)
+                call("POST", "/api/game/undo", {}, token)
+                call("POST", actions, {"action": "chord", "row": 4, "col": 4}, token)
+                call("POST", actions, {"action": "reveal", "row": 99, "col": 0}, token)
                 # Play the hints to the end.
                 for _ in range(100):
-                    state = call("POST", f"/api/games/{token}/hint")
+                    state = call("POST", "/api/game/hint", {}, token)
                     if not isinstance(state, dict) or "hint" not in state:
                         break
                     hint = state["hint"]
                     action = "flag" if hint.get("mine") else "reveal"
                     result = call(
-                        "POST",
-                        f"/api/games/{token}/actions",
-                        {"action": action, "row": hint["row"], "col": hint["col"]},
-                    )
+                        "POST", actions, {"action": action, "row": hint["row"], "col": hint["col"]},
+                        token,
+                    )  # fmt: skip
                     if not isinstance(result, dict) or result.get("status") in ("won", "lost"):
                         break
-                final = call("GET", f"/api/games/{token}")
+                final = call("GET", "/api/game", None, token)
                 if isinstance(final, dict) and final.get("public_id"):
                     call("GET", f"/api/replays/{final['public_id']}")
             for kind in ("beginner", "beginner/no-guess", "8x8/10/safe", "nothing"):

@@ -265,6 +265,41 @@ def _add_serve(commands: _Commands) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
     serve.add_argument("--port", type=_port, default=8000, help="default 8000")
     serve.add_argument("--db", metavar="URL", help="database URL (default: a SQLite file)")
+    serve.add_argument(
+        "--log-level",
+        choices=["critical", "error", "warning", "info", "debug", "trace"],
+        default="info",
+        help="uvicorn's log level; info logs every request (default info)",
+    )
+    serve.add_argument(
+        "--no-guess-workers",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="processes that make no-guess boards, apart from the server's (0: in the "
+        "server's threads; default 1)",
+    )
+    serve.add_argument(
+        "--expire-after",
+        type=_seconds,
+        default=24 * 3600.0,
+        metavar="SECONDS",
+        help="an unfinished game ends this long after its last action (default 86400)",
+    )
+    serve.add_argument(
+        "--create-rate",
+        type=_rate,
+        default=1.0,
+        metavar="PER_SECOND",
+        help="new games a second per client address, after a burst of 30 (0: no limit; default 1)",
+    )
+    serve.add_argument(
+        "--action-rate",
+        type=_rate,
+        default=30.0,
+        metavar="PER_SECOND",
+        help="actions a second per client address, after a burst of 120 (0: no limit; default 30)",
+    )
     serve.set_defaults(run=_run_serve)
 
 
@@ -365,6 +400,16 @@ def _seconds(text: str) -> float:
     if 0 < seconds < math.inf:
         return seconds
     raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+
+
+def _rate(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = math.nan
+    if 0 <= rate < math.inf:
+        return rate
+    raise argparse.ArgumentTypeError(f"expected requests a second (0 for no limit), got {text!r}")
 
 
 def _port(text: str) -> int:
@@ -509,12 +554,27 @@ def _run_serve(arguments: argparse.Namespace) -> None:
         from .web import create_app
     except ImportError:
         _fail("minesweep serve: the web game needs its extra: pip install 'minesweep[web]'")
+    from .web import Limits
+
+    limits = Limits(
+        no_guess_workers=arguments.no_guess_workers,
+        expire_after=arguments.expire_after,
+        create_rate=arguments.create_rate or None,
+        action_rate=arguments.action_rate or None,
+    )
     try:
-        app = create_app(arguments.db)
+        app = create_app(arguments.db, limits=limits)
     except Exception as error:  # a bad URL or an unreachable database
         _fail(f"minesweep serve: cannot open the database: {str(error).splitlines()[0]}")
     _check_listen(arguments.host, arguments.port)
-    uvicorn.run(app, host=arguments.host, port=arguments.port, log_level="warning")
+    host = f"[{arguments.host}]" if ":" in arguments.host else arguments.host
+    database = app.state.service.db.engine.url.render_as_string(hide_password=True)
+    print(
+        f"minesweep serve: listening on http://{host}:{arguments.port} (database {database})",
+        file=sys.stderr,
+        flush=True,
+    )
+    uvicorn.run(app, host=arguments.host, port=arguments.port, log_level=arguments.log_level)
 
 
 def _check_listen(host: str, port: int) -> None:

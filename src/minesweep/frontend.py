@@ -230,6 +230,9 @@ class Settings:
 
 # --- the first click ------------------------------------------------------------------------
 
+#: Lays a no-guess field: rows, cols, mines, first click, seed, seconds allowed.
+LayField = Callable[[int, int, int, tuple[int, int], int | None, float | None], Minefield]
+
 
 def first_reveal(
     game: Game,
@@ -238,6 +241,7 @@ def first_reveal(
     *,
     clock: Callable[[], float] = time.monotonic,
     max_seconds: float | None = NO_GUESS_SECONDS,
+    lay: LayField | None = None,
 ) -> Game:
     """At the first reveal of a no-guess game: the game on a field the solver clears.
 
@@ -245,21 +249,35 @@ def first_reveal(
     player did before (flags, question marks) is replayed on it at its own
     times, and the clock keeps its start. Raises InvalidClickError for a
     square off the board, NoGuessBudgetError when no field is found in
-    ``max_seconds``. ``clock`` is the game's clock.
+    ``max_seconds``. ``clock`` is the game's clock. ``lay``, when given, lays
+    the field instead (a server passes its pool of worker processes); it
+    takes rows, cols, mines, the first click, the seed and ``max_seconds``.
     """
     from .solver import no_guess_game
 
     rows, cols = game.shape
     check_position((rows, cols), row, col)
-    fresh = no_guess_game(
-        rows,
-        cols,
-        game.mine_count,
-        first_click=(row, col),
-        seed=game.seed,
-        clock=clock,
-        max_seconds=max_seconds,
-    )
+    if lay is None:
+        fresh = no_guess_game(
+            rows,
+            cols,
+            game.mine_count,
+            first_click=(row, col),
+            seed=game.seed,
+            clock=clock,
+            max_seconds=max_seconds,
+        )
+    else:
+        field = lay(rows, cols, game.mine_count, (row, col), game.seed, max_seconds)
+        fresh = Game(
+            rows,
+            cols,
+            game.mine_count,
+            rule="opening",
+            field=field,
+            first_click=(row, col),
+            clock=clock,
+        )
     replayed = Game.replay(fresh, game.history, clock=clock)
     if game.started_at is not None:
         replayed.set_start(game.started_at)
@@ -273,6 +291,7 @@ def act(
     no_guess: bool = False,
     clock: Callable[[], float] = time.monotonic,
     no_guess_seconds: float | None = NO_GUESS_SECONDS,
+    lay: LayField | None = None,
 ) -> tuple[Game, Effect]:
     """Apply a player's action; returns the game (a new one after a no-guess first reveal).
 
@@ -282,7 +301,9 @@ def act(
     click, and the field waits for the reveal that opens a square.
     """
     if no_guess and game.lays_mines(action):
-        game = first_reveal(game, action.row, action.col, clock=clock, max_seconds=no_guess_seconds)
+        game = first_reveal(
+            game, action.row, action.col, clock=clock, max_seconds=no_guess_seconds, lay=lay
+        )
     return game, game.push(action)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,25 +17,53 @@ except ImportError:  # the web extra is not installed: nothing here can run
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
-    """A test client of the app on SQLite, and on PostgreSQL when one is configured."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: a SQLite file, and PostgreSQL when one is configured."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    if not POSTGRES:
+        pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
+    # One shared test database: every test starts from empty tables.
+    from minesweep.web.db import Database, actions, games
+
+    database = Database(POSTGRES)
+    with database.engine.begin() as connection:
+        connection.execute(games.delete())
+        connection.execute(actions.delete())
+    database.dispose()
+    return POSTGRES
+
+
+@pytest.fixture
+def make_client(database_url: str) -> Iterator[Callable[..., Any]]:
+    """Test clients of apps on the database; keywords go to the app (``limits=``...)."""
     from starlette.testclient import TestClient
 
-    from minesweep.web import Limits, create_app
+    from minesweep.web import create_app
 
-    if request.param == "postgresql":
-        if not POSTGRES:
-            pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
-        url = POSTGRES
-    else:
-        url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
-    app = create_app(url, limits=Limits(max_rows=40, max_cols=60))
-    if request.param == "postgresql":
-        # One shared test database: every test starts from an empty table.
-        from minesweep.web.db import games
+    opened: list[Any] = []
 
-        with app.state.service.db.engine.begin() as connection:
-            connection.execute(games.delete())
-    with TestClient(app) as test_client:
-        yield test_client
-    app.state.service.db.dispose()
+    def make(**options: Any) -> Any:
+        app = create_app(database_url, **options)
+        client = TestClient(app)
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield make
+    for client in opened:
+        client.__exit__(None, None, None)
+        client.app.state.service.db.dispose()
+
+
+@pytest.fixture
+def client(make_client: Callable[..., Any]) -> Any:
+    """A test client with no rate limit and no human speed limit: tests act faster
+    than people; tests of their own check those limits."""
+    from minesweep.web import Limits
+
+    return make_client(
+        limits=Limits(
+            max_rows=40, max_cols=60, create_rate=None, action_rate=None, human_limits=None
+        )
+    )

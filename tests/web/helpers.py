@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -13,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from minesweep import Minefield
+from minesweep import Game, Minefield
 
 POSTGRES = os.environ.get("MINESWEEP_TEST_POSTGRES_URL")
 
@@ -26,29 +25,58 @@ def new_game(client: Any, **body: Any) -> dict[str, Any]:
     return state
 
 
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def get(client: Any, token: str) -> Any:
+    """``GET /api/game`` for the game ``token`` names."""
+    return client.get("/api/game", headers=auth(token))
+
+
+def version_of(client: Any, token: str) -> int:
+    response = get(client, token)
+    assert response.status_code == 200, response.text
+    version: int = response.json()["version"]
+    return version
+
+
+def post(client: Any, token: str, what: str, body: dict[str, Any] | None = None) -> Any:
+    """POST to ``/api/game/<what>``; a body without a version gets the game's current one."""
+    body = dict(body or {})
+    if what in ("actions", "undo") and "version" not in body:
+        body["version"] = version_of(client, token)
+    return client.post(f"/api/game/{what}", json=body, headers=auth(token))
+
+
 def act(client: Any, token: str, action: str, row: int, col: int) -> Any:
-    return client.post(
-        f"/api/games/{token}/actions", json={"action": action, "row": row, "col": col}
-    )
+    return post(client, token, "actions", {"action": action, "row": row, "col": col})
 
 
 def click(client: Any, token: str, button: str, row: int, col: int) -> Any:
-    return client.post(
-        f"/api/games/{token}/actions", json={"click": button, "row": row, "col": col}
-    )
+    return post(client, token, "actions", {"click": button, "row": row, "col": col})
+
+
+def server_game(client: Any, token: str) -> Game:
+    """The game as the server has it, mines included (a test may look; no client can)."""
+    service = client.app.state.service
+    game: Game = service._rebuild(service.db.load(token))
+    return game
 
 
 def field_of(client: Any, token: str) -> Minefield:
     """The server's field (a test may look; no client can)."""
-    row = client.app.state.service.db.load(token)
-    return Minefield.from_text("\n".join(json.loads(row.game)["field"]))
+    field = server_game(client, token).field
+    assert field is not None, "no field laid yet"
+    return field
 
 
 def win(client: Any, token: str) -> dict[str, Any]:
     """Win a game by opening every safe square (the test may know the field)."""
-    act(client, token, "reveal", 4, 4)
+    state: dict[str, Any] = get(client, token).json()
+    if state["status"] == "ready":
+        state = act(client, token, "reveal", 4, 4).json()["state"]
     field = field_of(client, token)
-    state: dict[str, Any] = client.get(f"/api/games/{token}").json()
     for r, c in np.argwhere(~field.mines).tolist():
         if state["status"] != "playing":
             break
@@ -67,11 +95,24 @@ def free_port() -> int:
 class Server:
     """``minesweep serve`` in a subprocess."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *options: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        # Tests act faster than people: no rate limit unless a test asks for one.
+        limits = ("--create-rate", "0", "--action-rate", "0", "--log-level", "warning")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "minesweep", "serve", "--port", str(self.port), "--db", url],
+            [
+                sys.executable,
+                "-m",
+                "minesweep",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                url,
+                *limits,
+                *options,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )

@@ -13,12 +13,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from minesweep import Game, Minefield
-from minesweep.formats import parse_game_json, parse_view, to_view
+from minesweep.formats import parse_view, to_view
 from minesweep.solver import analyze
 from minesweep.squares import MAX_NUMBER, STATE_REVEALED
 from minesweep.web import create_app
+from minesweep.web.app import ApiError, page_numbering
+from minesweep.web.models import Move
 
-from .helpers import act, click, field_of, new_game, win
+from .helpers import act, auth, click, field_of, get, new_game, post, server_game, win
 
 VIEW_SYMBOLS = set("#F?.12345678")
 
@@ -39,7 +41,7 @@ def test_reveal_flag_chord_and_read(client: TestClient) -> None:
     result = act(client, token, "reveal", 4, 4).json()
     assert result["effective"]
     assert result["opened"] == len(result["changed"]) > 1
-    state = client.get(f"/api/games/{token}").json()
+    state = get(client, token).json()
     assert state == result["state"] | {"elapsed": state["elapsed"]}
     field = field_of(client, token)
     mine = tuple(int(v) for v in np.argwhere(field.mines)[0])
@@ -69,15 +71,21 @@ def test_a_loss_shows_the_mines_and_ends_the_game(client: TestClient) -> None:
         ({"preset": "huge"}, 400, "preset must be one of"),
         ({"rows": 500, "cols": 500, "mines": 10}, 422, "boards go up to 40 rows"),
         ({"rows": 3, "cols": 3, "mines": 8}, 422, "do not fit"),
-        ({"rows": 9, "cols": 9}, 400, "mines must be an integer"),
-        ({"rows": 9.5, "cols": 9, "mines": 1}, 400, "rows must be an integer"),
+        ({"rows": 9, "cols": 9}, 400, "give a preset, or rows, cols and mines"),
+        (
+            {"rows": 9.5, "cols": 9, "mines": 1},
+            400,
+            "Expected `int | null`, got `float` - at `$.rows`",
+        ),
         ({"preset": "expert", "rows": 9}, 400, "not both"),
-        ({"preset": "expert", "colour": "red"}, 400, "unknown field 'colour'"),
-        ({"preset": "expert", "rule": "maybe"}, 422, "first-click rule"),
+        ({"preset": "expert", "colour": "red"}, 400, "unknown field `colour`"),
+        ({"preset": "expert", "rule": "maybe"}, 400, "Invalid enum value 'maybe' - at `$.rule`"),
         ({"preset": "expert", "no_guess": True, "rule": "safe"}, 422, "always open"),
-        ({"preset": "expert", "seed": -1}, 400, "seed must be"),
+        ({"preset": "expert", "seed": -1}, 400, "Expected `int` >= 0 - at `$.seed`"),
+        ({"preset": "expert", "seed": 2**64}, 400, "seed must be below 2**64"),
         ({"preset": "expert", "name": "x" * 41}, 400, "at most 40"),
-        ({"preset": "expert", "no_guess": "yes"}, 400, "true or false"),
+        ({"preset": "expert", "no_guess": "yes"}, 400, "got `str` - at `$.no_guess`"),
+        ({"preset": "expert", "bot": 1}, 400, "got `int` - at `$.bot`"),
     ],
 )
 def test_bad_new_games_are_refused_and_nothing_is_stored(
@@ -99,10 +107,11 @@ def test_bad_new_games_are_refused_and_nothing_is_stored(
     ("body", "status", "message"),
     [
         ({"action": "reveal", "row": 9, "col": 0}, 422, "row 9 is outside"),
-        ({"action": "reveal", "row": -1, "col": 0}, 422, "row -1 is outside"),
-        ({"action": "reveal", "row": "1", "col": 0}, 400, "row must be an integer"),
-        ({"action": "detonate", "row": 0, "col": 0}, 400, "action must be one of"),
-        ({"action": "reveal", "row": 0, "col": 0, "x": 1}, 400, "unknown field 'x'"),
+        ({"action": "reveal", "row": -1, "col": 0}, 400, "Expected `int` >= 0 - at `$.row`"),
+        ({"action": "reveal", "row": "1", "col": 0}, 400, "got `str` - at `$.row`"),
+        ({"action": "detonate", "row": 0, "col": 0}, 400, "Invalid enum value 'detonate'"),
+        ({"action": "reveal", "row": 0, "col": 0, "x": 1}, 400, "unknown field `x`"),
+        ({"row": 0, "col": 0}, 400, "give an action or a click"),
     ],
 )
 def test_bad_actions_are_refused_and_change_nothing(
@@ -110,22 +119,23 @@ def test_bad_actions_are_refused_and_change_nothing(
 ) -> None:
     token = new_game(client)["id"]
     act(client, token, "reveal", 4, 4)
-    before = client.get(f"/api/games/{token}").json()
-    response = client.post(f"/api/games/{token}/actions", json=body)
+    before = get(client, token).json()
+    response = post(client, token, "actions", body)
     assert response.status_code == status
     assert message in response.json()["error"]
-    after = client.get(f"/api/games/{token}").json()
+    after = get(client, token).json()
     assert after["view"] == before["view"]
 
 
 def test_malformed_and_oversized_bodies(client: TestClient) -> None:
     token = new_game(client)["id"]
     bad = client.post(
-        f"/api/games/{token}/actions",
+        "/api/game/actions",
         content=b"{not json",
-        headers={"content-type": "application/json"},
+        headers={"content-type": "application/json", **auth(token)},
     )
-    assert (bad.status_code, bad.json()["error"]) == (400, "the body is not valid JSON")
+    assert bad.status_code == 400
+    assert bad.json()["error"].startswith("the body is not valid JSON")
     big = client.post("/api/games", content=b"{" + b" " * 5000 + b"}")
     assert big.status_code == 413
     assert client.post("/api/games", json=[1, 2]).status_code == 400
@@ -133,9 +143,20 @@ def test_malformed_and_oversized_bodies(client: TestClient) -> None:
 
 def test_unknown_ids_and_other_players_games(client: TestClient) -> None:
     mine = new_game(client)["id"]
-    assert client.get("/api/games/" + "x" * 32).status_code == 404
-    assert act(client, "y" * 32, "reveal", 0, 0).status_code == 404
-    assert client.get("/api/games/short").status_code == 404
+    assert get(client, "x" * 32).status_code == 404
+    assert (
+        client.post(
+            "/api/game/actions",
+            json={"action": "reveal", "row": 0, "col": 0, "version": 0},
+            headers=auth("y" * 32),
+        ).status_code
+        == 404
+    )
+    assert get(client, "short").status_code == 404
+    # The token goes in the header, and nowhere else.
+    assert client.get("/api/game").status_code == 401
+    assert client.get("/api/game", headers={"Authorization": mine}).status_code == 401
+    assert client.get(f"/api/games/{mine}").status_code in (404, 405)
     # Tokens are long and random: nothing about one tells another.
     others = {new_game(client)["id"] for _ in range(20)}
     assert mine not in others
@@ -148,6 +169,9 @@ def test_unknown_ids_and_other_players_games(client: TestClient) -> None:
 
 ALLOWED_BEFORE_END = {
     "id",
+    "version",
+    "bot",
+    "actions",
     "kind",
     "rows",
     "cols",
@@ -196,10 +220,10 @@ def test_no_response_leaks_anything_over_many_random_games(client: TestClient) -
             state = payload["state"]
             if state["status"] in ("won", "lost"):
                 break
-            game = parse_game_json(service.db.load(token).game)
+            game = service._rebuild(service.db.load(token))
             if game.field is not None:
                 check_no_leak(state, game.field, game.state == STATE_REVEALED)
-            hint = client.post(f"/api/games/{token}/hint").json()
+            hint = post(client, token, "hint").json()
             if game.field is not None and game_number % 5 == 0:
                 # The probabilities are the player's view's, the same as a solver run on it.
                 view = parse_view("\n".join(hint["state"]["view"]))
@@ -244,7 +268,8 @@ def test_leaderboards_exist_for_every_kind_of_game_and_no_other(
     response = client.get(f"/api/leaderboards/{kind}")
     assert response.status_code == status
     if status == 200:
-        assert response.json() == {"kind": kind, "scores": []}
+        assert response.json()["kind"] == kind
+        assert response.json()["scores"] == []
     else:
         assert f"no kind of game {kind!r}" in response.json()["error"]
 
@@ -252,12 +277,12 @@ def test_leaderboards_exist_for_every_kind_of_game_and_no_other(
 def test_assisted_and_seeded_games_do_not_rank(client: TestClient) -> None:
     helped = new_game(client, preset="beginner")["id"]
     act(client, helped, "reveal", 4, 4)
-    client.post(f"/api/games/{helped}/hint")
+    post(client, helped, "hint")
     assert win(client, helped)["ranked"] is False
     undone = new_game(client, preset="beginner")["id"]
     act(client, undone, "reveal", 4, 4)
     act(client, undone, "flag", 0, 0)
-    client.post(f"/api/games/{undone}/undo")
+    post(client, undone, "undo")
     assert win(client, undone)["ranked"] is False
     seeded = new_game(client, preset="beginner", seed=5)["id"]
     assert win(client, seeded)["ranked"] is False
@@ -271,7 +296,7 @@ def test_the_server_keeps_the_time(tmp_path: Path) -> None:
         token = new_game(client, preset="beginner", seed=1)["id"]
         act(client, token, "reveal", 4, 4)
         now[0] += 7.5
-        assert client.get(f"/api/games/{token}").json()["elapsed"] == 7.5
+        assert get(client, token).json()["elapsed"] == 7.5
         now[0] += 2.5
         state = act(client, token, "flag", 0, 0).json()["state"]
         assert state["elapsed"] == 10.0
@@ -284,14 +309,14 @@ def test_undo_after_the_end_is_refused(client: TestClient) -> None:
     token = new_game(client, preset="beginner")["id"]
     state = win(client, token)
     assert state["ranked"] is True
-    response = client.post(f"/api/games/{token}/undo")
+    response = post(client, token, "undo")
     assert response.status_code == 409
-    assert client.get(f"/api/games/{token}").json()["status"] == "won"
+    assert get(client, token).json()["status"] == "won"
     lost = new_game(client, preset="beginner", seed=3)["id"]
     act(client, lost, "reveal", 4, 4)
     r, c = (int(v) for v in np.argwhere(field_of(client, lost).mines)[0])
     act(client, lost, "reveal", r, c)
-    assert client.post(f"/api/games/{lost}/undo").status_code == 409
+    assert post(client, lost, "undo").status_code == 409
 
 
 @pytest.mark.parametrize(
@@ -316,18 +341,16 @@ def test_odd_bodies_get_4xx_not_500(
 
 def test_odd_actions_get_4xx_not_500(client: TestClient) -> None:
     token = new_game(client, preset="beginner")["id"]
-    response = client.post(
-        f"/api/games/{token}/actions", json={"action": ["reveal"], "row": 1, "col": 1}
-    )
+    response = post(client, token, "actions", {"action": ["reveal"], "row": 1, "col": 1})
     assert response.status_code == 400
     plain = client.post(
-        f"/api/games/{token}/actions",
-        content=b'{"action": "reveal", "row": 1, "col": 1}',
-        headers={"content-type": "text/plain"},
+        "/api/game/actions",
+        content=b'{"action": "reveal", "row": 1, "col": 1, "version": 0}',
+        headers={"content-type": "text/plain", **auth(token)},
     )
     assert plain.status_code == 415
     no_guess = new_game(client, preset="beginner", no_guess=True)["id"]
-    assert act(client, no_guess, "reveal", -1, 0).status_code == 422
+    assert act(client, no_guess, "reveal", -1, 0).status_code == 400
     assert act(client, no_guess, "reveal", 9, 0).status_code == 422
     assert act(client, no_guess, "reveal", 4, 4).status_code == 200
 
@@ -337,7 +360,7 @@ def test_a_hint_with_every_hidden_square_flagged_is_a_clear_error(client: TestCl
     act(client, token, "reveal", 0, 0)
     for r, c in [(0, 1), (1, 0), (1, 1)]:
         act(client, token, "flag", r, c)
-    response = client.post(f"/api/games/{token}/hint")
+    response = post(client, token, "hint")
     assert response.status_code == 409
     assert "flagged" in response.json()["error"]
 
@@ -381,20 +404,35 @@ def test_racing_writers_apply_each_request_exactly_once(
         service = app.state.service
         load = Service._load
 
+        def undo_once(row: Any, game: Any) -> Any:
+            from minesweep.web.app import _Write
+
+            game.pop()
+            return _Write(game, record='{"undo": true}')
+
         def slow_load(self: Service, token: str) -> Any:
             result = load(self, token)
             time.sleep(0.05)
             return result
 
         monkeypatch.setattr(Service, "_load", slow_load)
+        # Without a version (the service's own calls), both requests apply, once each.
         if kind == "undo":
-            calls = [lambda: service.undo(token)] * 2
+            calls = [lambda: service._update(token, None, undo_once, assisted=True)] * 2
         else:
             calls = [
-                lambda: service.act(token, {"action": "flag", "row": 1, "col": 0}),
-                lambda: service.act(token, {"action": "flag", "row": 1, "col": 1}),
+                lambda: service.act(token, Move(action="flag", row=1, col=0, version=5)),
+                lambda: service.act(token, Move(action="flag", row=1, col=1, version=5)),
             ]
-        threads = [threading.Thread(target=call) for call in calls]
+        refused: list[int] = []
+
+        def run(call: Any) -> None:
+            try:
+                call()
+            except ApiError as error:
+                refused.append(error.status)
+
+        threads = [threading.Thread(target=run, args=(call,)) for call in calls]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -402,17 +440,20 @@ def test_racing_writers_apply_each_request_exactly_once(
         monkeypatch.setattr(Service, "_load", load)
         history = [str(a) for a in service._load(token)[1].history]
     if kind == "undo":
+        assert refused == []
         assert history == ["O8,15", "F0,0", "F0,1"]
     else:
-        assert sorted(history[5:]) == ["F1,0", "F1,1"]
-        assert len(history) == 7
+        # Both made against version 5: exactly one applies, the other is refused.
+        assert refused == [409]
+        assert len(history) == 6
+        assert history[5] in ("F1,0", "F1,1")
 
 
 # --- clicks: the server says what a mouse button does ------------------------------------------
 
 
 def history_of(client: TestClient, token: str) -> list[str]:
-    return [str(a) for a in parse_game_json(client.app.state.service.db.load(token).game).history]  # type: ignore[attr-defined]
+    return [str(a) for a in server_game(client, token).history]
 
 
 def test_a_click_means_what_the_rules_say_on_its_square(client: TestClient) -> None:
@@ -443,18 +484,18 @@ def test_a_click_means_what_the_rules_say_on_its_square(client: TestClient) -> N
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
-        ({"click": "double", "row": 0, "col": 0}, 400, "click must be one of left, middle, right"),
-        ({"click": 1, "row": 0, "col": 0}, 400, "click must be one of"),
-        ({"click": "left", "action": "reveal", "row": 0, "col": 0}, 400, "unknown field 'action'"),
+        ({"click": "double", "row": 0, "col": 0}, 400, "Invalid enum value 'double'"),
+        ({"click": 1, "row": 0, "col": 0}, 400, "got `int` - at `$.click`"),
+        ({"click": "left", "action": "reveal", "row": 0, "col": 0}, 400, "not both"),
         ({"click": "left", "row": 9, "col": 0}, 422, "row 9 is outside"),
-        ({"click": "left", "row": 0}, 400, "col must be an integer"),
+        ({"click": "left", "row": 0}, 400, "missing required field `col`"),
     ],
 )
 def test_bad_clicks_are_refused(
     client: TestClient, body: dict[str, Any], status: int, message: str
 ) -> None:
     token = new_game(client)["id"]
-    response = client.post(f"/api/games/{token}/actions", json=body)
+    response = post(client, token, "actions", body)
     assert (response.status_code, message in response.json()["error"]) == (status, True)
     assert history_of(client, token) == []
 
@@ -477,14 +518,14 @@ def test_the_first_click_hint_is_the_solvers(client: TestClient, rule: str) -> N
     from minesweep.solver import hint
 
     token = new_game(client, preset="beginner", rule=rule)["id"]
-    served = client.post(f"/api/games/{token}/hint").json()
+    served = post(client, token, "hint").json()
     expected = hint(Game.new("beginner", rule=rule))
     assert served["hint"] == {
         "row": expected.row,
         "col": expected.col,
         "safe": expected.safe,
         "probability": expected.probability,
-        "reason": expected.reason,
+        "reason": page_numbering(expected.reason, expected.row, expected.col),
     }
     assert served["probabilities"] is None
     assert served["hint"]["probability"] == (10 / 81 if rule == "none" else 0.0)
@@ -506,7 +547,7 @@ def test_a_replay_sends_every_view_the_game_showed(client: TestClient) -> None:
     assert views[0] == ["#" * 9] * 9
     assert views[2] == views[1] == view
     assert views[-1] == state["view"]
-    game = parse_game_json(client.app.state.service.db.load(token).game)  # type: ignore[attr-defined]
+    game = server_game(client, token)
     for done, shown in enumerate(views):
         stepped = Game.replay(game, game.history[:done])
         assert shown == to_view(stepped.glyphs()).splitlines()

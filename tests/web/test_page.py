@@ -214,6 +214,7 @@ def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
             page.evaluate(
                 """async (data) => {
                     api = async () => data;  // the server's answer, as sent
+                    game = null;  // no game to go back to: the last view stays
                     await replay("anything");
                 }""",
                 data,
@@ -221,5 +222,86 @@ def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
             # read_view gives a mine's label's first letter: "e"xploded, "m"ine.
             assert read_view(page, 2, 3) == "1em\n#m#"
             assert "Replay over" in page.inner_text("#message")
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_clicks_during_a_replay_leave_the_game_alone(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'replay-clicks.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            page.click('[aria-label="row 8, column 15: hidden"]')
+            page.wait_for_selector(".cell.open")
+            page.wait_for_timeout(300)  # the opening's animation
+            token = page.evaluate("game.id")
+            header = {"Authorization": f"Bearer {token}"}
+            before = server.http.get("/api/game", headers=header).json()
+            # A replay of another (made-up) game, slow enough to click into.
+            data = {
+                "name": "ada",
+                "seconds": 1.0,
+                "rows": 2,
+                "cols": 3,
+                "history": [{"action": "O0,0", "time": 1.0}],
+                "views": [["###", "###"], ["1##", "###"]],
+            }
+            page.evaluate(
+                """(data) => {
+                    api = async () => data;
+                    window.replayDone = replay("anything").then(() => true);
+                }""",
+                data,
+            )
+            page.click('.cell[data-row="1"][data-col="2"]')
+            page.keyboard.press("Enter")
+            page.keyboard.press("f")
+            page.click("#hint")
+            page.click("#undo")
+            page.wait_for_function("window.replayDone")
+            after = server.http.get("/api/game", headers=header).json()
+            assert (after["version"], after["actions"]) == (before["version"], before["actions"])
+            # The board is the player's game again.
+            assert read_view(page, 16, 30) == "\n".join(after["view"])
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_the_page_passes_axe_and_its_security_policy(tmp_path: Path) -> None:
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    server = Server(f"sqlite:///{tmp_path / 'axe.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            blocked: list[str] = []
+            page.on(
+                "console",
+                lambda message: (
+                    blocked.append(message.text)
+                    if "Content Security Policy" in message.text
+                    else None
+                ),
+            )
+            page.reload()
+            page.wait_for_selector(".cell")
+            page.click('[aria-label="row 8, column 15: hidden"]')
+            page.wait_for_selector(".cell.open")
+            page.click("#overlay")  # probabilities drawn on the board
+            page.wait_for_selector(".cell .p")
+            results = axe.Axe().run(page)
+            serious = [
+                f"{violation['id']} ({violation['impact']}): {violation['help']}"
+                for violation in results.response["violations"]
+                if violation["impact"] in ("serious", "critical")
+            ]
+            assert serious == []
+            # The grid is a grid: rows of cells, and the timer is not a live region.
+            assert page.locator('[role="grid"] > [role="row"] > [role="gridcell"]').count() == 480
+            assert page.locator("[aria-live] #time, #time[aria-live=polite]").count() == 0
+            icon = server.http.get("/favicon.ico")
+            assert (icon.status_code, icon.headers["content-type"]) == (200, "image/svg+xml")
+            assert blocked == []
     finally:
         server.stop()

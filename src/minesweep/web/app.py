@@ -4,24 +4,33 @@ The server holds the mines and the rules (:class:`minesweep.Game`, the
 solver and the front-end layer :mod:`minesweep.frontend`, which this module
 only calls); a client only ever receives what the player may see: the view
 (numbers, hidden squares, flags), the counters, and after the end the mines.
-Game ids are unguessable tokens, and the token is the only way to read or act
-on a game. The server keeps the time with its own clock and computes every
-score itself; seeded games and assisted ones (hints, undo) never rank.
+A game's token is unguessable and is the only way to read or act on it; it
+travels in the ``Authorization`` header, never in a URL, so proxy logs hold
+no credential. Every action names the version of the game it was made
+against, so a retried or duplicated request is applied once. The server
+keeps the time with its own monotonic clock and computes every score
+itself; seeded games, assisted ones (hints, undo), declared bots and wins
+faster than any person plays never rank among people.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import random
+import re
 import secrets
 import threading
 import time
+import uuid
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, TypeVar
 
+import msgspec
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -29,36 +38,51 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, Preset, frontend
-from minesweep.formats import parse_game_json, to_view
+from minesweep.formats import parse_game_json, to_game_json, to_view
 from minesweep.frontend import Button, Settings
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
-from .db import Database, GameRow, default_url
-from .openapi import OPENAPI
+from . import models
+from .db import Database, GameRow, default_url, wall_clock
+from .guards import (
+    HUMAN_LIMITS,
+    BadNameError,
+    BusyError,
+    NoGuessPool,
+    TokenBuckets,
+    check_name,
+    wilson,
+)
 
 __all__ = ["Limits", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
-#: The fields of a request for a new game.
-_NEW_GAME_FIELDS = frozenset(
-    {"preset", "rows", "cols", "mines", "rule", "no_guess", "seed", "name"}
-)
 #: The actions of the API, by name.
-_ACTIONS = {
+_ACTIONS: Final = {
     "reveal": ActionKind.REVEAL,
     "flag": ActionKind.FLAG,
     "unflag": ActionKind.UNFLAG,
     "chord": ActionKind.CHORD,
     "question": ActionKind.QUESTION,
 }
+#: A game token and a public id: what secrets.token_urlsafe makes.
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What a request may ask for."""
+    """What a request may ask for, and what the server spends on it.
+
+    Rates are requests a second per client address, after a burst; None
+    turns a limit off. Behind a proxy, run uvicorn with ``--proxy-headers``
+    so the client's address is the player's, not the proxy's.
+    """
 
     max_rows: int = 64
     max_cols: int = 128
@@ -66,38 +90,107 @@ class Limits:
     max_name: int = 40
     max_no_guess_squares: int = 1024
     no_guess_seconds: float = 3.0
+    #: Worker processes that lay no-guess fields (0: in the request's thread),
+    #: and how many more requests may wait for one before 503.
+    no_guess_workers: int = 0
+    no_guess_queue: int = 4
     retries: int = 50
+    #: Actions a game may hold (undos count): a game's replay stays cheap.
+    max_actions: int = 3000
+    #: Seconds an unfinished game lives after its last action.
+    expire_after: float = 24 * 3600.0
+    create_rate: float | None = 1.0
+    create_burst: int = 30
+    action_rate: float | None = 30.0
+    action_burst: int = 120
+    #: The 3BV/s above which a win is not ranked among people (None: no limit).
+    human_limits: dict[str, float] | None = field(
+        default_factory=lambda: {
+            name: limit.bbbv_per_second for name, limit in HUMAN_LIMITS.items()
+        }
+    )
+    #: Games a bot must have played to appear on the bot leaderboard.
+    bot_min_games: int = 20
 
 
 class ApiError(Exception):
-    """A client error: status code and a message for the JSON body."""
+    """A client error: status code, a message for the JSON body, and optional extras."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        state: models.GameState | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
+        self.state = state
+
+
+def _epoch() -> str:
+    """Which run of the monotonic clock this is: the host's boot (shared by its processes)."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return f"process-{uuid.uuid4()}"
+
+
+@dataclass(frozen=True)
+class _Write:
+    """What an action writes: the game after it, its log record, and the answer's extras."""
+
+    game: Game
+    record: str | None = None
+    rewrite: list[str] | None = None
+    base: str | None = None
 
 
 class Service:
-    """The web game between the HTTP layer and the database; the rules it calls are elsewhere."""
+    """The web game between the HTTP layer and the database; the rules it calls are elsewhere.
+
+    ``clock`` is monotonic: wall-clock jumps never change a time. A game's
+    time charged so far is stored at every write; a process that reads a game
+    last written before it started (the server was down, or restarted)
+    charges nothing for the gap.
+    """
 
     def __init__(
-        self, database: Database, limits: Limits, clock: Callable[[], float] = time.time
+        self,
+        database: Database,
+        limits: Limits,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = wall_clock,
+        epoch: str | None = None,
+        pool: NoGuessPool | None = None,
     ) -> None:
         self.db = database
         self.limits = limits
         self.clock = clock
+        self.wall = wall
+        self.epoch = epoch or _epoch()
+        self.started = clock()
+        self.pool = pool or NoGuessPool(limits.no_guess_workers, limits.no_guess_queue)
         # Recently used games, by token: (version, game). A version check on
         # every write keeps several processes honest; this only saves replays.
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._lock = threading.Lock()
+        self._swept = -math.inf
 
     # --- games ----------------------------------------------------------------------
 
-    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+    def create(self, request: models.NewGame) -> models.GameState:
         """A new game; its settings are checked before anything is stored."""
-        settings = self._settings(body)
-        name = body.get("name")
+        settings = self._settings(request)
+        try:
+            name = None if request.name is None else check_name(request.name, self.limits.max_name)
+        except BadNameError as error:
+            raise ApiError(400, str(error)) from None
+        self._sweep()
         game = settings.new_game(clock=self.clock)
         token = secrets.token_urlsafe(24)
         self.db.insert(
@@ -106,243 +199,415 @@ class Service:
                 "public_id": secrets.token_urlsafe(12),
                 "kind": settings.kind,
                 "name": name,
+                "bot": request.bot,
                 "no_guess": settings.no_guess,
                 "seeded": settings.seed is not None,
                 "assisted": False,
                 "status": game.status.value,
-                "game": _game_json(game),
-                "started_at": None,
+                "base": to_game_json(game),
+                "elapsed": 0.0,
+                "clock_at": self.clock(),
+                "clock_epoch": self.epoch,
                 "ranked": False,
-            }
+            },
+            self.wall(),
         )
         return self.state(token)
 
-    def _settings(self, body: dict[str, Any]) -> Settings:
-        """The settings a request for a new game asks for: its fields read, then checked."""
-        size = self._size(body)
-        rule = body.get("rule", "opening")
-        no_guess = body.get("no_guess", False)
-        seed = body.get("seed")
-        _check_options(body, self.limits)
+    def _settings(self, request: models.NewGame) -> Settings:
+        """The settings a request for a new game asks for, checked against the limits."""
+        limits = self.limits
+        sized = (request.rows, request.cols, request.mines)
+        if request.seed is not None and request.seed >= 2**64:
+            raise ApiError(400, f"seed must be below 2**64, got {request.seed}")
+        if request.preset is not None:
+            try:
+                Preset.from_name(request.preset)
+            except MinesweepError as error:
+                raise ApiError(400, str(error)) from None
         try:
-            settings = Settings.of(**size, rule=rule, seed=seed, no_guess=no_guess)
+            if request.preset is not None:
+                if any(value is not None for value in sized):
+                    raise ApiError(400, "give a preset or rows, cols and mines, not both")
+                settings = Settings.of(
+                    preset=request.preset,
+                    rule=request.rule,
+                    seed=request.seed,
+                    no_guess=request.no_guess,
+                )
+            else:
+                rows, cols, mines = sized
+                if rows is None or cols is None or mines is None:
+                    raise ApiError(400, "give a preset, or rows, cols and mines")
+                if rows > limits.max_rows or cols > limits.max_cols:
+                    raise ApiError(
+                        422,
+                        f"boards go up to {limits.max_rows} rows and {limits.max_cols} "
+                        f"columns, asked for {rows}x{cols}",
+                    )
+                settings = Settings.of(
+                    size=(rows, cols),
+                    mines=mines,
+                    rule=request.rule,
+                    seed=request.seed,
+                    no_guess=request.no_guess,
+                )
         except MinesweepError as error:
             raise ApiError(422, str(error)) from None
         squares = settings.rows * settings.cols
-        if settings.no_guess and squares > self.limits.max_no_guess_squares:
+        if settings.no_guess and squares > limits.max_no_guess_squares:
             raise ApiError(
                 422,
-                f"no-guess boards go up to {self.limits.max_no_guess_squares} squares "
+                f"no-guess boards go up to {limits.max_no_guess_squares} squares "
                 f"(their generation is costly), asked for {squares}",
             )
-        unknown = set(body) - _NEW_GAME_FIELDS
-        if unknown:
-            raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}")
         return settings
 
-    def _size(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A preset, or rows, cols and mines within the limits: keywords of Settings.of."""
-        limits = self.limits
-        preset = body.get("preset")
-        if preset is not None:
-            try:
-                Preset.from_name(preset)
-            except MinesweepError as error:
-                raise ApiError(400, str(error)) from None
-            if any(key in body for key in ("rows", "cols", "mines")):
-                raise ApiError(400, "give a preset or rows, cols and mines, not both")
-            return {"preset": preset}
-        rows, cols, mines = (_integer(body, key) for key in ("rows", "cols", "mines"))
-        if not 1 <= rows <= limits.max_rows or not 1 <= cols <= limits.max_cols:
-            raise ApiError(
-                422,
-                f"boards go up to {limits.max_rows} rows and {limits.max_cols} columns, "
-                f"asked for {rows}x{cols}",
-            )
-        return {"size": (rows, cols), "mines": mines}
-
-    def state(self, token: str) -> dict[str, Any]:
+    def state(self, token: str) -> models.GameState:
         row, game = self._load(token)
-        public = self._public(row, game)
         self._keep(token, row.version, game)
-        return public
+        return self._public(row, game)
 
-    def act(self, token: str, body: dict[str, Any]) -> dict[str, Any]:
+    def act(self, token: str, move: models.Move) -> models.MoveAnswer:
         """Apply an action, or a click (a mouse button on a square, mapped by the rules)."""
-        make = _action_of(body)
+        if (move.action is None) == (move.click is None):
+            raise ApiError(400, "give an action or a click, not both and not neither")
+        effects: list[Any] = []
 
-        def apply(row: GameRow, game: Game) -> tuple[Game, dict[str, Any]]:
-            if game.is_over:
-                raise ApiError(409, f"the game is over ({game.status.value})")
+        def apply(row: GameRow, game: Game) -> _Write:
+            had_field = game.field is not None
             try:
+                if move.click is not None:
+                    action = frontend.click(game, move.row, move.col, Button(move.click))
+                else:
+                    action = Action(_ACTIONS[move.action or ""], move.row, move.col)
                 game, effect = frontend.act(
                     game,
-                    make(game),
+                    action,
                     no_guess=row.no_guess,
                     clock=self.clock,
                     no_guess_seconds=self.limits.no_guess_seconds,
+                    lay=self.pool.field,
                 )
+            except BusyError as error:
+                raise ApiError(
+                    503, str(error), headers={"Retry-After": str(error.retry_after)}
+                ) from None
             except (NoGuessBudgetError, AnalysisBudgetError) as error:
                 raise ApiError(503, f"no no-guess board found in time: {error}") from None
             except GameOverError as error:
                 raise ApiError(409, str(error)) from None
             except MinesweepError as error:
                 raise ApiError(422, str(error)) from None
-            return game, {
-                "effective": effect.effective,
-                "opened": effect.opened,
-                "changed": effect.cells.tolist(),
-            }
+            effects.append(effect)
+            # Every action is in the history, one that changed nothing too (it
+            # counts as a click); the log holds it with the time the game gave it.
+            last = game.history[-1]
+            record = json.dumps({"action": str(last), "time": last.time})
+            base = _base_of(game) if (not had_field and game.field is not None) else None
+            return _Write(game, record=record, base=base)
 
-        return self._update(token, apply)
+        state = self._update(token, move.version, apply)
+        effect = effects[-1]
+        return models.MoveAnswer(
+            state=state,
+            effective=effect.effective,
+            opened=effect.opened,
+            changed=[(int(r), int(c)) for r, c in effect.cells.tolist()],
+        )
 
-    def undo(self, token: str) -> dict[str, Any]:
-        def apply(row: GameRow, game: Game) -> tuple[Game, dict[str, Any]]:
-            # A finished game stays finished here: its mines have been shown,
-            # and a ranked one has its score and replay.
-            if game.is_over:
-                raise ApiError(409, f"the game is over ({game.status.value})")
+    def undo(self, token: str, request: models.UndoRequest) -> models.GameState:
+        def apply(row: GameRow, game: Game) -> _Write:
             try:
                 game.pop()
             except MinesweepError as error:
                 raise ApiError(409, str(error)) from None
-            return game, {"assisted": True}
+            if game.field is not None and game.outcome().revealed == 0:
+                # Nothing is open any more: the field is taken back, and the
+                # next reveal lays a new one (a seeded game lays the same one
+                # for the same square), so an undone first click shows nothing.
+                fresh = Game(
+                    *game.shape,
+                    game.mine_count,
+                    rule=game.rule,
+                    seed=game.seed,
+                    clock=self.clock,
+                    question_marks=game.question_marks,
+                )
+                remaining = game.history
+                start = game.started_at
+                game = Game.replay(fresh, remaining, clock=self.clock, undos=game.undos)
+                if start is not None and remaining:
+                    game.set_start(start)
+                rewrite = [
+                    json.dumps({"action": str(action), "time": action.time}) for action in remaining
+                ]
+                return _Write(game, rewrite=rewrite, base=to_game_json(fresh))
+            return _Write(game, record=json.dumps({"undo": True}))
 
-        return self._update(token, apply, assisted=True)
+        return self._update(token, request.version, apply, assisted=True)
 
-    def hint(self, token: str) -> dict[str, Any]:
-        def apply(row: GameRow, game: Game) -> tuple[Game, dict[str, Any]]:
-            if game.is_over:
-                raise ApiError(409, f"the game is over ({game.status.value})")
+    def hint(self, token: str, request: models.HintRequest) -> models.HintAnswer:
+        answers: list[frontend.Advice] = []
+
+        def apply(row: GameRow, game: Game) -> _Write:
             try:
-                advice = frontend.advise(game)
+                answers.append(frontend.advise(game))
             except AnalysisBudgetError as error:
                 raise ApiError(503, str(error)) from None
             except MinesweepError as error:
                 raise ApiError(409, str(error)) from None
-            hint = advice.hint
-            probabilities = (
-                None
-                if advice.probability is None
-                else [
-                    [None if value != value else round(float(value), 6) for value in line]
-                    for line in advice.probability.tolist()
-                ]
+            return _Write(game)
+
+        state = self._update(token, request.version, apply, assisted=True)
+        advice = answers[-1]
+        hint = advice.hint
+        probabilities = (
+            None
+            if advice.probability is None
+            else [
+                [None if value != value else round(float(value), 6) for value in line]
+                for line in advice.probability.tolist()
+            ]
+        )
+        return models.HintAnswer(
+            state=state,
+            hint=models.HintSquare(
+                row=hint.row,
+                col=hint.col,
+                safe=hint.safe,
+                probability=hint.probability,
+                reason=page_numbering(hint.reason, hint.row, hint.col),
+            ),
+            probabilities=probabilities,
+        )
+
+    def leaderboard(self, kind: str) -> models.Leaderboard:
+        self._check_kind(kind)
+        rows = self.db.leaderboard(kind, 20)
+        names = sorted({row.name for row in rows if row.name is not None})
+        records = {record.name: record for record in self.db.players(kind, bot=False, names=names)}
+        scores = []
+        for index, row in enumerate(rows):
+            record = records.get(row.name or "")
+            games, wins = (record.games, record.wins) if record is not None else (1, 1)
+            scores.append(
+                models.LeaderboardEntry(
+                    rank=index + 1,
+                    name=row.name or "anonymous",
+                    seconds=row.seconds or 0.0,
+                    bbbv=row.bbbv or 0,
+                    bbbv_per_second=(row.bbbv or 0) / row.seconds if row.seconds else 0.0,
+                    replay=row.public_id,
+                    finished_at=row.finished_at or 0.0,
+                    games=games,
+                    win_rate=wins / games,
+                )
             )
-            return game, {
-                "hint": {
-                    "row": hint.row,
-                    "col": hint.col,
-                    "safe": hint.safe,
-                    "probability": hint.probability,
-                    "reason": hint.reason,
-                },
-                "probabilities": probabilities,
-            }
+        return models.Leaderboard(kind=kind, human_limit=self._human_limit(kind), scores=scores)
 
-        return self._update(token, apply, assisted=True)
+    def bots(self, kind: str) -> models.BotLeaderboard:
+        """Declared bots ranked by the low end of their win rate's 95% interval."""
+        self._check_kind(kind)
+        minimum = self.limits.bot_min_games
+        entries = []
+        for record in self.db.players(kind, bot=True):
+            if record.games < minimum:
+                continue
+            low, high = wilson(record.wins, record.games)
+            entries.append((low, record, high))
+        entries.sort(key=lambda entry: (-entry[0], -entry[1].games, entry[1].name))
+        return models.BotLeaderboard(
+            kind=kind,
+            min_games=minimum,
+            bots=[
+                models.BotEntry(
+                    rank=index + 1,
+                    name=record.name,
+                    games=record.games,
+                    wins=record.wins,
+                    win_rate=record.wins / record.games,
+                    low=round(low, 6),
+                    high=round(high, 6),
+                )
+                for index, (low, record, high) in enumerate(entries[:50])
+            ],
+        )
 
-    def leaderboard(self, kind: str) -> dict[str, Any]:
+    def replay(self, public_id: str) -> models.Replay:
+        if not _TOKEN.fullmatch(public_id):
+            raise ApiError(404, "no ranked game with that id")
+        row = self.db.replay(public_id)
+        if row is None:
+            raise ApiError(404, "no ranked game with that id")
+        game = self._rebuild(row)
+        document = json.loads(to_game_json(game))
+        return models.Replay(
+            public_id=row.public_id,
+            kind=row.kind,
+            name=row.name or "anonymous",
+            rows=document["rows"],
+            cols=document["cols"],
+            mines=document["mines"],
+            field=document["field"],
+            history=document["history"],
+            # The view before the first action, then after each: stepped by the game
+            # itself, so the page only draws them.
+            views=[to_view(frame.view).splitlines() for frame in game.replay_views()],
+            seconds=row.seconds,
+            bbbv=row.bbbv,
+        )
+
+    def _check_kind(self, kind: str) -> None:
         if not frontend.is_kind(kind):
             raise ApiError(
                 404,
                 f"no kind of game {kind!r}: expected a preset or ROWSxCOLS/MINES, then /safe "
                 "or /none for those rules and /no-guess, e.g. 'expert' or '20x30/100/no-guess'",
             )
-        rows = self.db.leaderboard(kind, 20)
-        return {
-            "kind": kind,
-            "scores": [
-                {
-                    "rank": index + 1,
-                    "name": row.name or "anonymous",
-                    "seconds": row.seconds,
-                    "bbbv": row.bbbv,
-                    "bbbv_per_second": (row.bbbv or 0) / row.seconds if row.seconds else None,
-                    "replay": row.public_id,
-                    "finished_at": row.finished_at,
-                }
-                for index, row in enumerate(rows)
-            ],
-        }
 
-    def replay(self, public_id: str) -> dict[str, Any]:
-        row = self.db.replay(public_id)
-        if row is None:
-            raise ApiError(404, "no ranked game with that id")
-        document = json.loads(row.game)
-        game = parse_game_json(row.game, clock=self.clock)
-        return {
-            "public_id": row.public_id,
-            "kind": row.kind,
-            "name": row.name or "anonymous",
-            "rows": document["rows"],
-            "cols": document["cols"],
-            "mines": document["mines"],
-            "field": document["field"],
-            "history": document["history"],
-            # The view before the first action, then after each: stepped by the game
-            # itself, so the page only draws them.
-            "views": [to_view(frame.view).splitlines() for frame in game.replay_views()],
-            "seconds": row.seconds,
-            "bbbv": row.bbbv,
-        }
+    def _human_limit(self, kind: str) -> float | None:
+        limits = self.limits.human_limits
+        return None if limits is None else limits.get(kind.split("/")[0])
 
     # --- storage ---------------------------------------------------------------------------
 
     def _load(self, token: str) -> tuple[GameRow, Game]:
-        if not isinstance(token, str) or not 16 <= len(token) <= 64:
+        if not _TOKEN.fullmatch(token):
             raise ApiError(404, "no game with that id")
         row = self.db.load(token)
         if row is None:
             raise ApiError(404, "no game with that id")
+        if row.status == "expired" or (
+            row.status in ("ready", "playing")
+            and row.updated_at < self.wall() - self.limits.expire_after
+        ):
+            raise ApiError(
+                410,
+                f"the game expired: unfinished games end {self.limits.expire_after:g} s "
+                "after their last action",
+            )
         # A cached game is taken out while in use, so no two requests ever hold
         # the same object; it goes back (or its successor does) afterwards.
         with self._lock:
             cached = self._cache.pop(token, None)
         if cached is not None and cached[0] == row.version:
             return row, cached[1]
-        game = parse_game_json(row.game, clock=self.clock)
-        if row.started_at is not None and game.history:
-            game.set_start(row.started_at)
-        return row, game
+        return row, self._rebuild(row)
+
+    def _rebuild(self, row: GameRow) -> Game:
+        """A game from its base and its action log, its clock resumed."""
+        template = parse_game_json(row.base, clock=self.clock)
+        played: list[Action] = []
+        undos = template.undos
+        for text in self.db.records(row.token, row.actions):
+            record = json.loads(text)
+            if "undo" in record:
+                played.pop()
+                undos += 1
+            elif "action" in record:
+                played.append(Action.parse(record["action"], float(record["time"])))
+        game = Game.replay(template, played, clock=self.clock, undos=undos)
+        if game.history:
+            # The time charged at the last write, running on from then, or
+            # from this process's start if the game was written before it.
+            if row.clock_epoch == self.epoch:
+                resumed = max(row.clock_at, self.started)
+            else:
+                resumed = self.started
+            game.set_start(resumed - row.elapsed)
+        return game
 
     def _update(
         self,
         token: str,
-        apply: Callable[[GameRow, Game], tuple[Game, dict[str, Any]]],
+        version: int | None,
+        apply: Callable[[GameRow, Game], _Write],
         *,
         assisted: bool = False,
-    ) -> dict[str, Any]:
-        """Apply a change in one transaction with a version check; retry if another won."""
-        for attempt in range(self.limits.retries):
+    ) -> models.GameState:
+        """Apply a change in one transaction with a version check; retry if another won.
+
+        With ``version`` the change applies only to that version of the game:
+        a request repeated after it succeeded finds a newer one and is refused.
+        """
+        limits = self.limits
+        for attempt in range(limits.retries):
             if attempt:
                 # Another request wrote first: back off a little, at random, so
                 # that racing requests spread out instead of colliding again.
                 time.sleep(random.uniform(0, 0.002 * min(attempt, 10)))
             row, game = self._load(token)
-            game, extra = apply(row, game)
+            if version is not None and version != row.version:
+                self._keep(token, row.version, game)
+                raise ApiError(
+                    409,
+                    f"the game is at version {row.version}, and this request was made at "
+                    f"version {version}: it was applied already or the game changed since; "
+                    "the body holds the game as it is now",
+                    state=self._public(row, game),
+                )
+            if game.is_over:
+                raise ApiError(409, f"the game is over ({game.status.value})")
+            write = apply(row, game)
+            if (write.record is not None or write.rewrite is not None) and (
+                row.actions >= limits.max_actions
+            ):
+                raise ApiError(
+                    409, f"a game holds at most {limits.max_actions} actions; start a new one"
+                )
+            game = write.game
             changes: dict[str, Any] = {
-                "game": _game_json(game),
                 "status": game.status.value,
-                "started_at": game.started_at,
+                "elapsed": game.elapsed,
+                "clock_at": self.clock(),
+                "clock_epoch": self.epoch,
+                "updated_at": self.wall(),
                 "assisted": row.assisted or assisted,
             }
+            if write.base is not None:
+                changes["base"] = write.base
             if game.is_over and row.finished_at is None:
                 final = frontend.score(game)
+                ranked, because = self._ranking(row, final, changes["assisted"])
                 changes.update(
-                    finished_at=self.clock(),
+                    finished_at=self.wall(),
                     seconds=final.seconds,
                     bbbv=final.bbbv,
-                    ranked=frontend.ranks(
-                        row.kind, won=final.won, seeded=row.seeded, assisted=changes["assisted"]
-                    ),
+                    ranked=ranked,
+                    unranked_because=because,
                 )
-            if self.db.store(token, row.version, changes):
-                self._keep(token, row.version + 1, game)
-                merged = GameRow(**{**row.__dict__, **changes, "version": row.version + 1})
-                return {"state": self._public(merged, game), **extra}
+            if self.db.store(row, changes, record=write.record, rewrite=write.rewrite):
+                count = row.actions + (write.record is not None)
+                if write.rewrite is not None:
+                    count = len(write.rewrite)
+                merged = replace(row, **changes, actions=count, version=row.version + 1)
+                self._keep(token, merged.version, game)
+                return self._public(merged, game)
         raise ApiError(409, "the game changed too often while this action was applied; retry")
+
+    def _ranking(
+        self, row: GameRow, final: frontend.Score, assisted: bool
+    ) -> tuple[bool, str | None]:
+        """Whether a finished game ranks among people, and if not, why (None for a loss)."""
+        if not final.won:
+            return False, None
+        if not frontend.ranks(row.kind, won=True, seeded=row.seeded, assisted=assisted):
+            if row.seeded:
+                return False, "a seeded game can be rehearsed"
+            if assisted:
+                return False, "hints or undo helped"
+            return False, "only the presets have leaderboards"
+        if row.bot:
+            return False, "declared a bot: see the bot leaderboard"
+        limit = self._human_limit(row.kind)
+        speed = final.bbbv / final.seconds if final.seconds > 0 else math.inf
+        if limit is not None and speed > limit:
+            return False, (
+                f"{speed:.1f} 3BV/s is faster than any person plays {row.kind.split('/')[0]} "
+                f"(limit {limit:g})"
+            )
+        return True, None
 
     def _keep(self, token: str, version: int, game: Game) -> None:
         """Put a game (at ``version``) back in the cache, unless a newer one is there."""
@@ -354,165 +619,229 @@ class Service:
             while len(self._cache) > 256:
                 self._cache.popitem(last=False)
 
-    def _public(self, row: GameRow, game: Game) -> dict[str, Any]:
+    def _sweep(self) -> None:
+        """Expire abandoned games, at most once a minute."""
+        now = self.wall()
+        if now - self._swept < 60.0:
+            return
+        self._swept = now
+        self.db.expire(now - self.limits.expire_after)
+
+    def _public(self, row: GameRow, game: Game) -> models.GameState:
         """What the player may see. Until the end: the view, counters and time; no mine."""
-        over = game.is_over
-        state: dict[str, Any] = {
-            "id": row.token,
-            "kind": row.kind,
-            "rows": game.shape[0],
-            "cols": game.shape[1],
-            "mines": game.mine_count,
-            "rule": game.rule.value,
-            "no_guess": row.no_guess,
-            "status": game.status.value,
-            "mines_left": game.mines_left,
-            "elapsed": round(game.elapsed, 3),
-            "assisted": row.assisted,
-            "seeded": row.seeded,
-            "view": to_view(game.glyphs()).splitlines(),
-        }
-        if over:
+        state = models.GameState(
+            id=row.token,
+            version=row.version,
+            kind=row.kind,
+            rows=game.shape[0],
+            cols=game.shape[1],
+            mines=game.mine_count,
+            rule=game.rule.value,
+            no_guess=row.no_guess,
+            bot=row.bot,
+            status=game.status.value,
+            mines_left=game.mines_left,
+            elapsed=round(game.elapsed, 3),
+            assisted=row.assisted,
+            seeded=row.seeded,
+            actions=row.actions,
+            view=to_view(game.glyphs()).splitlines(),
+        )
+        if game.is_over:
             final = frontend.score(game)
-            state["stats"] = {
-                "bbbv": final.bbbv,
-                "solved_bbbv": final.solved_bbbv,
-                "bbbv_per_second": round(final.bbbv_per_second, 4),
-                "efficiency": round(final.efficiency, 4),
-                "clicks": final.clicks,
-            }
-            state["ranked"] = row.ranked
+            state.stats = models.Stats(
+                bbbv=final.bbbv,
+                solved_bbbv=final.solved_bbbv,
+                bbbv_per_second=round(final.bbbv_per_second, 4),
+                efficiency=round(final.efficiency, 4),
+                clicks=final.clicks,
+            )
+            state.ranked = row.ranked
+            state.unranked_because = row.unranked_because
             if row.ranked:
-                state["public_id"] = row.public_id
+                state.public_id = row.public_id
         return state
 
 
-def _game_json(game: Game) -> str:
-    from minesweep.formats import to_game_json
+def page_numbering(reason: str, row: int, col: int) -> str:
+    """A hint's reason in the page's numbering: "row 2, column 6", counted from 1.
 
-    return to_game_json(game)
-
-
-def _check_options(body: dict[str, Any], limits: Limits) -> None:
-    """The types of a new game's options, and the server's own bounds on them."""
-    no_guess = body.get("no_guess", False)
-    seed = body.get("seed")
-    name = body.get("name")
-    if not isinstance(no_guess, bool):
-        raise ApiError(400, f"no_guess must be true or false, got {no_guess!r}")
-    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**64):
-        raise ApiError(400, f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
-    if name is not None and (not isinstance(name, str) or len(name) > limits.max_name):
-        raise ApiError(400, f"name must be text of at most {limits.max_name} characters")
-
-
-def _action_of(body: dict[str, Any]) -> Callable[[Game], Action]:
-    """What an action request asks for, checked: the action it means on a game.
-
-    ``{"action": "flag", ...}`` names the action; ``{"click": "left", ...}``
-    names a mouse button, and the front-end layer says what it does there.
+    The solver names squares as (row, col) from 0, as the API's fields do;
+    the page's labels, and so its messages, count from 1.
     """
-    clicked = "click" in body
-    if clicked:
-        value = body.get("click")
-        buttons = [str(button) for button in Button]
-        if not isinstance(value, str) or value not in buttons:
-            raise ApiError(400, f"click must be one of {', '.join(buttons)}, got {value!r}")
-        fields = {"click", "row", "col"}
-    else:
-        value = body.get("action")
-        if not isinstance(value, str) or value not in _ACTIONS:
-            raise ApiError(400, f"action must be one of {', '.join(_ACTIONS)}, got {value!r}")
-        fields = {"action", "row", "col"}
-    row, col = _integer(body, "row"), _integer(body, "col")
-    if set(body) - fields:
-        raise ApiError(400, f"unknown field {sorted(set(body) - fields)[0]!r}")
-    if clicked:
-        button = Button(value)
-        return lambda game: frontend.click(game, row, col, button)
-    kind = _ACTIONS[value]
-    return lambda game: Action(kind, row, col)
+    return reason.replace(f"({row}, {col})", f"row {row + 1}, column {col + 1}")
 
 
-def _integer(body: dict[str, Any], key: str) -> int:
-    value = body.get(key)
-    if type(value) is not int:
-        raise ApiError(400, f"{key} must be an integer, got {value!r}")
-    return value
+def _base_of(game: Game) -> str:
+    """A game before its first action, with its field: what its action log replays on."""
+    return to_game_json(Game.replay(game, ()))
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
 
 
 def create_app(
     db_url: str | None = None,
     *,
     limits: Limits | None = None,
-    clock: Callable[[], float] = time.time,
+    clock: Callable[[], float] = time.monotonic,
+    wall: Callable[[], float] = wall_clock,
+    epoch: str | None = None,
+    pool: NoGuessPool | None = None,
 ) -> Starlette:
     """The ASGI app; ``db_url`` is an SQLAlchemy URL (default: a SQLite file)."""
     limits = limits or Limits()
-    service = Service(Database(db_url or default_url()), limits, clock)
+    service = Service(
+        Database(db_url or default_url()), limits, clock=clock, wall=wall, epoch=epoch, pool=pool
+    )
     # Load the compiled kernels now rather than in the first player's request.
     frontend.warm_up()
     app = Starlette(
         routes=_routes(service),
         exception_handlers={ApiError: _api_error, HTTPException: _http_error},
+        lifespan=_lifespan(service),
     )
     app.state.service = service
+    app.add_middleware(SecurityHeaders)
     return app
 
 
-#: A service call: the path's parameters and the request's body in, the JSON answer out.
-_Call = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+def _lifespan(service: Service) -> Callable[[Starlette], Any]:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        service.pool.close()
+
+    return lifespan
 
 
 def _routes(service: Service) -> list[Route | Mount]:
     """The routes: the page, the API description, and the API on ``service``."""
+    limits = service.limits
+    creations = (
+        TokenBuckets(limits.create_rate, limits.create_burst, clock=service.clock)
+        if limits.create_rate is not None
+        else None
+    )
+    actions = (
+        TokenBuckets(limits.action_rate, limits.action_burst, clock=service.clock)
+        if limits.action_rate is not None
+        else None
+    )
 
-    def api(path: str, method: str, call: _Call, *, status: int = 200) -> Route:
+    def api(
+        path: str,
+        method: str,
+        call: Callable[[Request, Any], msgspec.Struct],
+        *,
+        body: type[Any] | None = None,
+        status: int = 200,
+        buckets: TokenBuckets | None = None,
+    ) -> Route:
         async def endpoint(request: Request) -> Response:
-            # Every POST reads its body, even one it ignores: limits and JSON are checked.
-            body = await _body_of(request, service.limits) if method == "POST" else {}
+            if buckets is not None:
+                wait = buckets.take(request.client.host if request.client else "unknown")
+                if wait > 0:
+                    seconds = max(1, math.ceil(wait))
+                    raise ApiError(
+                        429,
+                        f"too many requests from this address; retry in {seconds} s",
+                        headers={"Retry-After": str(seconds)},
+                    )
+            decoded = await _body_of(request, limits, body) if body is not None else None
             # The rules and the database are blocking work: a thread, not the event loop.
-            result = await run_in_threadpool(call, request.path_params, body)
-            return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
+            result = await run_in_threadpool(call, request, decoded)
+            return _json(result, status)
 
         return Route(path, endpoint, methods=[method])
 
     return [
         Route("/", _index),
+        Route("/favicon.ico", _favicon),
         Route("/openapi.json", _openapi),
-        api("/api/games", "POST", lambda _, body: service.create(body), status=201),
-        api("/api/games/{token}", "GET", lambda path, _: service.state(path["token"])),
         api(
-            "/api/games/{token}/actions",
+            "/api/games",
             "POST",
-            lambda path, body: service.act(path["token"], body),
+            lambda _, new: service.create(new),
+            body=models.NewGame,
+            status=201,
+            buckets=creations,
         ),
-        api("/api/games/{token}/undo", "POST", lambda path, _: service.undo(path["token"])),
-        api("/api/games/{token}/hint", "POST", lambda path, _: service.hint(path["token"])),
+        api("/api/game", "GET", lambda request, _: service.state(_token(request))),
+        api(
+            "/api/game/actions",
+            "POST",
+            lambda request, move: service.act(_token(request), move),
+            body=models.Move,
+            buckets=actions,
+        ),
+        api(
+            "/api/game/undo",
+            "POST",
+            lambda request, undo: service.undo(_token(request), undo),
+            body=models.UndoRequest,
+            buckets=actions,
+        ),
+        api(
+            "/api/game/hint",
+            "POST",
+            lambda request, hint: service.hint(_token(request), hint),
+            body=models.HintRequest,
+            buckets=actions,
+        ),
         api(
             "/api/leaderboards/{kind:path}",
             "GET",
-            lambda path, _: service.leaderboard(path["kind"]),
+            lambda request, _: service.leaderboard(request.path_params["kind"]),
+        ),
+        api(
+            "/api/bots/{kind:path}",
+            "GET",
+            lambda request, _: service.bots(request.path_params["kind"]),
         ),
         api(
             "/api/replays/{public_id}",
             "GET",
-            lambda path, _: service.replay(path["public_id"]),
+            lambda request, _: service.replay(request.path_params["public_id"]),
         ),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
+
+def _token(request: Request) -> str:
+    """The game's token, from ``Authorization: Bearer TOKEN``."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "send the game's token as the header 'Authorization: Bearer TOKEN'")
+    return token.strip()
+
+
+def _json(value: msgspec.Struct, status: int) -> Response:
+    return Response(
+        msgspec.json.encode(value),
+        status_code=status,
+        media_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 async def _index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
+async def _favicon(request: Request) -> Response:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 async def _openapi(request: Request) -> Response:
-    return JSONResponse(OPENAPI)
+    from .openapi import openapi
+
+    return JSONResponse(openapi())
 
 
-async def _body_of(request: Request, limits: Limits) -> dict[str, Any]:
-    """A request's JSON object ({} for no body), within the size limit."""
+async def _body_of(request: Request, limits: Limits, kind: type[T]) -> T:
+    """A request's body (``{}`` when empty) as ``kind``, within the size limit."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > limits.max_body):
         raise ApiError(413, f"request bodies are at most {limits.max_body} bytes")
@@ -521,25 +850,70 @@ async def _body_of(request: Request, limits: Limits) -> dict[str, Any]:
         raw += chunk
         if len(raw) > limits.max_body:
             raise ApiError(413, f"request bodies are at most {limits.max_body} bytes")
-    if not raw:
-        return {}
-    content_type = request.headers.get("content-type", "")
-    if content_type.split(";")[0].strip().lower() != "application/json":
-        raise ApiError(415, "send the body as application/json")
+    if raw:
+        content_type = request.headers.get("content-type", "")
+        if content_type.split(";")[0].strip().lower() != "application/json":
+            raise ApiError(415, "send the body as application/json")
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "the body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "the body must be a JSON object")
-    return data
+        return models.decode(raw, kind)
+    except msgspec.ValidationError as error:
+        raise ApiError(400, f"bad request body: {error}") from None
+    except msgspec.DecodeError as error:
+        try:
+            json.loads(raw)
+        except (ValueError, RecursionError):
+            raise ApiError(400, f"the body is not valid JSON: {error}") from None
+        # Python's parser takes it, so msgspec refused a lone surrogate escape.
+        raise ApiError(
+            400,
+            "the body holds a lone surrogate escape (\\uD800-\\uDFFF without its pair): "
+            "text must be valid Unicode",
+        ) from None
 
 
 async def _api_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ApiError)
-    return JSONResponse({"error": error.message}, status_code=error.status)
+    body: dict[str, Any] = {"error": error.message}
+    if error.state is not None:
+        body["state"] = msgspec.to_builtins(error.state)
+    return JSONResponse(body, status_code=error.status, headers=error.headers)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     return JSONResponse({"error": error.detail}, status_code=error.status_code)
+
+
+#: Every response's security headers. The page has no inline script or style
+#: attribute, so the policy allows only the server's own files.
+SECURITY_HEADERS: Final = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every response, errors included."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

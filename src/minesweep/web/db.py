@@ -1,18 +1,26 @@
 """Where the web game keeps its games: SQLite by default, PostgreSQL by URL.
 
-One table holds every game: its secret token (the only way to act on it), a
-public id (for replays and leaderboards, once it is over), the whole game as
-minesweep game JSON (mines included: it never leaves the server while the
-game runs), and a version. Every action is one transaction that updates the
-row only if its version is still the one read (optimistic concurrency): two
-requests racing on a game cannot both win, and the loser retries on the new
-state. A row is written before the response is sent, so an acknowledged
-action survives the server being killed.
+Two tables. ``web_games`` holds one row a game: its secret token (the only
+way to act on it), a public id (for replays, once it is ranked), its
+settings, the game *before its first action* as minesweep game JSON (with
+the field once it is laid; it never leaves the server while the game runs),
+the counters a leaderboard reads, and a version. ``web_actions`` holds the
+game's actions, one row each, appended and never rewritten, so an action
+costs the same whatever the game's length: one small row inserted and one
+row's counters updated, in one transaction, only if the game's version is
+still the one read (optimistic concurrency: of two racing requests, one
+wins and the other retries on the new state or is refused). The row is
+written before the response is sent, so an acknowledged action survives
+the server being killed.
+
+A game is read back by replaying its actions on its base game; a per-game
+cap on actions (:class:`minesweep.web.Limits`) bounds that replay.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,13 +29,18 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    and_,
+    case,
     create_engine,
+    delete,
     event,
+    func,
     select,
     update,
 )
@@ -38,24 +51,44 @@ __all__ = ["Database", "GameRow", "default_url"]
 metadata = MetaData()
 
 games = Table(
-    "games",
+    "web_games",
     metadata,
     Column("token", String(64), primary_key=True),
     Column("public_id", String(32), nullable=False, unique=True),
     Column("kind", String(32), nullable=False),
-    Column("name", String(40)),
+    Column("name", String(160)),
+    Column("bot", Boolean, nullable=False),
     Column("no_guess", Boolean, nullable=False),
     Column("seeded", Boolean, nullable=False),
     Column("assisted", Boolean, nullable=False),
+    # ready, playing, won, lost, or expired (abandoned: no action for too long).
     Column("status", String(16), nullable=False),
-    Column("game", Text, nullable=False),
-    Column("started_at", Float),
+    Column("base", Text, nullable=False),
+    Column("actions", Integer, nullable=False),
+    # The time charged so far, at the last write, and the server's monotonic
+    # clock then (with the clock's epoch: which boot of which host).
+    Column("elapsed", Float, nullable=False),
+    Column("clock_at", Float, nullable=False),
+    Column("clock_epoch", String(64), nullable=False),
     Column("seconds", Float),
     Column("bbbv", Integer),
     Column("ranked", Boolean, nullable=False),
+    Column("unranked_because", String(200)),
     Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
     Column("finished_at", Float),
     Column("version", Integer, nullable=False),
+    Index("web_games_board", "kind", "ranked", "seconds"),
+    Index("web_games_player", "kind", "bot", "name"),
+    Index("web_games_age", "status", "updated_at"),
+)
+
+actions = Table(
+    "web_actions",
+    metadata,
+    Column("token", String(64), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("record", Text, nullable=False),
 )
 
 
@@ -65,18 +98,33 @@ class GameRow:
     public_id: str
     kind: str
     name: str | None
+    bot: bool
     no_guess: bool
     seeded: bool
     assisted: bool
     status: str
-    game: str
-    started_at: float | None
+    base: str
+    actions: int
+    elapsed: float
+    clock_at: float
+    clock_epoch: str
     seconds: float | None
     bbbv: int | None
     ranked: bool
+    unranked_because: str | None
     created_at: float
+    updated_at: float
     finished_at: float | None
     version: int
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A name's games of one kind: how many, and how many won without help."""
+
+    name: str
+    games: int
+    wins: int
 
 
 def default_url() -> str:
@@ -95,11 +143,11 @@ def default_url() -> str:
 
 
 class Database:
-    """The games table behind one SQLAlchemy engine."""
+    """The two tables behind one SQLAlchemy engine."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        options: dict[str, Any] = {"future": True}
+        options: dict[str, Any] = {}
         if url.startswith("postgresql") and "+" not in url.split(":", 1)[0]:
             url = url.replace("postgresql", "postgresql+psycopg", 1)
         if url.startswith("sqlite"):
@@ -109,24 +157,66 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
 
-    def insert(self, row: dict[str, Any]) -> None:
+    def insert(self, row: dict[str, Any], now: float) -> None:
         with self.engine.begin() as connection:
-            connection.execute(games.insert().values(**row, version=0, created_at=time.time()))
+            connection.execute(
+                games.insert().values(**row, actions=0, version=0, created_at=now, updated_at=now)
+            )
 
     def load(self, token: str) -> GameRow | None:
         with self.engine.connect() as connection:
             found = connection.execute(select(games).where(games.c.token == token)).first()
         return GameRow(**found._mapping) if found is not None else None
 
-    def store(self, token: str, version: int, changes: dict[str, Any]) -> bool:
-        """Write ``changes`` if the row is still at ``version``; False if another write won."""
+    def records(self, token: str, count: int) -> list[str]:
+        """The first ``count`` actions of a game, in order."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(actions.c.record)
+                .where(actions.c.token == token, actions.c.seq < count)
+                .order_by(actions.c.seq)
+            ).all()
+        return [row[0] for row in rows]
+
+    def store(
+        self,
+        row: GameRow,
+        changes: dict[str, Any],
+        *,
+        record: str | None = None,
+        rewrite: Sequence[str] | None = None,
+    ) -> bool:
+        """Write ``changes`` (and append ``record``) if the game is still at ``row.version``.
+
+        ``rewrite`` replaces every action instead (after an undo that takes the
+        field back). False if another write won the race; nothing is written then.
+        """
+        count = row.actions + (record is not None)
+        if rewrite is not None:
+            count = len(rewrite)
         with self.engine.begin() as connection:
             result = connection.execute(
                 update(games)
-                .where(games.c.token == token, games.c.version == version)
-                .values(**changes, version=version + 1)
+                .where(games.c.token == row.token, games.c.version == row.version)
+                .values(**changes, actions=count, version=row.version + 1)
             )
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            if rewrite is not None:
+                connection.execute(delete(actions).where(actions.c.token == row.token))
+                if rewrite:
+                    connection.execute(
+                        actions.insert(),
+                        [
+                            {"token": row.token, "seq": seq, "record": text}
+                            for seq, text in enumerate(rewrite)
+                        ],
+                    )
+            elif record is not None:
+                connection.execute(
+                    actions.insert().values(token=row.token, seq=row.actions, record=record)
+                )
+            return True
 
     def replay(self, public_id: str) -> GameRow | None:
         """A finished, ranked game by its public id."""
@@ -146,6 +236,52 @@ class Database:
             ).all()
         return [GameRow(**row._mapping) for row in rows]
 
+    def players(
+        self, kind: str, *, bot: bool, names: Sequence[str] | None = None
+    ) -> list[PlayerRecord]:
+        """Every named player's unseeded games of ``kind`` (people or bots), and wins.
+
+        A game counts from its creation: one abandoned, or still unfinished,
+        counts as a game not won, so leaving a losing game costs what losing it does.
+        """
+        won = func.sum(
+            case((and_(games.c.status == "won", games.c.assisted.is_(False)), 1), else_=0)
+        )
+        query = (
+            select(games.c.name, func.count(), won)
+            .where(
+                games.c.kind == kind,
+                games.c.bot.is_(bot),
+                games.c.seeded.is_(False),
+                games.c.name.is_not(None),
+            )
+            .group_by(games.c.name)
+        )
+        if names is not None:
+            query = query.where(games.c.name.in_(list(names)))
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [PlayerRecord(name, int(count), int(wins or 0)) for name, count, wins in rows]
+
+    def expire(self, before: float) -> int:
+        """Mark unfinished games untouched since ``before`` expired and drop their actions."""
+        with self.engine.begin() as connection:
+            stale = select(games.c.token).where(
+                games.c.status.in_(("ready", "playing")), games.c.updated_at < before
+            )
+            tokens = [row[0] for row in connection.execute(stale).all()]
+            if not tokens:
+                return 0
+            for start in range(0, len(tokens), 500):
+                chunk = tokens[start : start + 500]
+                connection.execute(delete(actions).where(actions.c.token.in_(chunk)))
+                connection.execute(
+                    update(games)
+                    .where(games.c.token.in_(chunk), games.c.status.in_(("ready", "playing")))
+                    .values(status="expired", actions=0, version=games.c.version + 1)
+                )
+            return len(tokens)
+
     def dispose(self) -> None:
         self.engine.dispose()
 
@@ -158,3 +294,8 @@ def _sqlite_pragmas(connection: Any, _: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
+
+
+def wall_clock() -> float:
+    """Wall time, for what people read (when a game was made or finished), never for scores."""
+    return time.time()

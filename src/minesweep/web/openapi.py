@@ -1,218 +1,123 @@
-"""The OpenAPI description of the web game's JSON API, served at ``/openapi.json``."""
+"""The OpenAPI description of the web game's JSON API, served at ``/openapi.json``.
+
+Generated: the bodies' schemas come from the msgspec declarations the
+server decodes and encodes with (:mod:`minesweep.web.models`); this module
+only lists the routes, what each takes and returns, and its errors.
+"""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from minesweep.actions import GameStatus
-from minesweep.frontend import Button
-from minesweep.presets import PRESETS, FirstClickRule
+import msgspec
 
-__all__ = ["OPENAPI"]
+from minesweep import __version__
+from minesweep.presets import PRESETS
 
-# The enumerations come from the tables the server itself checks against.
-_RULES = [rule.value for rule in FirstClickRule]
-_STATUSES = [status.value for status in GameStatus]
-_PRESETS = list(PRESETS)
-_BUTTONS = [button.value for button in Button]
+from . import models
 
-_ERROR = {
-    "description": "A client error",
-    "content": {
-        "application/json": {
-            "schema": {
-                "type": "object",
-                "properties": {"error": {"type": "string"}},
-                "required": ["error"],
-            }
-        }
-    },
+__all__ = ["openapi"]
+
+_REF = "#/components/schemas/{name}"
+
+#: Method, path, summary, request body, answer, status and errors of every route.
+_ROUTES: list[tuple[str, str, str, type[Any] | None, type[Any], int, tuple[int, ...]]] = [
+    ("post", "/api/games", "Create a game", models.NewGame, models.GameState, 201,
+     (400, 413, 415, 422, 429)),
+    ("get", "/api/game", "Read the game the token names", None, models.GameState, 200,
+     (401, 404, 410)),
+    ("post", "/api/game/actions",
+     "Act on a square: name the action, or the mouse button ('click') and the server's rules "
+     "say what it does there (right flags or unflags, middle chords, left chords on a number "
+     "and reveals anything else)",
+     models.Move, models.MoveAnswer, 200, (400, 401, 404, 409, 410, 413, 415, 422, 429, 503)),
+    ("post", "/api/game/undo", "Undo the last action (the game becomes assisted)",
+     models.UndoRequest, models.GameState, 200, (400, 401, 404, 409, 410, 429)),
+    ("post", "/api/game/hint",
+     "A hint and every square's mine probability (the game becomes assisted)",
+     models.HintRequest, models.HintAnswer, 200, (400, 401, 404, 409, 410, 429, 503)),
+    ("get", "/api/leaderboards/{kind}",
+     "The fastest ranked wins of a kind of game, with each name's win rate",
+     None, models.Leaderboard, 200, (404,)),
+    ("get", "/api/bots/{kind}", "Declared bots by win rate (the low end of its 95% interval)",
+     None, models.BotLeaderboard, 200, (404,)),
+    ("get", "/api/replays/{public_id}", "A ranked game, with every view it showed",
+     None, models.Replay, 200, (404,)),
+]  # fmt: skip
+
+_ERRORS = {
+    400: "The body or a field is malformed",
+    401: "No 'Authorization: Bearer TOKEN' header",
+    404: "No such game, kind or replay",
+    409: "The game is over, at another version than the request's, or full",
+    410: "The game expired",
+    413: "The body is too large",
+    415: "The body is not application/json",
+    422: "The settings or the square break the rules",
+    429: "Too many requests from this address: see Retry-After",
+    503: "No no-guess board in time, or the pool making them is busy: see Retry-After",
 }
 
-_STATE: dict[str, Any] = {
-    "type": "object",
-    "description": (
-        "What the player may see. Until the game ends it holds no mine, no seed and no "
-        "number of an unopened square."
-    ),
-    "properties": {
-        "id": {"type": "string", "description": "The game's secret token"},
-        "kind": {"type": "string"},
-        "rows": {"type": "integer"},
-        "cols": {"type": "integer"},
-        "mines": {"type": "integer"},
-        "rule": {"type": "string", "enum": _RULES},
-        "no_guess": {"type": "boolean"},
-        "status": {"type": "string", "enum": _STATUSES},
-        "mines_left": {"type": "integer"},
-        "elapsed": {"type": "number", "description": "Seconds, by the server's clock"},
-        "assisted": {"type": "boolean"},
-        "seeded": {"type": "boolean"},
-        "view": {
-            "type": "array",
-            "items": {"type": "string"},
+
+@functools.cache
+def openapi() -> dict[str, Any]:
+    """The description, built once."""
+    types = sorted(
+        {route[3] for route in _ROUTES if route[3] is not None}
+        | {route[4] for route in _ROUTES}
+        | {models.Error},
+        key=lambda kind: kind.__name__,
+    )
+    _, components = msgspec.json.schema_components(types, ref_template=_REF)
+    components["NewGame"]["properties"]["preset"]["anyOf"][0]["enum"] = list(PRESETS)
+
+    def body(kind: type[Any]) -> dict[str, Any]:
+        return {"application/json": {"schema": {"$ref": _REF.format(name=kind.__name__)}}}
+
+    paths: dict[str, Any] = {}
+    for method, path, summary, request, answer, status, errors in _ROUTES:
+        operation: dict[str, Any] = {
+            "summary": summary,
+            "responses": {
+                str(status): {"description": "OK", "content": body(answer)},
+                **{
+                    str(code): {"description": _ERRORS[code], "content": body(models.Error)}
+                    for code in errors
+                },
+            },
+        }
+        if request is not None:
+            operation["requestBody"] = {"required": False, "content": body(request)}
+        if path.startswith("/api/game/") or path == "/api/game":
+            operation["security"] = [{"gameToken": []}]
+        parameters = [
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in ("kind", "public_id")
+            if "{" + name + "}" in path
+        ]
+        if parameters:
+            operation["parameters"] = parameters
+        paths.setdefault(path, {})[method] = operation
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "minesweep web game",
+            "version": __version__,
             "description": (
-                "One string a row: '#' hidden, 'F' flag, '?' question mark, '.' blank, "
-                "'1'-'8'; after a loss '*' mine, 'X' the exploded one, '!' a wrong flag"
+                "A server-authoritative Minesweeper: the server holds the mines. A game's "
+                "token goes in the Authorization header, never in a URL."
             ),
         },
-        "stats": {"type": "object", "description": "Once the game is over"},
-        "ranked": {"type": "boolean"},
-        "public_id": {"type": "string", "description": "For the replay of a ranked game"},
-    },
-    "required": ["id", "rows", "cols", "mines", "status", "mines_left", "elapsed", "view"],
-}
-
-
-def _json(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"content": {"application/json": {"schema": schema}}}
-
-
-_TOKEN = {"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}
-
-OPENAPI: dict[str, Any] = {
-    "openapi": "3.1.0",
-    "info": {
-        "title": "minesweep web game",
-        "version": "1",
-        "description": "A server-authoritative Minesweeper: the server holds the mines.",
-    },
-    "paths": {
-        "/api/games": {
-            "post": {
-                "summary": "Create a game",
-                "requestBody": _json(
-                    {
-                        "type": "object",
-                        "properties": {
-                            "preset": {
-                                "type": "string",
-                                "enum": _PRESETS,
-                            },
-                            "rows": {"type": "integer", "minimum": 1, "maximum": 64},
-                            "cols": {"type": "integer", "minimum": 1, "maximum": 128},
-                            "mines": {"type": "integer", "minimum": 0},
-                            "rule": {"type": "string", "enum": _RULES},
-                            "no_guess": {"type": "boolean"},
-                            "seed": {
-                                "type": "integer",
-                                "description": "Makes the game reproducible, and unranked",
-                            },
-                            "name": {"type": "string", "maxLength": 40},
-                        },
-                    }
-                ),
-                "responses": {
-                    "201": {"description": "The new game", **_json(_STATE)},
-                    "400": _ERROR,
-                    "413": _ERROR,
-                    "422": _ERROR,
-                },
-            }
+        "paths": paths,
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "gameToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The `id` of the game's state, as returned at its creation",
+                }
+            },
         },
-        "/api/games/{token}": {
-            "get": {
-                "summary": "Read a game",
-                "parameters": [_TOKEN],
-                "responses": {"200": {"description": "The game", **_json(_STATE)}, "404": _ERROR},
-            }
-        },
-        "/api/games/{token}/actions": {
-            "post": {
-                "summary": "Act on a game: reveal, flag, unflag, question or chord a square",
-                "description": (
-                    "Name the action, or name the mouse button with 'click': the server's "
-                    "rules say what it does on that square (right flags or unflags, middle "
-                    "chords, left chords on a number and reveals anything else)."
-                ),
-                "parameters": [_TOKEN],
-                "requestBody": _json(
-                    {
-                        "type": "object",
-                        "properties": {
-                            "action": {
-                                "type": "string",
-                                "enum": ["reveal", "flag", "unflag", "question", "chord"],
-                            },
-                            "click": {"type": "string", "enum": _BUTTONS},
-                            "row": {"type": "integer"},
-                            "col": {"type": "integer"},
-                        },
-                        "oneOf": [{"required": ["action"]}, {"required": ["click"]}],
-                        "required": ["row", "col"],
-                    }
-                ),
-                "responses": {
-                    "200": {
-                        "description": "The game after the action, and what changed",
-                        **_json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "state": _STATE,
-                                    "effective": {"type": "boolean"},
-                                    "opened": {"type": "integer"},
-                                    "changed": {
-                                        "type": "array",
-                                        "items": {"type": "array", "items": {"type": "integer"}},
-                                    },
-                                },
-                            }
-                        ),
-                    },
-                    "400": _ERROR,
-                    "404": _ERROR,
-                    "409": _ERROR,
-                    "413": _ERROR,
-                    "422": _ERROR,
-                },
-            }
-        },
-        "/api/games/{token}/undo": {
-            "post": {
-                "summary": "Undo the last action (the game no longer ranks)",
-                "parameters": [_TOKEN],
-                "responses": {"200": {"description": "The game"}, "404": _ERROR, "409": _ERROR},
-            }
-        },
-        "/api/games/{token}/hint": {
-            "post": {
-                "summary": "A hint and the mine probabilities (the game no longer ranks)",
-                "parameters": [_TOKEN],
-                "responses": {"200": {"description": "The hint"}, "404": _ERROR, "409": _ERROR},
-            }
-        },
-        "/api/leaderboards/{kind}": {
-            "get": {
-                "summary": "The best times of a preset (kind: expert, or expert/no-guess...)",
-                "parameters": [
-                    {"name": "kind", "in": "path", "required": True, "schema": {"type": "string"}}
-                ],
-                "responses": {"200": {"description": "The leaderboard"}, "404": _ERROR},
-            }
-        },
-        "/api/replays/{public_id}": {
-            "get": {
-                "summary": "The replay of a ranked game",
-                "parameters": [
-                    {
-                        "name": "public_id",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "string"},
-                    }
-                ],
-                "responses": {
-                    "200": {
-                        "description": (
-                            "The field, the actions with their times, and 'views': the view "
-                            "before the first action, then after each (the rows of a view as "
-                            "in a game's state)"
-                        )
-                    },
-                    "404": _ERROR,
-                },
-            }
-        },
-    },
-}
+    }

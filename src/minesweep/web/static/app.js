@@ -19,15 +19,33 @@ let timerAt = 0;          // local time of that response
 let busy = Promise.resolve();
 let replaying = false;
 
-async function api(method, path, body) {
+// The game's token goes in a header, never in a URL. A refused request keeps the
+// server's answer: a 409 for a stale version carries the game as it is now.
+async function api(method, path, body, token) {
+  const headers = {};
+  if (body) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
   const response = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
+    method, headers, body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || response.statusText);
+    error.state = data.state;
+    throw error;
+  }
   return data;
+}
+
+// A request refused because the game moved on (another tab, a retried request):
+// draw the game as the server has it.
+function refused(error) {
+  if (error.state && !replaying) {
+    game = error.state;
+    paintAll();
+    status();
+  }
+  say(error.message);
 }
 
 function say(text) { $("message").textContent = text; }
@@ -40,18 +58,24 @@ function build(rows, cols) {
   const size = Math.max(14, Math.min(32, Math.floor((window.innerWidth - 40) / cols) - 1));
   document.documentElement.style.setProperty("--cell", `${size}px`);
   cells = [];
+  board.setAttribute("aria-rowcount", rows);
+  board.setAttribute("aria-colcount", cols);
   for (let r = 0; r < rows; r++) {
     const line = [];
+    const row = document.createElement("div");
+    row.className = "row";
+    row.setAttribute("role", "row");
     for (let c = 0; c < cols; c++) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "cell";
-      button.dataset.row = r;
-      button.dataset.col = c;
-      button.tabIndex = r === cursor[0] && c === cursor[1] ? 0 : -1;
-      board.appendChild(button);
-      line.push(button);
+      const cell = document.createElement("div");
+      cell.setAttribute("role", "gridcell");
+      cell.className = "cell";
+      cell.dataset.row = r;
+      cell.dataset.col = c;
+      cell.tabIndex = r === cursor[0] && c === cursor[1] ? 0 : -1;
+      row.appendChild(cell);
+      line.push(cell);
     }
+    board.appendChild(row);
     cells.push(line);
   }
 }
@@ -96,7 +120,8 @@ function status() {
     const s = game.stats;
     say(`${game.status === "won" ? "Won" : "Lost"} in ${game.elapsed.toFixed(1)} s: 3BV ${s.solved_bbbv}/${s.bbbv}, ` +
         `3BV/s ${s.bbbv_per_second.toFixed(2)}, efficiency ${Math.round(s.efficiency * 100)}%` +
-        (game.ranked ? " — on the leaderboard." : game.status === "won" ? " (not ranked)." : "."));
+        (game.ranked ? " — on the leaderboard." :
+         game.status === "won" ? ` (not ranked: ${game.unranked_because}).` : "."));
     leaderboard();
   }
 }
@@ -177,7 +202,8 @@ function click(button, r, c) {
   busy = busy.then(async () => {
     if (!game || game.status === "won" || game.status === "lost" || replaying) return;
     try {
-      const result = await api("POST", `/api/games/${game.id}/actions`, { click: button, row: r, col: c });
+      const result = await api("POST", "/api/game/actions",
+        { click: button, row: r, col: c, version: game.version }, game.id);
       const before = game;
       game = result.state;
       for (const line of cells) for (const b of line) b.classList.remove("hinted");
@@ -191,7 +217,7 @@ function click(button, r, c) {
       status();
       if (!result.effective && !game.stats) say("");
     } catch (error) {
-      say(error.message);
+      refused(error);
     }
   });
 }
@@ -212,7 +238,7 @@ function focusCell(r, c) {
 }
 
 async function showOverlay() {
-  const result = await api("POST", `/api/games/${game.id}/hint`);
+  const result = await api("POST", "/api/game/hint", { version: game.version }, game.id);
   game = result.state;
   overlay = result.probabilities;
   paintAll();
@@ -222,14 +248,14 @@ async function showOverlay() {
 
 board.addEventListener("click", (event) => {
   const button = event.target.closest(".cell");
-  if (!button || pressed.fired) return;
+  if (!button || pressed.fired || replaying) return;
   const r = +button.dataset.row, c = +button.dataset.col;
   cursor = [r, c];
   clickSquare(r, c, "left");
 });
 board.addEventListener("auxclick", (event) => {
   const button = event.target.closest(".cell");
-  if (button && event.button === 1) { event.preventDefault(); click("middle", +button.dataset.row, +button.dataset.col); }
+  if (button && event.button === 1 && !replaying) { event.preventDefault(); click("middle", +button.dataset.row, +button.dataset.col); }
 });
 board.addEventListener("contextmenu", (event) => {
   const button = event.target.closest(".cell");
@@ -262,7 +288,7 @@ for (const name of ["touchend", "touchcancel", "touchmove"]) {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (!game || event.target.closest("form")) return;
+  if (!game || replaying || event.target.closest("form")) return;
   const [r, c] = cursor;
   const moves = { ArrowUp: [-1, 0], k: [-1, 0], ArrowDown: [1, 0], j: [1, 0],
                   ArrowLeft: [0, -1], h: [0, -1], ArrowRight: [0, 1], l: [0, 1] };
@@ -275,22 +301,22 @@ document.addEventListener("keydown", (event) => {
 });
 
 $("hint").addEventListener("click", async () => {
-  if (!game) return;
+  if (!game || replaying) return;
   try {
-    const result = await api("POST", `/api/games/${game.id}/hint`);
+    const result = await api("POST", "/api/game/hint", { version: game.version }, game.id);
     game = result.state;
     const h = result.hint;
     for (const line of cells) for (const b of line) b.classList.remove("hinted");
     cells[h.row][h.col].classList.add("hinted");
     focusCell(h.row, h.col);
-    say(`Hint: row ${h.row + 1}, column ${h.col + 1} — ` +
-        (h.safe ? "safe" : `mine probability ${(h.probability * 100).toFixed(1)}%`) + `. ${h.reason}`);
+    // The server words the reason in the page's numbering (rows and columns from 1).
+    say(`Hint: ${h.reason}.`);
     status();
-  } catch (error) { say(error.message); }
+  } catch (error) { refused(error); }
 });
 
 $("overlay").addEventListener("click", async () => {
-  if (!game) return;
+  if (!game || replaying) return;
   if (overlay) {
     overlay = null;
     $("overlay").setAttribute("aria-pressed", "false");
@@ -300,18 +326,17 @@ $("overlay").addEventListener("click", async () => {
   try {
     await showOverlay();
     $("overlay").setAttribute("aria-pressed", "true");
-  } catch (error) { say(error.message); }
+  } catch (error) { refused(error); }
 });
 
 $("undo").addEventListener("click", async () => {
-  if (!game) return;
+  if (!game || replaying) return;
   try {
-    const result = await api("POST", `/api/games/${game.id}/undo`);
-    game = result.state;
+    game = await api("POST", "/api/game/undo", { version: game.version }, game.id);
     paintAll();
     status();
     say("Undone.");
-  } catch (error) { say(error.message); }
+  } catch (error) { refused(error); }
 });
 
 $("flagmode").addEventListener("click", () => {
@@ -357,13 +382,21 @@ async function leaderboard() {
     list.replaceChildren();
     for (const score of data.scores) {
       const item = document.createElement("li");
-      const link = document.createElement("a");
-      link.textContent = `${score.name}: ${score.seconds.toFixed(2)} s, 3BV ${score.bbbv}`;
+      const link = document.createElement("button");
+      link.type = "button";
+      link.className = "link";
+      link.textContent = `${score.name}: ${score.seconds.toFixed(2)} s, 3BV ${score.bbbv}, ` +
+        `wins ${Math.round(score.win_rate * 100)}% of ${score.games}`;
+      link.title = "Watch the replay";
       link.addEventListener("click", () => replay(score.replay));
       item.appendChild(link);
       list.appendChild(item);
     }
-    if (!data.scores.length) list.innerHTML = "<li>No ranked game yet.</li>";
+    if (!data.scores.length) {
+      const item = document.createElement("li");
+      item.textContent = "No ranked game yet.";
+      list.appendChild(item);
+    }
   } catch (error) { /* not on a preset: no leaderboard */ }
 }
 
@@ -391,7 +424,13 @@ async function replay(publicId) {
     draw(data.views[i + 1]);
   }
   replaying = false;
-  say("Replay over. Press New game to play.");
+  // Back to the game the player left: the board is theirs again.
+  if (game) {
+    build(game.rows, game.cols);
+    paintAll();
+    status();
+  }
+  say("Replay over: back to your game.");
 }
 
 // --- start ------------------------------------------------------------------------------
@@ -401,7 +440,7 @@ async function replay(publicId) {
   if (theme) document.documentElement.classList.add(theme);
   const saved = localStorage.getItem("minesweep-game");
   if (saved) {
-    try { start(await api("GET", `/api/games/${saved}`)); return; } catch (error) { /* gone */ }
+    try { start(await api("GET", "/api/game", null, saved)); return; } catch (error) { /* gone */ }
   }
   $("setup").requestSubmit();
 })();

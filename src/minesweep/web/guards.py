@@ -1,0 +1,267 @@
+"""What keeps the web game fair and cheap: rate limits, the no-guess pool, names, human speed.
+
+Each piece here is small and has no HTTP in it, so each is tested alone.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Final
+
+from minesweep import Minefield
+
+__all__ = [
+    "HUMAN_LIMITS",
+    "BadNameError",
+    "BusyError",
+    "NoGuessPool",
+    "TokenBuckets",
+    "check_name",
+    "wilson",
+]
+
+# --- rate limits ------------------------------------------------------------------------------
+
+
+class TokenBuckets:
+    """One token bucket per client: ``burst`` requests at once, then ``rate`` a second.
+
+    :meth:`take` answers 0.0 when a request may go ahead, or the seconds to
+    wait before one may (a 429's ``Retry-After``). The oldest clients are
+    forgotten past ``max_clients``, so a flood of addresses costs bounded memory.
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_clients: int = 100_000,
+    ) -> None:
+        if not rate > 0 or burst < 1:
+            raise ValueError(f"a bucket needs rate > 0 and burst >= 1, got {rate} and {burst}")
+        self.rate, self.burst, self.clock, self.max_clients = rate, burst, clock, max_clients
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> float:
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.pop(client, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            wait = 0.0
+            if tokens >= 1.0:
+                tokens -= 1.0
+            else:
+                wait = (1.0 - tokens) / self.rate
+            self._buckets[client] = (tokens, now)
+            while len(self._buckets) > self.max_clients:
+                self._buckets.popitem(last=False)
+        return wait
+
+
+# --- the no-guess pool ------------------------------------------------------------------------
+
+
+class BusyError(Exception):
+    """The no-guess pool's queue is full: try again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+#: How a no-guess field is laid: rows, cols, mines, first click, seed, seconds.
+Lay = Callable[[int, int, int, tuple[int, int], int | None, float | None], Minefield]
+
+
+def lay_no_guess_field(
+    rows: int,
+    cols: int,
+    mines: int,
+    first_click: tuple[int, int],
+    seed: int | None,
+    max_seconds: float | None,
+) -> Minefield:
+    """A no-guess field around ``first_click`` (what a pool's worker runs)."""
+    from minesweep.solver import no_guess_game
+
+    game = no_guess_game(
+        rows, cols, mines, first_click=first_click, seed=seed, max_seconds=max_seconds
+    )
+    field = game.field
+    assert field is not None  # a no-guess game is made on its field
+    return field
+
+
+def _warm_worker() -> None:
+    # Load the solver's compiled kernels when the worker starts, not in a
+    # player's first request.
+    lay_no_guess_field(9, 9, 10, (4, 4), 0, 5.0)
+
+
+class NoGuessPool:
+    """No-guess fields made by a bounded pool of worker processes.
+
+    No-guess generation is CPU-bound Python and compiled code that holds the
+    GIL: in the server's own threads, sixteen clients asking for hard boards
+    would slow every unrelated read. In ``workers`` separate processes, with
+    at most ``queue`` more requests waiting, the server's process stays free
+    for reads; a request past the queue is refused at once (:class:`BusyError`),
+    and one past ``max_seconds`` fails without being retried. ``workers=0``
+    lays fields in the request's own thread (for tests and small setups),
+    still bounded by ``queue``.
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        queue: int,
+        *,
+        lay: Lay = lay_no_guess_field,
+    ) -> None:
+        self.workers, self.queue, self.lay = workers, queue, lay
+        self._slots = threading.BoundedSemaphore(max(workers, 1) + queue)
+        self._executor: Executor | None = None
+        self._lock = threading.Lock()
+
+    def _pool(self) -> Executor:
+        with self._lock:
+            if self._executor is None:
+                import multiprocessing
+
+                # spawn, not fork: the server has threads, and a forked
+                # child would inherit their locks mid-use.
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_warm_worker,
+                )
+            return self._executor
+
+    def field(
+        self,
+        rows: int,
+        cols: int,
+        mines: int,
+        first_click: tuple[int, int],
+        seed: int | None,
+        max_seconds: float | None,
+    ) -> Minefield:
+        """A no-guess field; raises BusyError, or NoGuessBudgetError past ``max_seconds``."""
+        from minesweep.solver import NoGuessBudgetError
+
+        seconds = 10.0 if max_seconds is None else max_seconds
+        if not self._slots.acquire(blocking=False):
+            raise BusyError(
+                "the server is busy making no-guess boards; try again shortly",
+                retry_after=max(1, math.ceil(seconds)),
+            )
+        try:
+            if self.workers == 0:
+                return self.lay(rows, cols, mines, first_click, seed, max_seconds)
+            future = self._pool().submit(
+                self.lay, rows, cols, mines, first_click, seed, max_seconds
+            )
+            try:
+                # The worker stops itself at max_seconds; the margin covers
+                # its start and the trip back.
+                return future.result(timeout=seconds + 5.0)
+            except FutureTimeout:
+                future.cancel()
+                raise NoGuessBudgetError(
+                    f"no no-guess board came back within {seconds + 5.0:g} s"
+                ) from None
+        finally:
+            self._slots.release()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+
+
+# --- names --------------------------------------------------------------------------------------
+
+
+class BadNameError(ValueError):
+    """A player's name that cannot be shown on a leaderboard as it is."""
+
+
+#: Bidirectional formatting characters: a name holding U+202E shows its
+#: letters reversed, and the rest of the leaderboard line with them.
+_BIDI: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def check_name(name: str, max_length: int) -> str | None:
+    """A name as it will be stored: NFC, trimmed; None for a blank one.
+
+    Refused (BadNameError): a lone surrogate, a control character (NUL
+    included), a bidirectional override, an unassigned code point, a line or
+    paragraph separator, or more than ``max_length`` characters after NFC.
+    """
+    for index, char in enumerate(name):
+        if 0xD800 <= ord(char) <= 0xDFFF:
+            raise BadNameError(
+                f"name holds a lone surrogate (U+{ord(char):04X}) at character {index}"
+            )
+    name = unicodedata.normalize("NFC", name).strip()
+    for index, char in enumerate(name):
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cn", "Co", "Zl", "Zp") or char in _BIDI:
+            raise BadNameError(
+                f"name holds U+{ord(char):04X} ({unicodedata.name(char, 'a control character')}) "
+                f"at character {index}: names are printable text"
+            )
+    if len(name) > max_length:
+        raise BadNameError(f"name must be at most {max_length} characters, got {len(name)}")
+    return name or None
+
+
+# --- fairness -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HumanLimit:
+    bbbv_per_second: float
+    why: str
+
+
+#: 3BV/s above which a win is not ranked among people. People's record
+#: speeds, as far as published figures go: "the world record 3BV/s for
+#: intermediate and expert are 7.89 and 6.11" (the help of Michael
+#: Kolesidis's Emoji Minesweeper, undated and unsourced), and "the world's
+#: fastest players exceed 10 3BV/s on Expert boards" (minesweeper.org,
+#: "What is 3BV?"). No figure for beginner was found; its short boards allow
+#: bursts, so its limit is twice expert's. Each limit is set above the
+#: highest figure found for its level, so no human record is ever refused;
+#: our own solver plays beginner at about 70 3BV/s.
+HUMAN_LIMITS: Final[dict[str, HumanLimit]] = {
+    "beginner": HumanLimit(20.0, "no published figure found; twice expert's limit"),
+    "intermediate": HumanLimit(12.0, "above the 7.89 record quoted by Emoji Minesweeper's help"),
+    "expert": HumanLimit(10.0, "at minesweeper.org's 'exceed 10 3BV/s on Expert'"),
+}
+
+
+def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (0..1 for no games)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    # At 0 or all wins the interval ends exactly at 0 or 1; floats may miss by an ulp.
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == games else min(1.0, centre + half)
+    return low, high

@@ -1,0 +1,246 @@
+"""The web API's bodies, declared once as msgspec structs.
+
+Requests are decoded and type-checked by msgspec straight from the bytes
+(an unknown field, a wrong type or an out-of-range number is refused with
+the field's JSON path in the message); responses are encoded from the same
+kind of declarations; and ``/openapi.json`` is generated from them
+(:mod:`minesweep.web.openapi`), so the description cannot drift from the
+code. What a declaration cannot say (a preset *or* a size, the server's
+limits, what a name may contain) is checked by the service, after decoding.
+
+msgspec rather than pydantic: one small compiled package with no
+dependencies of its own, decoding and validation in one pass from bytes,
+and JSON Schema output; the web game needs nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypeVar
+
+import msgspec
+from msgspec import Meta, Struct
+
+__all__ = [
+    "BotEntry",
+    "BotLeaderboard",
+    "Error",
+    "GameState",
+    "HintAnswer",
+    "HintRequest",
+    "HintSquare",
+    "Leaderboard",
+    "LeaderboardEntry",
+    "Move",
+    "MoveAnswer",
+    "NewGame",
+    "Replay",
+    "Stats",
+    "UndoRequest",
+]
+
+Rule = Literal["opening", "safe", "none"]
+Status = Literal["ready", "playing", "won", "lost"]
+ActionName = Literal["reveal", "flag", "unflag", "chord", "question"]
+ButtonName = Literal["left", "middle", "right"]
+Version = Annotated[
+    int,
+    Meta(
+        ge=0,
+        description=(
+            "The game's version the request was made against (the state's `version`): "
+            "a request made against an older version is refused with 409, so a retried "
+            "or duplicated request is never applied twice"
+        ),
+    ),
+]
+Square = Annotated[int, Meta(ge=0, description="Counted from 0")]
+
+
+class NewGame(Struct, forbid_unknown_fields=True, kw_only=True):
+    """A request for a new game: a preset, or rows, cols and mines."""
+
+    preset: str | None = None
+    rows: Annotated[int, Meta(ge=1)] | None = None
+    cols: Annotated[int, Meta(ge=1)] | None = None
+    mines: Annotated[int, Meta(ge=0)] | None = None
+    rule: Rule = "opening"
+    no_guess: bool = False
+    seed: Annotated[int, Meta(ge=0)] | None = None
+    name: str | None = None
+    bot: Annotated[
+        bool,
+        Meta(
+            description=(
+                "A program plays this game: it is ranked on the bot leaderboard "
+                "(win rate), never among people"
+            )
+        ),
+    ] = False
+
+
+class Move(Struct, forbid_unknown_fields=True, kw_only=True):
+    """An action on a square, or a mouse button on it (the rules say what it does there)."""
+
+    row: Square
+    col: Square
+    version: Version
+    action: ActionName | None = None
+    click: ButtonName | None = None
+
+
+class UndoRequest(Struct, forbid_unknown_fields=True, kw_only=True):
+    version: Version
+
+
+class HintRequest(Struct, forbid_unknown_fields=True, kw_only=True):
+    version: Version | None = None
+
+
+class Stats(Struct, kw_only=True):
+    bbbv: int
+    solved_bbbv: int
+    bbbv_per_second: float
+    efficiency: float
+    clicks: int
+
+
+class GameState(Struct, kw_only=True, omit_defaults=True):
+    """What the player may see. Until the game ends: no mine, no seed, no unopened number."""
+
+    id: Annotated[
+        str, Meta(description="The game's secret token: send it as `Authorization: Bearer`")
+    ]
+    version: Version
+    kind: str
+    rows: int
+    cols: int
+    mines: int
+    rule: Rule
+    no_guess: bool
+    bot: bool
+    status: Status
+    mines_left: int
+    elapsed: Annotated[
+        float, Meta(description="Seconds charged to the player, by the server's monotonic clock")
+    ]
+    assisted: bool
+    seeded: bool
+    actions: Annotated[int, Meta(description="Actions recorded so far (capped per game)")]
+    view: Annotated[
+        list[str],
+        Meta(
+            description=(
+                "One string a row: '#' hidden, 'F' flag, '?' question mark, '.' blank, "
+                "'1'-'8'; after a loss '*' mine, 'X' the exploded one, '!' a wrong flag"
+            )
+        ),
+    ]
+    stats: Stats | None = None
+    ranked: bool | None = None
+    unranked_because: str | None = None
+    public_id: str | None = None
+
+
+class MoveAnswer(Struct, kw_only=True):
+    state: GameState
+    effective: bool
+    opened: int
+    changed: Annotated[
+        list[tuple[int, int]], Meta(description="The squares that changed, [row, col]")
+    ]
+
+
+class HintSquare(Struct, kw_only=True):
+    row: int
+    col: int
+    safe: bool
+    probability: float
+    reason: str
+
+
+class HintAnswer(Struct, kw_only=True):
+    state: GameState
+    hint: HintSquare
+    probabilities: Annotated[
+        list[list[float | None]] | None,
+        Meta(
+            description=(
+                "Each square's mine probability (null where it is open); "
+                "null before the first reveal"
+            )
+        ),
+    ]
+
+
+class LeaderboardEntry(Struct, kw_only=True):
+    rank: int
+    name: str
+    seconds: float
+    bbbv: int
+    bbbv_per_second: float
+    replay: str
+    finished_at: float
+    games: Annotated[
+        int, Meta(description="This name's unseeded games of this kind, finished or not")
+    ]
+    win_rate: Annotated[
+        float, Meta(description="Wins over those games: an abandoned game counts as a loss")
+    ]
+
+
+class Leaderboard(Struct, kw_only=True):
+    kind: str
+    human_limit: Annotated[
+        float | None,
+        Meta(description="3BV/s above which a win is not ranked among people (null: no limit)"),
+    ]
+    scores: list[LeaderboardEntry]
+
+
+class BotEntry(Struct, kw_only=True):
+    rank: int
+    name: str
+    games: int
+    wins: int
+    win_rate: float
+    low: Annotated[float, Meta(description="Lower end of the 95% Wilson interval of the win rate")]
+    high: Annotated[float, Meta(description="Upper end of the 95% Wilson interval")]
+
+
+class BotLeaderboard(Struct, kw_only=True):
+    kind: str
+    min_games: int
+    bots: list[BotEntry]
+
+
+class Replay(Struct, kw_only=True):
+    public_id: str
+    kind: str
+    name: str
+    rows: int
+    cols: int
+    mines: int
+    field: list[str]
+    history: list[dict[str, str | float]]
+    views: Annotated[
+        list[list[str]],
+        Meta(
+            description=(
+                "The view before the first action, then after each, as the server computed them"
+            )
+        ),
+    ]
+    seconds: float | None
+    bbbv: int | None
+
+
+class Error(Struct, kw_only=True):
+    error: str
+
+
+T = TypeVar("T")
+
+
+def decode(raw: bytes, kind: type[T]) -> T:
+    """``raw`` as a ``kind``; raises msgspec.ValidationError or DecodeError."""
+    return msgspec.json.decode(raw or b"{}", type=kind)

@@ -1,0 +1,136 @@
+"""Thousands of random requests against the web game on SQLite and PostgreSQL: never a 5xx."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .helpers import auth, new_game
+
+FIELDS = [
+    "preset", "rows", "cols", "mines", "rule", "no_guess", "seed", "name", "bot",
+    "action", "click", "row", "col", "version",
+]  # fmt: skip
+PATHS = ["/api/games", "/api/game", "/api/game/actions", "/api/game/undo", "/api/game/hint"]
+
+# Text with everything a JSON string can carry: lone surrogates, NUL, bidi controls.
+SPECIAL = "\ud800\udfff\x00\x07\u202e\u2066\u2028\ufeff\u0301e"
+odd_text = st.text(
+    st.characters(codec=None, exclude_categories=()) | st.sampled_from(SPECIAL), max_size=50
+) | st.sampled_from(["beginner", "expert", "reveal", "flag", "left", *SPECIAL])
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | odd_text
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(odd_text, inner, max_size=4),
+    max_leaves=10,
+)
+# Bodies close to valid ones, so odd values reach the service and the database
+# rather than stopping at the first unknown field, and bodies of anything.
+new_games = st.fixed_dictionaries(
+    {"preset": st.sampled_from(["beginner", "expert"]), "name": odd_text},
+    optional={"rule": st.sampled_from(["safe", "none"]), "seed": st.integers(0, 2**64),
+              "bot": st.booleans()},
+)  # fmt: skip
+custom_games = st.fixed_dictionaries(
+    {"rows": st.integers(-3, 200), "cols": st.integers(-3, 200), "mines": st.integers(-3, 9999)},
+    optional={"name": odd_text, "no_guess": st.booleans(), "rule": odd_text},
+)
+moves = st.fixed_dictionaries(
+    {"row": st.integers(-3, 12), "col": st.integers(-3, 12), "version": st.integers(-2, 5)},
+    optional={"action": odd_text | st.sampled_from(["reveal", "flag", "chord", "question"]),
+              "click": odd_text | st.sampled_from(["left", "right", "middle"])},
+)  # fmt: skip
+bodies = (
+    new_games
+    | custom_games
+    | moves
+    | st.dictionaries(st.sampled_from(FIELDS) | odd_text, values, max_size=8)
+)
+
+
+def _encode(body: Any) -> bytes:
+    # ensure_ascii writes a lone surrogate as its \\u escape, as a client could.
+    return json.dumps(body).encode()
+
+
+SETTINGS = settings(
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def _send(client: Any, path: str, body: Any, headers: dict[str, str]) -> None:
+    headers = {"content-type": "application/json", **headers}
+    if path == "/api/game":
+        response = client.get(path, headers=headers)
+    else:
+        response = client.post(path, content=_encode(body), headers=headers)
+    assert response.status_code < 500, (path, body, response.text)
+    assert "error" in response.json() or response.status_code in (200, 201)
+
+
+@SETTINGS
+@given(body=new_games | custom_games)
+def test_random_new_games_never_get_a_5xx(client: Any, body: Any) -> None:
+    _send(client, "/api/games", body, {})
+
+
+@SETTINGS
+@given(body=moves, path=st.sampled_from(PATHS[2:]))
+def test_random_moves_never_get_a_5xx(client: Any, body: Any, path: str) -> None:
+    _send(client, path, body, auth(_game(client)))
+
+
+@SETTINGS
+@given(
+    path=st.sampled_from(PATHS),
+    body=bodies | values,
+    token=st.sampled_from(["game", "none", "junk"]),
+    junk=st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=80),
+)
+def test_random_requests_never_get_a_5xx(
+    client: Any, path: str, body: Any, token: str, junk: str
+) -> None:
+    headers = {}
+    if token == "game":
+        headers = auth(_game(client))
+    elif token == "junk":
+        headers = {"Authorization": f"Bearer {junk}"}
+    _send(client, path, body, headers)
+
+
+@settings(
+    max_examples=500,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    prefix=st.sampled_from(["/api/leaderboards/", "/api/bots/", "/api/replays/", "/api/"]),
+    rest=st.text(st.characters(codec=None), max_size=60),
+)
+def test_random_paths_never_get_a_5xx(client: Any, prefix: str, rest: str) -> None:
+    path = prefix + quote(rest.encode("utf-8", "surrogatepass"), safe="")
+    response = client.get(path)
+    assert response.status_code < 500, (path, response.text)
+
+
+_GAMES: dict[int, str] = {}
+
+
+def _game(client: Any) -> str:
+    """One game per client, made at its first use."""
+    key = id(client)
+    if key not in _GAMES:
+        _GAMES[key] = new_game(client, preset="beginner")["id"]
+    return _GAMES[key]
