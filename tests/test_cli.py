@@ -297,13 +297,13 @@ def test_new_writes_every_format_and_stats_reads_it_back(
     assert (status, out, err) == (0, "", "")
     status, out, err = run(capsys, monkeypatch, "stats", str(path))
     assert status == 0, err
-    assert "size       12x20" in out
-    assert "mines      40 (16.7%)" in out
+    assert "size        12x20" in out
+    assert "mines       40 (16.7%)" in out
     from minesweep import board_stats, generate_field
 
     expected = board_stats(generate_field(12, 20, 40, first_click=(0, 0), seed=3))
-    assert f"3BV        {expected.bbbv}\n" in out
-    assert f"openings   {expected.openings}\n" in out
+    assert f"3BV         {expected.bbbv}\n" in out
+    assert f"openings    {expected.openings}\n" in out
 
 
 def test_stats_of_a_played_game(
@@ -319,8 +319,8 @@ def test_stats_of_a_played_game(
     path.write_text(to_game_json(game))
     status, out, _ = run(capsys, monkeypatch, "stats", str(path))
     assert status == 0
-    assert "status     playing" in out
-    assert "clicks     2 (left 2, right 0, chord 0, wasted 1)" in out
+    assert "status      playing" in out
+    assert "clicks      2 (left 2, right 0, chord 0, wasted 1)" in out
 
 
 def test_stats_reads_a_leetcode_grid_from_stdin(
@@ -329,7 +329,7 @@ def test_stats_reads_a_leetcode_grid_from_stdin(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"EEM\nEEE\n")))
     status, out, _ = run_raw(capsys, "stats", "-")
     assert status == 0
-    assert "3BV        2\nopenings   1\nislands    1\n" in out
+    assert "3BV         2\nopenings    1\nislands     1\n" in out
 
 
 def run_raw(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -374,8 +374,8 @@ def test_stats_reads_flags_as_the_game_writes_them(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     status, out, err = run_raw(capsys, "stats", "-")
     assert (status, err) == (0, "")
-    assert "mines      1 (25.0%)" in out
-    assert "3BV        3" in out
+    assert "mines       1 (25.0%)" in out
+    assert "3BV         3" in out
 
 
 @pytest.mark.parametrize(
@@ -439,6 +439,40 @@ def test_solve_a_game_before_its_first_click_follows_the_rule(
     assert out.splitlines()[-1] == (
         "hint: click (4, 4): the first click is safe: the 'opening' rule keeps it clear of mines"
     )
+    # The 12% in the table is the density; the rule's promise is said beside it.
+    assert "  12" in out
+    assert out.splitlines()[-2] == (
+        "no square is revealed yet; the 'opening' rule promises whichever square you click "
+        "first holds no mine, and nor do its neighbours (the mines are laid after that click); "
+        "the percentages are for squares you do not click first"
+    )
+
+
+def test_stats_columns_line_up(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    from minesweep import Game
+    from minesweep.formats import to_game_json
+
+    game = Game.new("beginner", seed=11)
+    game.reveal(4, 4)
+    path = tmp_path / "game.json"
+    path.write_text(to_game_json(game))
+    status, out, _ = run(capsys, monkeypatch, "stats", str(path))
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 13
+    # Every value starts in the same column, after the longest label.
+    assert all(line[11] == " " and line[12] != " " for line in lines)
+    assert "correctness " + lines[-2][12:] == lines[-2]
+
+
+def test_new_names_itself_when_it_cannot_write(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    target = tmp_path / "no" / "such" / "folder" / "board.mbf"
+    result = run(capsys, monkeypatch, "new", "--preset", "beginner", "-o", str(target))
+    assert_usage_error(result, f"minesweep new: cannot write {str(target)!r}: ")
 
 
 def test_serve_on_an_address_in_use_exits_2_in_one_line(

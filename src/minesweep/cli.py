@@ -474,10 +474,10 @@ def _run_new(arguments: argparse.Namespace) -> None:
         data = (to_leetcode_json(field.to_leetcode()) + "\n").encode()
     else:
         data = field.to_text().encode()
-    _write(arguments.output, data)
+    _write(arguments.output, data, "new")
 
 
-def _write(path: str | None, data: bytes) -> None:
+def _write(path: str | None, data: bytes, command: str) -> None:
     if path is None or path == "-":
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -487,7 +487,7 @@ def _write(path: str | None, data: bytes) -> None:
         with open(path, "wb") as stream:
             stream.write(data)
     except OSError as error:
-        _fail(f"minesweep: cannot write {path!r}: {error.strerror or error}")
+        _fail(f"minesweep {command}: cannot write {path!r}: {error.strerror or error}")
 
 
 def _run_stats(arguments: argparse.Namespace) -> None:
@@ -495,27 +495,33 @@ def _run_stats(arguments: argparse.Namespace) -> None:
 
     field, game = _load_field_or_game(arguments.file)
     board = board_stats(field)
-    lines = [
-        f"size       {board.rows}x{board.cols}",
-        f"mines      {board.mines} ({board.density:.1%})",
-        f"3BV        {board.bbbv}",
-        f"openings   {board.openings}",
-        f"islands    {board.islands}",
+    rows = [
+        ("size", f"{board.rows}x{board.cols}"),
+        ("mines", f"{board.mines} ({board.density:.1%})"),
+        ("3BV", f"{board.bbbv}"),
+        ("openings", f"{board.openings}"),
+        ("islands", f"{board.islands}"),
     ]
     if game is not None:
         played = game_stats(game)
-        lines += [
-            f"status     {played.status.value}",
-            f"time       {played.time:.3f} s",
-            f"solved 3BV {played.solved_bbbv}",
-            f"clicks     {played.clicks} (left {played.left_clicks}, right "
-            f"{played.right_clicks}, chord {played.chord_clicks}, wasted {played.wasted_clicks})",
-            f"IOE        {played.ioe:.3f}",
-            f"throughput {played.throughput:.3f}",
-            f"correctness {played.correctness:.3f}",
-            f"3BV/s      {played.bbbv_per_second:.3f}",
+        rows += [
+            ("status", played.status.value),
+            ("time", f"{played.time:.3f} s"),
+            ("solved 3BV", f"{played.solved_bbbv}"),
+            (
+                "clicks",
+                f"{played.clicks} (left {played.left_clicks}, right {played.right_clicks}, "
+                f"chord {played.chord_clicks}, wasted {played.wasted_clicks})",
+            ),
+            ("IOE", f"{played.ioe:.3f}"),
+            ("throughput", f"{played.throughput:.3f}"),
+            ("correctness", f"{played.correctness:.3f}"),
+            ("3BV/s", f"{played.bbbv_per_second:.3f}"),
         ]
-    sys.stdout.write("\n".join(lines) + "\n")
+    # One column for the values, after the longest label ("correctness"), for a
+    # board and a game alike.
+    width = len("correctness") + 1
+    sys.stdout.write("".join(f"{label:<{width}}{value}\n" for label, value in rows))
 
 
 def _run_play(arguments: argparse.Namespace) -> None:
@@ -664,8 +670,25 @@ def _run_solve(arguments: argparse.Namespace) -> None:
     lines.append(
         "mine probability in % of each hidden square; S certainly safe, * certainly a mine"
     )
+    if game is not None and before_first_reveal(game):
+        # The table is the mines' density: it does not know the first click is
+        # promised. Say what the rule guarantees, so a 12% and "certainly safe"
+        # do not read as a contradiction.
+        lines.append(_first_click_promise(game.rule.value))
     lines.append(f"hint: click ({advice.row}, {advice.col}): {advice.reason}")
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _first_click_promise(rule: str) -> str:
+    promise = {
+        "opening": "whichever square you click first holds no mine, and nor do its neighbours",
+        "safe": "whichever square you click first holds no mine",
+        "none": "nothing: the first click may hit a mine",
+    }[rule]
+    return (
+        f"no square is revealed yet; the '{rule}' rule promises {promise} (the mines are "
+        "laid after that click); the percentages are for squares you do not click first"
+    )
 
 
 def _square(glyphs: Any, analysis: Any, row: int, col: int) -> str:
