@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import json
 import pathlib
 from collections.abc import Awaitable, Callable
 
@@ -184,7 +185,7 @@ def test_a_seeded_game_is_won_and_recorded(tmp_path: pathlib.Path) -> None:
     record = Store(tmp_path / "db.sqlite3").record("beginner")
     assert (record.played, record.won, record.streak) == (1, 1, 1)
     assert record.best_time is not None
-    assert Store(tmp_path / "db.sqlite3").saved() is None
+    assert Store(tmp_path / "db.sqlite3").saved("beginner") is None
 
 
 def test_a_loss_shows_the_mines_and_is_recorded(tmp_path: pathlib.Path) -> None:
@@ -531,3 +532,134 @@ def test_snapshot_a_loss_in_mono(snap_compare: Callable[..., bool], tmp_path: pa
     assert snap_compare(
         snapshot_app(tmp_path, theme="mono"), run_before=lose, terminal_size=(60, 16)
     )
+
+
+# --- saves of every kind, records, the overlay, big boards ----------------------------------
+
+
+def test_each_kind_of_game_keeps_its_own_save_and_resume_says_which(
+    tmp_path: pathlib.Path,
+) -> None:
+    expert = make_app(tmp_path, settings=Settings.of(preset="expert", seed=3))
+
+    async def play_expert(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "down", "f")
+
+    drive(expert, play_expert, (80, 24))
+    beginner = make_app(tmp_path)
+
+    async def play_beginner(pilot: Pilot[None]) -> None:
+        message = str(beginner.query_one("#message").render())
+        assert message.startswith("No saved beginner game. Saved: expert (2 actions)")
+        await pilot.press("space")
+
+    drive(beginner, play_beginner, (60, 20))
+    again = make_app(tmp_path, settings=Settings.of(preset="expert", seed=3))
+
+    async def check(pilot: Pilot[None]) -> None:
+        assert [str(a) for a in again.game.history] == ["O0,0", "F1,0"]
+        message = str(again.query_one("#message").render())
+        assert message.startswith("Resumed your saved expert game: 2 actions")
+
+    drive(again, check, (80, 24))
+    kinds = dict(Store(tmp_path / "db.sqlite3").saved_kinds())
+    assert kinds == {"expert": 2, "beginner": 1}
+
+
+def test_the_save_appends_one_record_an_action_and_never_the_board(
+    tmp_path: pathlib.Path,
+) -> None:
+    settings = Settings.of(size=(1000, 1000), mines=150_000, rule="safe")
+    app = make_app(tmp_path, settings=settings)
+
+    async def play(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "right", "f", "right", "f", "u")
+
+    drive(app, play, (80, 24))
+    saved = Store(tmp_path / "db.sqlite3").saved("1000x1000/150000/safe")
+    assert saved is not None
+    assert len(saved.header) < 300  # settings and a seed, no board
+    assert [json.loads(record).get("action", "undo") for record in saved.records] == [
+        "O0,0", "F0,1", "F0,2", "undo",
+    ]  # fmt: skip
+    again = make_app(tmp_path, settings=settings)
+
+    async def check(pilot: Pilot[None]) -> None:
+        assert np.array_equal(again.game.state, app.game.state)
+        assert again.assisted
+
+    drive(again, check, (80, 24))
+
+
+def test_undoing_the_first_reveal_takes_the_field_back_and_resumes_so(
+    tmp_path: pathlib.Path,
+) -> None:
+    app = make_app(tmp_path, settings=Settings.of(preset="beginner"))
+
+    async def play(pilot: Pilot[None]) -> None:
+        await pilot.press("f", "right", "space", "u")
+        assert app.game.field is None
+        assert [str(a) for a in app.game.history] == ["F0,0"]
+
+    drive(app, play, (60, 20))
+    again = make_app(tmp_path, settings=Settings.of(preset="beginner"))
+
+    async def check(pilot: Pilot[None]) -> None:
+        assert again.game.field is None
+        assert [str(a) for a in again.game.history] == ["F0,0"]
+
+    drive(again, check, (60, 20))
+
+
+def test_a_no_guess_game_resumes_on_its_field(tmp_path: pathlib.Path) -> None:
+    settings = Settings(rows=9, cols=9, mines=10, preset="beginner", seed=5, no_guess=True)
+    app = make_app(tmp_path, settings=settings)
+
+    async def play(pilot: Pilot[None]) -> None:
+        app.board.move_cursor(4, 4)
+        await pilot.press("space")
+
+    drive(app, play, (60, 20))
+    again = make_app(tmp_path, settings=settings)
+
+    async def check(pilot: Pilot[None]) -> None:
+        assert again.game.field is not None
+        assert app.game.field is not None
+        assert np.array_equal(again.game.field.mines, app.game.field.mines)
+
+    drive(again, check, (60, 20))
+
+
+def test_the_record_line_adds_up_after_an_assisted_win(tmp_path: pathlib.Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    store.finish("beginner", won=True, seconds=20.0, bbbv=10, assisted=False)
+    store.finish("beginner", won=True, seconds=30.0, bbbv=10, assisted=True)
+    store.finish("beginner", won=False, seconds=5.0, bbbv=10, assisted=True)
+    from minesweep.tui.app import _record_text
+
+    # The assisted games neither extend nor break the streak, and are counted apart.
+    assert _record_text(store.record("beginner")) == (
+        "beginner: won 1 of 1 (100%), streak 1 (best 1), best time 20.0 s; "
+        "assisted apart: won 1 of 2."
+    )
+
+
+def test_the_overlay_cannot_be_read_as_a_number(tmp_path: pathlib.Path) -> None:
+    from minesweep.tui.board_view import overlay_symbol
+
+    symbols = {overlay_symbol(p / 100) for p in range(101)}
+    assert not symbols & set("0123456789")
+    assert overlay_symbol(0.0) == "S"
+    assert overlay_symbol(1.0) == "M"
+    assert overlay_symbol(0.05) < overlay_symbol(0.5) < overlay_symbol(0.95)
+    app = make_app(tmp_path, theme="mono")
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "o")
+        await pilot.pause()
+        lines = [app.board.render_line(y).text for y in range(9)]
+        drawn = set("".join(lines))
+        assert drawn & set("▁▂▃▄▅▆▇█S")
+        assert "Mine probabilities: S safe, M a mine" in str(app.query_one("#message").render())
+
+    drive(app, scenario, (60, 20))

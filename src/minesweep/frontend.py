@@ -9,6 +9,8 @@ here and draws what comes back. This module owns, in this order:
 - **the first click**: a field laid for the settings (:meth:`Settings.lay_field`),
   and the no-guess first reveal, which lays a field the solver clears from the
   clicked square and replays on it what the player did before (:func:`act`);
+- **undo**: the last action taken back, and the field with it when nothing
+  is open any more (:func:`undo`);
 - **advice**: the solver's hint, before the first click too, and the mine
   probabilities (:func:`advise`, :func:`mine_probabilities`);
 - **clicks**: which button on which square means reveal, flag, unflag or
@@ -78,6 +80,7 @@ __all__ = [
     "mine_probabilities",
     "ranks",
     "score",
+    "undo",
     "warm_up",
 ]
 
@@ -305,6 +308,36 @@ def act(
             game, action.row, action.col, clock=clock, max_seconds=no_guess_seconds, lay=lay
         )
     return game, game.push(action)
+
+
+def undo(game: Game, *, clock: Callable[[], float] = time.monotonic) -> tuple[Game, Action]:
+    """Take the last action back; returns the game (a new one when the field goes) and it.
+
+    When nothing is open any more (the reveal that laid the mines was undone),
+    the field is taken back too, and the next reveal lays one afresh (a seeded
+    game lays the same one for the same square): a player cannot undo a first
+    click and play on knowing where the mines are. Flags and question marks
+    placed before stay, at their times. Raises ActionError with nothing to undo.
+    """
+    action = game.pop()
+    if game.field is None or game.outcome().revealed:
+        return game, action
+    rows, cols = game.shape
+    fresh = Game(
+        rows,
+        cols,
+        game.mine_count,
+        rule=game.rule,
+        seed=game.seed,
+        clock=clock,
+        question_marks=game.question_marks,
+    )
+    start = game.started_at
+    remaining = game.history
+    taken_back = Game.replay(fresh, remaining, clock=clock, undos=game.undos)
+    if start is not None and remaining:
+        taken_back.set_start(start)
+    return taken_back, action
 
 
 # --- advice ---------------------------------------------------------------------------------

@@ -7,11 +7,13 @@ clicks into calls there, and glyphs into a screen.
 
 from __future__ import annotations
 
+import json
 import time
 import tomllib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -20,8 +22,7 @@ from textual.keys import _character_to_key
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from minesweep import Effect, Game, GameStatus, MinesweepError, ParseError
-from minesweep.formats import parse_game_json, to_game_json
+from minesweep import Action, Effect, Game, GameStatus, Minefield, MinesweepError, ParseError
 from minesweep.frontend import (
     Button,
     Settings,
@@ -30,10 +31,12 @@ from minesweep.frontend import (
     click,
     mine_probabilities,
     score,
+    undo,
 )
+from minesweep.generate import new_seed
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
-from .board_view import THEMES, BoardView
+from .board_view import OVERLAY_LEVELS, THEMES, BoardView
 from .store import Record, Store
 
 __all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "load_keys"]
@@ -199,6 +202,9 @@ class MinesweeperApp(App[None]):
         self.overlay_on = False
         # The store's record of the game just ended, while undo can take it back.
         self._record_id: int | None = None
+        # Whether the game's save has its header yet (written at its first action).
+        self._begun = False
+        self._greeting = ""
         resumed = self._resume() if resume else None
         self.game = resumed if resumed is not None else self._new_game()
         for action, names in self.key_map.items():
@@ -217,7 +223,9 @@ class MinesweeperApp(App[None]):
                 f"The terminal is too small: at least {MIN_SIZE[0]}x{MIN_SIZE[1]} is needed.",
                 id="too-small",
             )
-            yield Static(f"Press {self._key('help')} for help.", id="message")
+            yield Static(
+                self._greeting or f"Press {self._key('help')} for help.", id="message"
+            )
 
     def on_mount(self) -> None:
         self.board.focus()
@@ -250,25 +258,74 @@ class MinesweeperApp(App[None]):
 
     def _new_game(self) -> Game:
         self.assisted = False
-        return self.settings.new_game(clock=self.clock)
+        self._begun = False
+        # A seed of its own, so that the save need not hold the field: the seed
+        # and the first click lay it again.
+        settings = self.settings
+        if settings.seed is None:
+            settings = replace(settings, seed=new_seed())
+        return settings.new_game(clock=self.clock)
+
+    def _header(self) -> str:
+        game = self.game
+        return json.dumps(
+            {
+                "format": "minesweep-save",
+                "version": 1,
+                "rows": game.shape[0],
+                "cols": game.shape[1],
+                "mines": game.mine_count,
+                "rule": game.rule.value,
+                "seed": game.seed,
+                "no_guess": self.settings.no_guess,
+                "question_marks": game.question_marks,
+            }
+        )
 
     def _resume(self) -> Game | None:
-        saved = self.store.saved()
-        if saved is None or saved[0] != self.settings.kind:
+        """The saved game of this kind, if any; the greeting says what was found."""
+        kind = self.settings.kind
+        saved = self.store.saved(kind)
+        if saved is None:
+            others = [f"{other} ({count} actions)" for other, count in self.store.saved_kinds()]
+            if others:
+                self._greeting = (
+                    f"No saved {kind} game. Saved: {', '.join(others)}; play that kind of "
+                    "game to resume it."
+                )
             return None
         try:
-            game = parse_game_json(saved[1], clock=self.clock)
-        except MinesweepError:
-            self.store.discard()  # an unreadable save is of no use to anyone
+            game = _replay_save(saved.header, saved.records, self.clock)
+        except (MinesweepError, ValueError, KeyError, TypeError, IndexError):
+            self.store.discard(kind)  # an unreadable save is of no use to anyone
+            self._greeting = f"The saved {kind} game could not be read; a new game starts."
             return None
-        self.assisted = saved[2]
+        self.assisted = saved.assisted
+        self._begun = True
+        self._greeting = (
+            f"Resumed your saved {kind} game: {len(game.history)} actions, "
+            f"{game.elapsed:.1f} s{', assisted' if saved.assisted else ''}."
+        )
         return game
 
-    def _save(self) -> None:
+    def _save_record(self, record: dict[str, Any]) -> None:
+        """Append one record to this game's save, writing its header first if need be."""
+        kind = self.settings.kind
+        if not self._begun:
+            self.store.begin(kind, self._header(), assisted=self.assisted)
+            self._begun = True
+        self.store.append(kind, json.dumps(record), assisted=self.assisted)
+
+    def _rewrite_save(self) -> None:
+        """The whole save again, from the game: after an undo took the field or the end back."""
         game = self.game
-        if game.is_over or not game.history:
-            return
-        self.store.save(self.settings.kind, to_game_json(game), assisted=self.assisted)
+        self.store.begin(self.settings.kind, self._header(), assisted=self.assisted)
+        self._begun = True
+        field = game.field
+        if self.settings.no_guess and field is not None:
+            self._save_record(_field_record(field, game.first_click))
+        for action in game.history:
+            self._save_record({"action": str(action), "time": action.time})
 
     def _finish(self) -> None:
         final = score(self.game)
@@ -323,6 +380,7 @@ class MinesweeperApp(App[None]):
         game = self.game
         if self.paused or game.is_over:
             return
+        had_field = game.field is not None
         try:
             self.game, effect = act(
                 game,
@@ -336,6 +394,12 @@ class MinesweeperApp(App[None]):
         except MinesweepError as error:
             self._say(str(error))
             return
+        field = self.game.field
+        if self.settings.no_guess and not had_field and field is not None:
+            # A no-guess field comes from a search, not from the seed alone: keep it.
+            self._save_record(_field_record(field, self.game.first_click))
+        last = self.game.history[-1]
+        self._save_record({"action": str(last), "time": last.time})
         self._after(effect)
 
     def _after(self, effect: Effect | None) -> None:
@@ -351,8 +415,6 @@ class MinesweeperApp(App[None]):
         if game.is_over:
             self._finish()
             self._say(self._end_text())
-        else:
-            self._save()
         self._update_status()
 
     def _undo(self) -> None:
@@ -360,8 +422,9 @@ class MinesweeperApp(App[None]):
         if self.paused:
             return
         was_over = game.is_over
+        had_field = game.field is not None
         try:
-            game.pop()
+            self.game, _ = undo(game, clock=self.clock)
         except MinesweepError as error:
             self._say(str(error))
             return
@@ -371,10 +434,15 @@ class MinesweeperApp(App[None]):
             self.store.withdraw(self._record_id)
             self._record_id = None
         self.assisted = True
+        if was_over or (had_field and self.game.field is None):
+            # The save was dropped at the end, or its field is taken back.
+            self._rewrite_save()
+        else:
+            self._save_record({"undo": True})
         self._after(None)
 
     def _new_game_action(self) -> None:
-        self.store.discard()
+        self.store.discard(self.settings.kind)
         self._record_id = None
         self.game = self._new_game()
         self.board.set_hint(None)
@@ -404,7 +472,7 @@ class MinesweeperApp(App[None]):
         except MinesweepError as error:
             self._say(str(error))
             return
-        self.assisted = True
+        self._mark_assisted()
         self.board.set_hint((advice.row, advice.col))
         self.board.move_cursor(advice.row, advice.col)
         kind = "safe" if advice.safe else f"mine probability {advice.probability:.1%}"
@@ -414,8 +482,12 @@ class MinesweeperApp(App[None]):
     def _overlay(self) -> None:
         self.overlay_on = not self.overlay_on
         if self.overlay_on:
-            self.assisted = True
+            self._mark_assisted()
             self._refresh_overlay()
+            self._say(
+                f"Mine probabilities: S safe, M a mine, {OVERLAY_LEVELS[0]} to "
+                f"{OVERLAY_LEVELS[-1]} from low to high. Press {self._key('overlay')} to hide."
+            )
         else:
             self.board.set_overlay(None)
         self._update_status()
@@ -428,11 +500,16 @@ class MinesweeperApp(App[None]):
             probability = None
         self.board.set_overlay(probability)
 
+    def _mark_assisted(self) -> None:
+        self.assisted = True
+        if self._begun:
+            self.store.mark_assisted(self.settings.kind)
+
     def _help(self) -> None:
         self.push_screen(HelpScreen(self.key_map))
 
     def _quit(self) -> None:
-        self._save()
+        # Nothing to write: every action was saved as it was played.
         self.exit()
 
     # --- the status line --------------------------------------------------------------------
@@ -461,11 +538,65 @@ class MinesweeperApp(App[None]):
 
 
 def _record_text(record: Record) -> str:
-    """The player's record of this kind of game, in one sentence."""
+    """The player's record of this kind of game, in one sentence.
+
+    Counts, streaks and the best time are of unassisted games; assisted ones
+    are counted apart, with their own wins, so the line adds up either way.
+    """
     share = f" ({record.won / record.played:.0%})" if record.played else ""
     best = f", best time {record.best_time:.1f} s" if record.best_time is not None else ""
-    assisted = f"; {record.assisted_played} assisted apart" if record.assisted_played else ""
+    assisted = (
+        f"; assisted apart: won {record.assisted_won} of {record.assisted_played}"
+        if record.assisted_played
+        else ""
+    )
     return (
         f"{record.kind}: won {record.won} of {record.played}{share}, streak {record.streak} "
         f"(best {record.best_streak}){best}{assisted}."
     )
+
+
+def _field_record(field: Minefield, first_click: tuple[int, int] | None) -> dict[str, Any]:
+    return {
+        "field": field.to_text().splitlines(),
+        "first_click": list(first_click) if first_click is not None else None,
+    }
+
+
+def _replay_save(header_text: str, records: list[str], clock: Callable[[], float]) -> Game:
+    """A saved game again: its header's game, then its records (actions, undos, a field)."""
+    header = json.loads(header_text)
+    if header.get("format") != "minesweep-save" or header.get("version") != 1:
+        raise ValueError("not a minesweep save of version 1")
+    rows, cols, mines = int(header["rows"]), int(header["cols"]), int(header["mines"])
+    template = Game(
+        rows,
+        cols,
+        mines,
+        rule=header["rule"],
+        seed=header["seed"],
+        clock=clock,
+        question_marks=bool(header["question_marks"]),
+    )
+    played: list[Action] = []
+    undos = 0
+    for text in records:
+        record = json.loads(text)
+        if "field" in record:
+            # A no-guess field, as the front-end layer lays one at the first reveal.
+            square = record["first_click"]
+            template = Game(
+                rows,
+                cols,
+                mines,
+                rule="opening",
+                field=Minefield.from_text("\n".join(record["field"])),
+                first_click=(int(square[0]), int(square[1])) if square else None,
+                clock=clock,
+            )
+        elif "undo" in record:
+            played.pop()
+            undos += 1
+        else:
+            played.append(Action.parse(record["action"], float(record["time"])))
+    return Game.replay(template, played, clock=clock, undos=undos)

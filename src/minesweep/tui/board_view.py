@@ -23,9 +23,22 @@ from textual.strip import Strip
 from minesweep.frontend import Button
 from minesweep.squares import MAX_NUMBER, Glyph
 
-__all__ = ["THEMES", "BoardView", "Theme"]
+__all__ = ["OVERLAY_LEVELS", "THEMES", "BoardView", "Theme", "overlay_symbol"]
 
 CELL_WIDTH = 2
+
+#: The probability overlay's symbols: bars that grow with the probability, in
+#: eight steps, so that no overlay square can be read as a board number.
+OVERLAY_LEVELS = "▁▂▃▄▅▆▇█"
+
+
+def overlay_symbol(probability: float) -> str:
+    """A hidden square's mine probability as the overlay draws it: S safe, M a mine, or a bar."""
+    if probability == 0:
+        return "S"
+    if probability == 1:
+        return "M"
+    return OVERLAY_LEVELS[min(len(OVERLAY_LEVELS) - 1, int(probability * len(OVERLAY_LEVELS)))]
 
 #: Textual's mouse buttons by number.
 _BUTTONS = {1: Button.LEFT, 2: Button.MIDDLE, 3: Button.RIGHT}
@@ -101,8 +114,13 @@ THEMES = {
 }
 
 
-class BoardView(ScrollView, can_focus=True):
-    """The board; scrolls when it is larger than the terminal."""
+class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
+    """The board; scrolls when it is larger than the terminal.
+
+    It takes none of ScrollView's key bindings: on a board wider or taller
+    than the terminal, the arrows would scroll it instead of moving the
+    cursor (the cursor's moves scroll it to stay in sight).
+    """
 
     DEFAULT_CSS = """
     BoardView {
@@ -186,24 +204,27 @@ class BoardView(ScrollView, can_focus=True):
         segments: list[Segment] = []
         line = self.glyphs[row]
         overlay = self.overlay[row] if self.overlay is not None else None
-        for col in range(cols):
+        # Only the columns on screen: a line of a 10,000-column board is drawn
+        # in the time of a line of the terminal's width.
+        first = scroll_x // CELL_WIDTH
+        last = min(cols, (scroll_x + width) // CELL_WIDTH + 1)
+        for col in range(first, last):
             glyph = int(line[col])
             text = theme.symbols[glyph] + " "
             style = theme.styles[glyph]
             if overlay is not None and glyph in (Glyph.HIDDEN, Glyph.QUESTION):
                 value = overlay[col]
                 if not np.isnan(value):
-                    text = (
-                        "S" if value == 0 else "M" if value == 1 else str(min(9, int(value * 10)))
-                    ) + " "
+                    text = overlay_symbol(float(value)) + " "
                     style = theme.overlay
             if self.hint == (row, col):
                 style = style + theme.hint
             if self.cursor == (row, col) and self.has_focus:
                 style = style + theme.cursor
             segments.append(Segment(text, style))
-        strip = Strip(Segment.simplify(segments), cols * CELL_WIDTH)
-        return strip.crop(scroll_x, scroll_x + width)
+        strip = Strip(Segment.simplify(segments), (last - first) * CELL_WIDTH)
+        offset = scroll_x - first * CELL_WIDTH
+        return strip.crop(offset, offset + width)
 
     # --- the mouse -------------------------------------------------------------------------
 

@@ -1,9 +1,14 @@
-"""Where the terminal game keeps what outlives it: statistics, best times, the game in progress.
+"""Where the terminal game keeps what outlives it: statistics, best times, games in progress.
 
 One SQLite file under the platform's data directory (``platformdirs``), or
 ``$MINESWEEP_DATA_DIR`` when set. Every write is one transaction, so a game
-killed mid-write leaves the last complete state behind, and the game in
-progress is saved after every action.
+killed mid-write leaves the last complete state behind.
+
+A game in progress is kept per kind of game (one expert, one beginner, one
+20x40/150...), as a small header (its settings and seed) and its actions,
+appended one row each as they are played: saving costs the same on a
+10,000x10,000 board as on beginner, and the board itself is never written
+(the seed and the first click lay the same field again).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Record", "Store", "data_directory"]
+__all__ = ["Record", "Saved", "Store", "data_directory"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -26,11 +31,18 @@ CREATE TABLE IF NOT EXISTS games (
     assisted INTEGER NOT NULL,   -- hints or undo were used: never a best time
     finished REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS saved (
-    slot INTEGER PRIMARY KEY CHECK (slot = 1),
-    kind TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS saved_games (
+    kind TEXT PRIMARY KEY,
+    header TEXT NOT NULL,        -- JSON: size, mines, rule, seed, no-guess
     assisted INTEGER NOT NULL,
-    game TEXT NOT NULL           -- minesweep.formats game JSON
+    actions INTEGER NOT NULL,    -- rows in saved_actions
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS saved_actions (
+    kind TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    record TEXT NOT NULL,        -- JSON: an action and its time, or an undo
+    PRIMARY KEY (kind, seq)
 );
 """
 
@@ -53,10 +65,21 @@ class Record:
     played: int
     won: int
     lost: int
-    streak: int  # current run of wins (unassisted and assisted alike)
+    streak: int  # current run of unassisted wins (assisted games neither extend nor break it)
     best_streak: int
     best_time: float | None  # unassisted wins only
     assisted_played: int
+    assisted_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A game in progress: its header, its action records in order, and whether it was helped."""
+
+    kind: str
+    header: str
+    records: list[str]
+    assisted: bool
 
 
 class Store:
@@ -84,7 +107,8 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (kind, int(won), seconds, bbbv, int(assisted), time.time()),
             )
-            self._db.execute("DELETE FROM saved")
+            self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
+            self._db.execute("DELETE FROM saved_games WHERE kind = ?", (kind,))
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
@@ -101,11 +125,13 @@ class Store:
         rows = self._db.execute(
             "SELECT won, seconds, assisted FROM games WHERE kind = ? ORDER BY id", (kind,)
         ).fetchall()
+        unassisted = [(won, seconds) for won, seconds, assisted in rows if not assisted]
+        # Streaks, like the counts and times beside them, are of unassisted
+        # games: an assisted win is counted apart and does not extend one.
         streak = best_streak = 0
-        for won, _, _ in rows:
+        for won, _ in unassisted:
             streak = streak + 1 if won else 0
             best_streak = max(best_streak, streak)
-        unassisted = [(won, seconds) for won, seconds, assisted in rows if not assisted]
         times = [seconds for won, seconds in unassisted if won]
         return Record(
             kind=kind,
@@ -116,21 +142,67 @@ class Store:
             best_streak=best_streak,
             best_time=min(times) if times else None,
             assisted_played=len(rows) - len(unassisted),
+            assisted_won=sum(won for won, _, assisted in rows if assisted),
         )
 
-    def save(self, kind: str, game_json: str, *, assisted: bool) -> None:
-        """Save the game in progress (replacing any earlier one)."""
+    def begin(self, kind: str, header: str, *, assisted: bool = False) -> None:
+        """Start the saved game of ``kind`` afresh (replacing any earlier one of that kind)."""
         with self._db:
+            self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
             self._db.execute(
-                "INSERT OR REPLACE INTO saved (slot, kind, assisted, game) VALUES (1, ?, ?, ?)",
-                (kind, int(assisted), game_json),
+                "INSERT OR REPLACE INTO saved_games (kind, header, assisted, actions, updated) "
+                "VALUES (?, ?, ?, 0, ?)",
+                (kind, header, int(assisted), time.time()),
             )
 
-    def saved(self) -> tuple[str, str, bool] | None:
-        """The game in progress: (kind, game JSON, assisted), or None."""
-        row = self._db.execute("SELECT kind, game, assisted FROM saved WHERE slot = 1").fetchone()
-        return (row[0], row[1], bool(row[2])) if row else None
-
-    def discard(self) -> None:
+    def append(self, kind: str, record: str, *, assisted: bool) -> None:
+        """Add one action record to the saved game of ``kind`` (which :meth:`begin` started)."""
         with self._db:
-            self._db.execute("DELETE FROM saved")
+            row = self._db.execute(
+                "SELECT actions FROM saved_games WHERE kind = ?", (kind,)
+            ).fetchone()
+            if row is None:
+                raise LookupError(f"no saved game of kind {kind!r} to add to")
+            self._db.execute(
+                "INSERT INTO saved_actions (kind, seq, record) VALUES (?, ?, ?)",
+                (kind, row[0], record),
+            )
+            self._db.execute(
+                "UPDATE saved_games SET actions = actions + 1, assisted = ?, updated = ? "
+                "WHERE kind = ?",
+                (int(assisted), time.time(), kind),
+            )
+
+    def mark_assisted(self, kind: str) -> None:
+        """The saved game of ``kind`` had help (a hint, the overlay) without a new action."""
+        with self._db:
+            self._db.execute("UPDATE saved_games SET assisted = 1 WHERE kind = ?", (kind,))
+
+    def saved(self, kind: str) -> Saved | None:
+        """The game in progress of ``kind``, or None."""
+        row = self._db.execute(
+            "SELECT header, assisted FROM saved_games WHERE kind = ?", (kind,)
+        ).fetchone()
+        if row is None:
+            return None
+        records = [
+            text
+            for (text,) in self._db.execute(
+                "SELECT record FROM saved_actions WHERE kind = ? ORDER BY seq", (kind,)
+            )
+        ]
+        return Saved(kind, row[0], records, bool(row[1]))
+
+    def saved_kinds(self) -> list[tuple[str, int]]:
+        """Every kind with a game in progress, and how many actions it holds, latest first."""
+        return [
+            (kind, actions)
+            for kind, actions in self._db.execute(
+                "SELECT kind, actions FROM saved_games ORDER BY updated DESC, kind"
+            )
+        ]
+
+    def discard(self, kind: str) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
+            self._db.execute("DELETE FROM saved_games WHERE kind = ?", (kind,))

@@ -318,31 +318,19 @@ class Service:
 
     def undo(self, token: str, request: models.UndoRequest) -> models.GameState:
         def apply(row: GameRow, game: Game) -> _Write:
+            had_field = game.field is not None
             try:
-                game.pop()
+                game, _ = frontend.undo(game, clock=self.clock)
             except MinesweepError as error:
                 raise ApiError(409, str(error)) from None
-            if game.field is not None and game.outcome().revealed == 0:
-                # Nothing is open any more: the field is taken back, and the
-                # next reveal lays a new one (a seeded game lays the same one
-                # for the same square), so an undone first click shows nothing.
-                fresh = Game(
-                    *game.shape,
-                    game.mine_count,
-                    rule=game.rule,
-                    seed=game.seed,
-                    clock=self.clock,
-                    question_marks=game.question_marks,
-                )
-                remaining = game.history
-                start = game.started_at
-                game = Game.replay(fresh, remaining, clock=self.clock, undos=game.undos)
-                if start is not None and remaining:
-                    game.set_start(start)
+            if had_field and game.field is None:
+                # The field was taken back (nothing is open): the log is
+                # rewritten as the actions left, on a base without a field.
                 rewrite = [
-                    json.dumps({"action": str(action), "time": action.time}) for action in remaining
+                    json.dumps({"action": str(action), "time": action.time})
+                    for action in game.history
                 ]
-                return _Write(game, rewrite=rewrite, base=to_game_json(fresh))
+                return _Write(game, rewrite=rewrite, base=to_game_json(Game.replay(game, ())))
             return _Write(game, record=json.dumps({"undo": True}))
 
         return self._update(token, request.version, apply, assisted=True)
