@@ -223,9 +223,7 @@ class MinesweeperApp(App[None]):
                 f"The terminal is too small: at least {MIN_SIZE[0]}x{MIN_SIZE[1]} is needed.",
                 id="too-small",
             )
-            yield Static(
-                self._greeting or f"Press {self._key('help')} for help.", id="message"
-            )
+            yield Static(self._greeting or f"Press {self._key('help')} for help.", id="message")
 
     def on_mount(self) -> None:
         self.board.focus()

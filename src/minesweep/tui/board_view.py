@@ -40,6 +40,7 @@ def overlay_symbol(probability: float) -> str:
         return "M"
     return OVERLAY_LEVELS[min(len(OVERLAY_LEVELS) - 1, int(probability * len(OVERLAY_LEVELS)))]
 
+
 #: Textual's mouse buttons by number.
 _BUTTONS = {1: Button.LEFT, 2: Button.MIDDLE, 3: Button.RIGHT}
 
