@@ -574,3 +574,47 @@ def test_numpy_integer_seeds_are_accepted() -> None:
     a.reveal(4, 4)
     b.reveal(4, 4)
     assert a.field == b.field
+
+
+@given(
+    st.integers(0, 2**32),
+    st.lists(actions, max_size=40),
+    st.integers(0, 12),
+    st.booleans(),
+    st.integers(0, 9),
+    st.integers(0, 9),
+)
+def test_flags_and_row_bands_agree_with_the_whole_view(
+    seed: int,
+    moves: list[tuple[ActionKind, int, int]],
+    undos: int,
+    questions: bool,
+    start: int,
+    stop: int,
+) -> None:
+    # The flag counter is kept as actions go; a band of rows is read alone.
+    # Both must say what the whole state and the whole view say, after any
+    # actions, undos and redos, won or lost.
+    game = Game.new("beginner", seed=seed, clock=Clock(step=1.0), question_marks=questions)
+    play(game, moves)
+    for index in range(min(undos, len(game.history))):
+        game.pop()
+        if index % 3 == 2:
+            game.redo()
+    assert game.flags == int(np.count_nonzero(game.state == CellState.FLAGGED))
+    assert game.mines_left == game.mine_count - game.flags
+    assert np.array_equal(game.glyphs(slice(start, stop)), game.glyphs()[start:stop])
+
+
+def test_a_band_of_rows_must_be_a_slice() -> None:
+    with pytest.raises(SettingsError, match="rows must be a slice"):
+        Game.new("beginner", seed=1).glyphs(3)  # type: ignore[arg-type]
+
+
+def test_a_position_with_flags_counts_them_from_the_start() -> None:
+    game = Game.from_leetcode([list("1mE"), list("11E")])
+    assert (game.flags, game.mines_left) == (1, 0)
+    game.push(Action(ActionKind.UNFLAG, 0, 1))
+    assert (game.flags, game.mines_left) == (0, 1)
+    game.pop()
+    assert game.flags == 1

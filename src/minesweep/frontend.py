@@ -408,7 +408,8 @@ def action_for(glyph: int, button: Button) -> ActionKind:
 def click(game: Game, row: int, col: int, button: Button) -> Action:
     """What a click of ``button`` on ``(row, col)`` does now; InvalidClickError off the board."""
     check_position(game.shape, row, col)
-    return Action(action_for(int(game.glyphs()[row, col]), button), row, col)
+    # The clicked row's glyphs only: on a huge board the whole view costs more.
+    return Action(action_for(int(game.glyphs(slice(row, row + 1))[0, col]), button), row, col)
 
 
 # --- records and scores -----------------------------------------------------------------------

@@ -127,6 +127,7 @@ class Game:
         "_end",
         "_field",
         "_first_click",
+        "_flags",
         "_initial",
         "_mines",
         "_questions",
@@ -192,6 +193,10 @@ class Game:
         self._steps: list[Step] = []
         self._redo: list[Action] = []
         self._undos = 0
+        # How many squares are flagged, kept as actions change squares: the
+        # counter a front end shows after every action costs nothing on a
+        # board of 10^8 squares.
+        self._flags = 0
         self.question_marks = question_marks
 
     # --- building games ---------------------------------------------------------
@@ -265,6 +270,7 @@ class Game:
             self._initial = state.copy()
             self._initial.flags.writeable = False
         self._questions = set(np.flatnonzero(state == STATE_QUESTIONED).tolist())
+        self._flags = int(np.count_nonzero(state == STATE_FLAGGED))
         self._status = self._position_status()
 
     def _position_status(self) -> GameStatus:
@@ -327,7 +333,8 @@ class Game:
 
     @property
     def flags(self) -> int:
-        return int(np.count_nonzero(self._current_state() == STATE_FLAGGED))
+        """How many squares are flagged now."""
+        return self._flags
 
     @property
     def mines_left(self) -> int:
@@ -406,25 +413,30 @@ class Game:
             raise InvalidBoardError("the mines are not laid until the first reveal")
         return self._board.to_leetcode()
 
-    def glyphs(self) -> npt.NDArray[np.uint8]:
+    def glyphs(self, rows: slice | None = None) -> npt.NDArray[np.uint8]:
         """What the player sees on every square: a :class:`Glyph` value or a number 0-8.
 
         Once the game is lost, the mines are shown and wrong flags marked;
-        once won, every mine shows a flag.
+        once won, every mine shows a flag. ``rows`` (a slice) gives those rows
+        only, in time proportional to them: a front end draws the rows on
+        screen of a board of any size.
         """
-        state = self._current_state()
+        band = slice(None) if rows is None else rows
+        if not isinstance(band, slice):
+            raise SettingsError(f"rows must be a slice, got {rows!r}")
+        state = self._current_state()[band]
         glyphs = np.full(state.shape, GLYPH_HIDDEN, np.uint8)
         glyphs[state == STATE_FLAGGED] = GLYPH_FLAG
         glyphs[state == STATE_QUESTIONED] = GLYPH_QUESTION
         if self._field is None:
             return glyphs
         revealed = state == STATE_REVEALED
-        glyphs[revealed] = self._field.numbers[revealed]
+        glyphs[revealed] = self._field.numbers[band][revealed]
         glyphs[state == STATE_EXPLODED] = GLYPH_EXPLODED
         if self._status is GameStatus.WON:
-            glyphs[self._field.mines] = GLYPH_FLAG
+            glyphs[self._field.mines[band]] = GLYPH_FLAG
         if self._status is GameStatus.LOST:
-            mines = self._field.mines
+            mines = self._field.mines[band]
             glyphs[mines & ((state == STATE_HIDDEN) | (state == STATE_QUESTIONED))] = GLYPH_MINE
             glyphs[(state == STATE_FLAGGED) & ~mines] = GLYPH_WRONG_FLAG
         return glyphs
@@ -488,6 +500,8 @@ class Game:
             raise ActionError("there is nothing to undo")
         step = self._steps.pop()
         if len(step.squares):
+            now = self._current_state().reshape(-1)[step.squares]
+            self._flags += _flagged(step.before) - _flagged(now)
             self._write(step.squares, step.before)
             was_question = step.before == STATE_QUESTIONED
             self._questions.update(step.squares[was_question].tolist())
@@ -622,6 +636,7 @@ class Game:
         if self.is_over:
             self._end = self._start + stamp
             squares, old = self._show_end(squares, old)
+        self._flags += _flagged(self._current_state().reshape(-1)[squares]) - _flagged(old)
         squares.flags.writeable = False
         old.flags.writeable = False
         self._steps.append(Step(action, squares, old, opened, status_before))
@@ -781,3 +796,7 @@ class Game:
             f"<Game {self._rows}x{self._cols}, {self._mines} mines, {self._status.value}, "
             f"{len(self._steps)} actions>"
         )
+
+
+def _flagged(states: npt.NDArray[np.uint8]) -> int:
+    return int(np.count_nonzero(states == STATE_FLAGGED))

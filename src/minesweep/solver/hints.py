@@ -55,6 +55,10 @@ def hint(
     return hint_from_analysis(analyze(glyphs, total, max_states=max_states), glyphs)
 
 
+#: Up to this many hidden squares, a hint's probability is computed exactly.
+EXACT_HINT_SQUARES = 20_000
+
+
 def before_first_reveal(game: Game) -> bool:
     """Whether the first-click rule, not the view, says what is safe in ``game``.
 
@@ -86,7 +90,10 @@ def hint_from_analysis(analysis: Analysis, glyphs: npt.ArrayLike) -> Hint:
     lowest = np.nanmin(probability)
     # Ties go to the first square in reading order, so hints are reproducible.
     row, col = (int(v) for v in np.argwhere(probability == lowest)[0])
-    value = float(analysis.exact(row, col))
+    # The exact value (big integers) where it is cheap; on a huge board the
+    # float, accurate to about 1e-12, instead of seconds of big-integer sums.
+    hidden = int(np.count_nonzero(~np.isnan(analysis.probability)))
+    value = float(analysis.exact(row, col)) if hidden <= EXACT_HINT_SQUARES else float(lowest)
     return Hint(
         row,
         col,

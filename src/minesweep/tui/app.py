@@ -215,7 +215,7 @@ class MinesweeperApp(App[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="status")
-            yield BoardView(self.game.glyphs(), self.board_theme, id="board")
+            yield BoardView(self.game.shape, self._glyphs, self.board_theme, id="board")
             yield Static(
                 f"Paused: the board is hidden. Press {self._key('pause')} to resume.", id="paused"
             )
@@ -263,6 +263,10 @@ class MinesweeperApp(App[None]):
         if settings.seed is None:
             settings = replace(settings, seed=new_seed())
         return settings.new_game(clock=self.clock)
+
+    def _glyphs(self, rows: slice) -> Any:
+        """Rows of the current game's glyphs (the board reads the rows on screen)."""
+        return self.game.glyphs(rows)
 
     def _header(self) -> str:
         game = self.game
@@ -405,9 +409,9 @@ class MinesweeperApp(App[None]):
         self.board.set_hint(None)
         if effect is not None and not game.is_over and effect.status is not GameStatus.READY:
             rows = effect.cells[:, 0].tolist()
-            self.board.set_glyphs(game.glyphs(), rows)
+            self.board.set_glyphs(game.shape, self._glyphs, rows)
         else:
-            self.board.set_glyphs(game.glyphs())
+            self.board.set_glyphs(game.shape, self._glyphs)
         if self.overlay_on:
             self._refresh_overlay()
         if game.is_over:
@@ -444,7 +448,7 @@ class MinesweeperApp(App[None]):
         self._record_id = None
         self.game = self._new_game()
         self.board.set_hint(None)
-        self.board.set_glyphs(self.game.glyphs())
+        self.board.set_glyphs(self.game.shape, self._glyphs)
         self.overlay_on = False
         self.board.set_overlay(None)
         self._say("New game.")

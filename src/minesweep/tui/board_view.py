@@ -3,11 +3,14 @@
 Each square is two columns wide (its glyph and a space), so the board lines
 up in any terminal. The widget keeps a cursor, a highlighted hint square and
 an optional overlay of mine probabilities; it holds no rules: the app gives
-it the glyphs of the game and tells it which rows changed.
+it a way to read the game's glyphs, a band of rows at a time, and tells it
+which rows changed. It reads only the rows on screen, so drawing costs the
+same on a 10,000x10,000 board as on beginner.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -141,25 +144,37 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
             self.col = col
             self.button = button
 
-    def __init__(self, glyphs: npt.NDArray[np.uint8], theme: Theme, **kwargs: object) -> None:
+    def __init__(
+        self,
+        shape: tuple[int, int],
+        glyphs: Callable[[slice], npt.NDArray[np.uint8]],
+        theme: Theme,
+        **kwargs: object,
+    ) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.theme = theme
         self.cursor = (0, 0)
         self.hint: tuple[int, int] | None = None
         self.overlay: npt.NDArray[np.float64] | None = None
         self.hidden_board = False
-        self.set_glyphs(glyphs)
+        self.set_glyphs(shape, glyphs)
 
     # --- what to draw -------------------------------------------------------------
 
-    def set_glyphs(self, glyphs: npt.NDArray[np.uint8], rows: list[int] | None = None) -> None:
-        """New glyphs; redraw the given rows only, or everything."""
-        self.glyphs = glyphs
-        self.virtual_size = Size(glyphs.shape[1] * CELL_WIDTH, glyphs.shape[0])
+    def set_glyphs(
+        self,
+        shape: tuple[int, int],
+        glyphs: Callable[[slice], npt.NDArray[np.uint8]],
+        rows: list[int] | None = None,
+    ) -> None:
+        """A board of ``shape`` whose rows ``glyphs`` reads; redraw ``rows`` only, or all."""
+        self.shape = shape
+        self.read_rows = glyphs
+        self.virtual_size = Size(shape[1] * CELL_WIDTH, shape[0])
         # Exactly the board and its border; max-width and max-height shrink it
         # (and bring scrollbars) when the terminal is smaller.
-        self.styles.width = glyphs.shape[1] * CELL_WIDTH + 2
-        self.styles.height = glyphs.shape[0] + 2
+        self.styles.width = shape[1] * CELL_WIDTH + 2
+        self.styles.height = shape[0] + 2
         if rows is None:
             self.refresh()
         else:
@@ -172,7 +187,7 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
             self.refresh_line(y)
 
     def move_cursor(self, row: int, col: int) -> None:
-        rows, cols = self.glyphs.shape
+        rows, cols = self.shape
         row = min(max(row, 0), rows - 1)
         col = min(max(col, 0), cols - 1)
         old = self.cursor
@@ -198,12 +213,12 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         scroll_x, scroll_y = self.scroll_offset
         row = y + scroll_y
         width = self.size.width
-        rows, cols = self.glyphs.shape
+        rows, cols = self.shape
         if self.hidden_board or row >= rows:
             return Strip.blank(width, self.rich_style)
         theme = self.theme
         segments: list[Segment] = []
-        line = self.glyphs[row]
+        line = self.read_rows(slice(row, row + 1))[0]
         overlay = self.overlay[row] if self.overlay is not None else None
         # Only the columns on screen: a line of a 10,000-column board is drawn
         # in the time of a line of the terminal's width.
@@ -235,7 +250,7 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
             return
         col = (offset.x + self.scroll_offset.x) // CELL_WIDTH
         row = offset.y + self.scroll_offset.y
-        rows, cols = self.glyphs.shape
+        rows, cols = self.shape
         button = _BUTTONS.get(event.button)
         if button is not None and 0 <= row < rows and 0 <= col < cols:
             self.move_cursor(row, col)
