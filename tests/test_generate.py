@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minesweep import (
@@ -177,3 +177,33 @@ def test_an_unknown_preset_is_a_settings_error(name: object, shown: str) -> None
     assert str(raised.value) == (
         f"preset must be one of 'beginner', 'intermediate', 'expert', got {shown}"
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 80),
+    st.integers(1, 80),
+    st.floats(0.0, 0.9),
+    st.integers(0, 2**32),
+    st.sampled_from(["safe", "opening", "none"]),
+)
+def test_the_compiled_draw_lays_the_same_mines_as_numpy(
+    rows: int, cols: int, density: float, seed: int, rule: str
+) -> None:
+    import minesweep.generate as generate
+
+    mines = int(rows * cols * density)
+    first = (rows // 2, cols // 2)
+    if mines > rows * cols - (9 if rule == "opening" else 1):
+        return
+    saved = generate._COMPILED_DRAW
+    try:
+        generate._COMPILED_DRAW = 0  # every batch through the compiled pass
+        compiled = generate.generate_field(
+            rows, cols, mines, first_click=first, rule=rule, seed=seed
+        )
+        generate._COMPILED_DRAW = 10**12  # numpy's sort-based first occurrences only
+        plain = generate.generate_field(rows, cols, mines, first_click=first, rule=rule, seed=seed)
+    finally:
+        generate._COMPILED_DRAW = saved
+    assert np.array_equal(compiled.mines, plain.mines)

@@ -663,3 +663,23 @@ def test_the_overlay_cannot_be_read_as_a_number(tmp_path: pathlib.Path) -> None:
         assert "Mine probabilities: S safe, M a mine" in str(app.query_one("#message").render())
 
     drive(app, scenario, (60, 20))
+
+
+def test_hints_on_a_board_too_big_for_the_solver_say_so(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import minesweep.tui.app
+
+    monkeypatch.setattr(minesweep.tui.app, "ADVICE_MAX_SQUARES", 80)
+    app = make_app(tmp_path)  # beginner: 81 squares, one past the patched limit
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "H")
+        message = str(app.query_one("#message").render())
+        assert message.startswith("No hints or probabilities on boards over 80 squares")
+        assert not app.assisted
+        await pilot.press("o")
+        assert app.board.overlay is None
+        assert not app.assisted
+
+    drive(app, scenario, (60, 20))

@@ -20,7 +20,7 @@ from numba import njit, types
 
 from .squares import STATE_OPENABLE_MAX
 
-__all__ = ["flood"]
+__all__ = ["first_untaken", "flood"]
 
 # numba cannot read an IntEnum, but it reads a module-level int as a
 # compile-time constant: the states a flood opens are those up to this one.
@@ -135,3 +135,28 @@ def flood(numbers, state, seed_rows, seed_cols, mark):
                     pending += 3
                     c = stop + 2
     return opened, max(top, 0), min(bottom, rows - 1), left, right
+
+
+@njit(
+    types.int64[::1](_index_array, types.boolean[::1], types.int64),
+    cache=True,
+    nogil=True,
+    error_model="numpy",
+)
+def first_untaken(candidates, taken, needed):  # pragma: no cover - compiled
+    """The first ``needed`` candidates, in order, not taken yet nor seen before; marks them.
+
+    A field's mines are drawn as random indices: this keeps each index's
+    first draw, skips those already mines, and stops at the count wanted,
+    in one pass (numpy's unique would sort the batch).
+    """
+    chosen = np.empty(min(needed, len(candidates)), np.int64)
+    count = 0
+    for index in candidates:
+        if count == needed:
+            break
+        if not taken[index]:
+            taken[index] = True
+            chosen[count] = index
+            count += 1
+    return chosen[:count]

@@ -162,6 +162,10 @@ def _cleared_squares(
     return np.array(sorted([row * cols + col, *around]), np.int64)
 
 
+#: Past this many draws in a batch, the compiled pass picks the mines.
+_COMPILED_DRAW = 4096
+
+
 def _draw_distinct(generator: np.random.PCG64, n: int, k: int) -> npt.NDArray[np.int64]:
     """``k`` distinct numbers below ``n``, uniformly, from the raw 64-bit stream."""
     taken = np.zeros(n, np.bool_)
@@ -173,11 +177,18 @@ def _draw_distinct(generator: np.random.PCG64, n: int, k: int) -> npt.NDArray[np
         words = generator.random_raw(needed + needed // 4 + 16)
         words = words[words <= limit]
         candidates = (words % np.uint64(n)).astype(np.int64)
-        # First occurrence of each index, in the order drawn.
-        _, first = np.unique(candidates, return_index=True)
-        candidates = candidates[np.sort(first)]
-        candidates = candidates[~taken[candidates]][:needed]
-        taken[candidates] = True
+        if len(candidates) > _COMPILED_DRAW:
+            # The same choice in one compiled pass: sorting 10^7 draws for
+            # their first occurrences took seconds on a 10^8-square field.
+            from ._kernels import first_untaken
+
+            candidates = first_untaken(candidates, taken, needed)
+        else:
+            # First occurrence of each index, in the order drawn.
+            _, first = np.unique(candidates, return_index=True)
+            candidates = candidates[np.sort(first)]
+            candidates = candidates[~taken[candidates]][:needed]
+            taken[candidates] = True
         chosen.append(candidates)
         needed -= len(candidates)
     return np.concatenate(chosen) if chosen else np.zeros(0, np.int64)

@@ -41,6 +41,11 @@ from .store import Record, Store
 
 __all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "load_keys"]
 
+#: Hints and the probability overlay read the whole board (about 0.5 s on
+#: 10^7 squares, 7 s on 10^8, measured by benchmarks/bench_tui.py): past
+#: this size the game says so instead of freezing.
+ADVICE_MAX_SQUARES = 10**7
+
 #: The smallest terminal the game fits in (columns, rows).
 MIN_SIZE = (30, 8)
 
@@ -465,9 +470,20 @@ class MinesweeperApp(App[None]):
         self.board.refresh()
         self._update_status()
 
+    def _too_big_for_advice(self) -> bool:
+        """Whether the board is past what a hint may read; if so, say so."""
+        rows, cols = self.game.shape
+        if rows * cols <= ADVICE_MAX_SQUARES:
+            return False
+        self._say(
+            f"No hints or probabilities on boards over {ADVICE_MAX_SQUARES:,} squares: the "
+            f"solver reads every square, which takes seconds on {rows * cols:,}."
+        )
+        return True
+
     def _hint(self) -> None:
         game = self.game
-        if self.paused or game.is_over:
+        if self.paused or game.is_over or self._too_big_for_advice():
             return
         try:
             advice = advise(game).hint
@@ -482,6 +498,8 @@ class MinesweeperApp(App[None]):
         self._update_status()
 
     def _overlay(self) -> None:
+        if not self.overlay_on and self._too_big_for_advice():
+            return
         self.overlay_on = not self.overlay_on
         if self.overlay_on:
             self._mark_assisted()
