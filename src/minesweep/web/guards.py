@@ -6,6 +6,7 @@ Each piece here is small and has no HTTP in it, so each is tested alone.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 import unicodedata
@@ -104,6 +105,10 @@ def lay_no_guess_field(
 
 
 def _warm_worker() -> None:
+    # A lower priority than the server's: when boards are being made on every
+    # core, the operating system still serves reads first.
+    if hasattr(os, "nice"):
+        os.nice(10)
     # Load the solver's compiled kernels when the worker starts, not in a
     # player's first request.
     lay_no_guess_field(9, 9, 10, (4, 4), 0, 5.0)
