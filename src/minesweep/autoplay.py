@@ -15,7 +15,6 @@ over a Dask cluster, give exactly the results of one local run.
 from __future__ import annotations
 
 import importlib
-import math
 import os
 import statistics
 import time
@@ -31,6 +30,7 @@ from .generate import Preset, check_fits, first_click_rule, generate_field
 from .grid import check_position, middle
 from .solver.guess import DEFAULT_POLICY, PolicyConfig
 from .squares import KNOWN_OPEN
+from .stats import wilson_interval
 
 if TYPE_CHECKING:
     from .solver.guess import Guess
@@ -239,17 +239,6 @@ def summarize(records: Sequence[GameRecord], seconds: float) -> Summary:
         median_game=statistics.median(times),
         p99_game=float(np.percentile(times, 99)),
     )
-
-
-def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if games == 0:
-        return 0.0, 1.0
-    rate = wins / games
-    denominator = 1 + z * z / games
-    centre = (rate + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def default_workers() -> int:

@@ -27,6 +27,7 @@ minesweepergame.com):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +38,7 @@ from .field import Minefield
 from .game import Game
 from .squares import STATE_HIDDEN, STATE_OPENING, STATE_REVEALED
 
-__all__ = ["BoardStats", "GameStats", "board_stats", "game_stats"]
+__all__ = ["BoardStats", "GameStats", "board_stats", "game_stats", "wilson_interval"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,3 +203,21 @@ def _label_groups(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], i
         labels[top : bottom + 1, left : right + 1][found] = count
         box[found] = STATE_REVEALED
     return labels, count
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default; 0 to 1 for no games).
+
+    The autoplayer's summaries and the web game's bot leaderboard use it.
+    """
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    denominator = 1 + z * z / games
+    centre = (rate + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
+    # At no win or all wins the interval ends exactly at 0 or 1; floats may
+    # miss it by an ulp.
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == games else min(1.0, centre + half)
+    return low, high

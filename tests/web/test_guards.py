@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minesweep import Minefield
+from minesweep.stats import wilson_interval as wilson
 from minesweep.web.guards import (
     BadNameError,
     BusyError,
@@ -19,7 +20,6 @@ from minesweep.web.guards import (
     TokenBuckets,
     check_name,
     lay_no_guess_field,
-    wilson,
 )
 
 

@@ -44,6 +44,7 @@ from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, P
 from minesweep.formats import parse_game_json, to_game_json, to_view
 from minesweep.frontend import Button, Settings
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
+from minesweep.stats import wilson_interval
 
 from . import models
 from .db import Database, GameRow, default_url, wall_clock
@@ -54,7 +55,6 @@ from .guards import (
     NoGuessPool,
     TokenBuckets,
     check_name,
-    wilson,
 )
 
 __all__ = ["Limits", "create_app"]
@@ -402,7 +402,7 @@ class Service:
         for record in self.db.players(kind, bot=True):
             if record.games < minimum:
                 continue
-            low, high = wilson(record.wins, record.games)
+            low, high = wilson_interval(record.wins, record.games)
             entries.append((low, record, high))
         entries.sort(key=lambda entry: (-entry[0], -entry[1].games, entry[1].name))
         return models.BotLeaderboard(

@@ -26,7 +26,6 @@ __all__ = [
     "NoGuessPool",
     "TokenBuckets",
     "check_name",
-    "wilson",
 ]
 
 # --- rate limits ------------------------------------------------------------------------------
@@ -256,17 +255,3 @@ HUMAN_LIMITS: Final[dict[str, HumanLimit]] = {
     "intermediate": HumanLimit(12.0, "above the 7.89 record quoted by Emoji Minesweeper's help"),
     "expert": HumanLimit(10.0, "at minesweeper.org's 'exceed 10 3BV/s on Expert'"),
 }
-
-
-def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate (0..1 for no games)."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    # At 0 or all wins the interval ends exactly at 0 or 1; floats may miss by an ulp.
-    low = 0.0 if wins == 0 else max(0.0, centre - half)
-    high = 1.0 if wins == games else min(1.0, centre + half)
-    return low, high
