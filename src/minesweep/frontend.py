@@ -261,7 +261,7 @@ def first_reveal(
     rows, cols = game.shape
     check_position((rows, cols), row, col)
     if lay is None:
-        fresh = no_guess_game(
+        field = no_guess_game(
             rows,
             cols,
             game.mine_count,
@@ -269,18 +269,23 @@ def first_reveal(
             seed=game.seed,
             clock=clock,
             max_seconds=max_seconds,
-        )
+        ).field
+        assert field is not None  # a no-guess game is made on its field
     else:
         field = lay(rows, cols, game.mine_count, (row, col), game.seed, max_seconds)
-        fresh = Game(
-            rows,
-            cols,
-            game.mine_count,
-            rule="opening",
-            field=field,
-            first_click=(row, col),
-            clock=clock,
-        )
+    # The game keeps its seed: should the first reveal be undone (and the field
+    # taken back), the next one lays the field a seeded game always lays there.
+    fresh = Game(
+        rows,
+        cols,
+        game.mine_count,
+        rule="opening",
+        field=field,
+        first_click=(row, col),
+        seed=game.seed,
+        clock=clock,
+        question_marks=game.question_marks,
+    )
     replayed = Game.replay(fresh, game.history, clock=clock)
     if game.started_at is not None:
         replayed.set_start(game.started_at)

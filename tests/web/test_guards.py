@@ -52,6 +52,9 @@ def test_buckets_forget_the_oldest_clients() -> None:
         ("evil\u202eeman", "U+202E"),
         ("a\u2066b", "U+2066"),
         ("a\u2028b", "U+2028"),
+        ("ada\u200b", "U+200B"),
+        ("\ufeffbob", "U+FEFF"),
+        ("a\U000e0041", "U+E0041"),
         ("x" * 41, "at most 40 characters, got 41"),
     ],
 )
@@ -66,6 +69,9 @@ def test_names_are_nfc_trimmed_and_counted_in_characters() -> None:
     assert check_name("  ada  ", 40) == "ada"
     assert check_name("   ", 40) is None
     assert check_name("名前🙂", 3) == "名前🙂"
+    # The zero-width joiner stays: emoji sequences are made with it.
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert check_name(family, 40) == family
     assert issubclass(BadNameError, ValueError)
 
 
@@ -81,6 +87,7 @@ def test_a_name_is_either_refused_or_stored_printable(name: str) -> None:
     assert len(stored) <= 40
     assert not any(unicodedata.category(char) in ("Cc", "Cs", "Cn") for char in stored)
     assert not set(stored) & set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert all(unicodedata.category(char) != "Cf" or char == "\u200d" for char in stored)
 
 
 def test_wilson_interval_matches_its_formula() -> None:
@@ -135,3 +142,25 @@ def test_a_pool_of_processes_lays_the_same_field_as_the_solver() -> None:
     # Seeded, the worker's field is the one laid in this process.
     assert np.array_equal(field.mines, lay_no_guess_field(9, 9, 10, (4, 4), 123, 5.0).mines)
     assert int(field.mines.sum()) == 10
+
+
+def _exit_in_the_worker(rows: int, cols: int, mines: int, *rest: object) -> Minefield:
+    # Seed 1 kills the worker, as running out of memory would.
+    if rest[1] == 1:
+        import os
+
+        os._exit(1)
+    return Minefield.from_text("*.\n..")
+
+
+@pytest.mark.slow
+def test_a_pool_whose_worker_died_starts_afresh() -> None:
+    from concurrent.futures import BrokenExecutor
+
+    pool = NoGuessPool(1, 1, lay=_exit_in_the_worker)
+    try:
+        with pytest.raises(BrokenExecutor):
+            pool.field(2, 2, 1, (1, 1), 1, 5.0)
+        assert isinstance(pool.field(2, 2, 1, (1, 1), 2, 5.0), Minefield)
+    finally:
+        pool.close()

@@ -125,9 +125,18 @@ def test_a_flood_gets_429_with_retry_after(make_client: MakeClient) -> None:
     now[0] += 1.0
     token = client.post("/api/games", json={"preset": "beginner"}).json()["id"]
     # Actions have a bucket of their own; reads are not limited.
-    moves = [act(client, token, "flag", 0, col).status_code for col in range(5)]
-    assert moves == [200, 200, 200, 200, 429]
-    assert get(client, token).status_code == 200
+    flags = [
+        client.post(
+            "/api/game/actions",
+            json={"action": "flag", "row": 0, "col": col, "version": col},
+            headers=auth(token),
+        ).status_code
+        for col in range(5)
+    ]
+    assert flags == [200, 200, 200, 200, 429]
+    # Reads have a bucket of their own, four times the actions' (a burst of 16 here).
+    reads = [get(client, token).status_code for _ in range(17)]
+    assert reads == [200] * 16 + [429]
 
 
 def test_unfinished_games_expire_and_count_as_losses(make_client: MakeClient) -> None:
@@ -190,6 +199,20 @@ def test_hard_no_guess_boards_wait_in_a_bounded_queue(make_client: MakeClient) -
 # --- bad input never 500s -------------------------------------------------------------------
 
 
+def test_a_dead_no_guess_worker_is_a_503_not_a_500(make_client: MakeClient) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    def dies(*args: Any) -> Minefield:
+        raise BrokenProcessPool("a worker died")
+
+    client = make_client(limits=Limits(**OPEN), pool=NoGuessPool(0, 1, lay=dies))
+    token = new_game(client, preset="beginner", no_guess=True)["id"]
+    response = act(client, token, "reveal", 4, 4)
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+    assert get(client, token).json()["status"] == "ready"
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
@@ -250,11 +273,13 @@ def test_time_the_server_was_down_is_not_charged(make_client: MakeClient) -> Non
     second = make_client(limits=Limits(**OPEN), clock=lambda: now[0], epoch="boot-1")
     now[0] += 1.5
     assert get(second, token).json()["elapsed"] == 5.5
-    # After a reboot the monotonic clock starts again: still only the time since start.
-    now[0] = 2.0
-    third = make_client(limits=Limits(**OPEN), clock=lambda: now[0], epoch="boot-2")
-    now[0] += 1.0
-    assert get(third, token).json()["elapsed"] == 5.0
+    # Another clock (a reboot, or another host up for a day): its readings say
+    # nothing of this game's, so the game runs on from when it is read.
+    now[0] = 86_400.0
+    third = make_client(limits=Limits(**OPEN), clock=lambda: now[0], epoch="host-2")
+    assert get(third, token).json()["elapsed"] == 4.0
+    now[0] += 2.0
+    assert act(third, token, "flag", 1, 1).json()["state"]["elapsed"] == 6.0
 
 
 # --- headers ----------------------------------------------------------------------------------

@@ -324,15 +324,23 @@ class MinesweeperApp(App[None]):
         self.store.append(kind, json.dumps(record), assisted=self.assisted)
 
     def _rewrite_save(self) -> None:
-        """The whole save again, from the game: after an undo took the field or the end back."""
+        """The whole save again, from the game: after an undo took the field or the end back.
+
+        One transaction: a kill midway leaves the old save or the new one.
+        """
         game = self.game
-        self.store.begin(self.settings.kind, self._header(), assisted=self.assisted)
-        self._begun = True
+        records: list[dict[str, Any]] = []
         field = game.field
         if self.settings.no_guess and field is not None:
-            self._save_record(_field_record(field, game.first_click))
-        for action in game.history:
-            self._save_record({"action": str(action), "time": action.time})
+            records.append(_field_record(field, game.first_click))
+        records += [{"action": str(action), "time": action.time} for action in game.history]
+        self.store.rewrite(
+            self.settings.kind,
+            self._header(),
+            [json.dumps(record) for record in records],
+            assisted=self.assisted,
+        )
+        self._begun = True
 
     def _finish(self) -> None:
         final = score(self.game)

@@ -155,6 +155,20 @@ class Store:
                 (kind, header, int(assisted), time.time()),
             )
 
+    def rewrite(self, kind: str, header: str, records: list[str], *, assisted: bool) -> None:
+        """Replace the saved game of ``kind`` by ``header`` and ``records``, in one transaction."""
+        with self._db:
+            self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
+            self._db.execute(
+                "INSERT OR REPLACE INTO saved_games (kind, header, assisted, actions, updated) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (kind, header, int(assisted), len(records), time.time()),
+            )
+            self._db.executemany(
+                "INSERT INTO saved_actions (kind, seq, record) VALUES (?, ?, ?)",
+                [(kind, seq, record) for seq, record in enumerate(records)],
+            )
+
     def append(self, kind: str, record: str, *, assisted: bool) -> None:
         """Add one action record to the saved game of ``kind`` (which :meth:`begin` started)."""
         with self._db:

@@ -26,6 +26,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -265,8 +266,11 @@ class Service:
 
     def state(self, token: str) -> models.GameState:
         row, game = self._load(token)
+        # The answer is made before the game goes back in the cache, where
+        # another request may take it and change it.
+        public = self._public(row, game)
         self._keep(token, row.version, game)
-        return self._public(row, game)
+        return public
 
     def act(self, token: str, move: models.Move) -> models.MoveAnswer:
         """Apply an action, or a click (a mouse button on a square, mapped by the rules)."""
@@ -292,6 +296,14 @@ class Service:
             except BusyError as error:
                 raise ApiError(
                     503, str(error), headers={"Retry-After": str(error.retry_after)}
+                ) from None
+            except BrokenExecutor:
+                # A worker died (out of memory, killed): the pool starts afresh
+                # on the next request; this one is told to retry.
+                raise ApiError(
+                    503,
+                    "the process making no-guess boards stopped; try again",
+                    headers={"Retry-After": "1"},
                 ) from None
             except (NoGuessBudgetError, AnalysisBudgetError) as error:
                 raise ApiError(503, f"no no-guess board found in time: {error}") from None
@@ -497,12 +509,14 @@ class Service:
                 played.append(Action.parse(record["action"], float(record["time"])))
         game = Game.replay(template, played, clock=self.clock, undos=undos)
         if game.history:
-            # The time charged at the last write, running on from then, or
-            # from this process's start if the game was written before it.
+            # The time charged at the last write, running on from then; from
+            # this process's start if the game was written before it (the
+            # server was down); from now if another clock wrote it (another
+            # host, or a boot since): its readings mean nothing here.
             if row.clock_epoch == self.epoch:
                 resumed = max(row.clock_at, self.started)
             else:
-                resumed = self.started
+                resumed = self.clock()
             game.set_start(resumed - row.elapsed)
         return game
 
@@ -527,13 +541,14 @@ class Service:
                 time.sleep(random.uniform(0, 0.002 * min(attempt, 10)))
             row, game = self._load(token)
             if version is not None and version != row.version:
+                current = self._public(row, game)
                 self._keep(token, row.version, game)
                 raise ApiError(
                     409,
                     f"the game is at version {row.version}, and this request was made at "
                     f"version {version}: it was applied already or the game changed since; "
                     "the body holds the game as it is now",
-                    state=self._public(row, game),
+                    state=current,
                 )
             if game.is_over:
                 raise ApiError(409, f"the game is over ({game.status.value})")
@@ -716,6 +731,13 @@ def _routes(service: Service) -> list[Route | Mount]:
         if limits.action_rate is not None
         else None
     )
+    # Reads cost too (a game out of the cache is replayed; a replay steps
+    # every view): a bucket of their own, four times the actions'.
+    reads = (
+        TokenBuckets(4 * limits.action_rate, 4 * limits.action_burst, clock=service.clock)
+        if limits.action_rate is not None
+        else None
+    )
 
     def api(
         path: str,
@@ -755,7 +777,12 @@ def _routes(service: Service) -> list[Route | Mount]:
             status=201,
             buckets=creations,
         ),
-        api("/api/game", "GET", lambda request, _: service.state(_token(request))),
+        api(
+            "/api/game",
+            "GET",
+            lambda request, _: service.state(_token(request)),
+            buckets=reads,
+        ),
         api(
             "/api/game/actions",
             "POST",
@@ -781,16 +808,19 @@ def _routes(service: Service) -> list[Route | Mount]:
             "/api/leaderboards/{kind:path}",
             "GET",
             lambda request, _: service.leaderboard(request.path_params["kind"]),
+            buckets=reads,
         ),
         api(
             "/api/bots/{kind:path}",
             "GET",
             lambda request, _: service.bots(request.path_params["kind"]),
+            buckets=reads,
         ),
         api(
             "/api/replays/{public_id}",
             "GET",
             lambda request, _: service.replay(request.path_params["public_id"]),
+            buckets=reads,
         ),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -264,23 +264,29 @@ class Database:
         return [PlayerRecord(name, int(count), int(wins or 0)) for name, count, wins in rows]
 
     def expire(self, before: float) -> int:
-        """Mark unfinished games untouched since ``before`` expired and drop their actions."""
+        """Mark unfinished games untouched since ``before`` expired and drop their actions.
+
+        The condition is checked again as each row is marked, in the same
+        transaction as the actions' removal: a game that an action reached in
+        the meantime is left alone.
+        """
+        stale = (games.c.status.in_(("ready", "playing")), games.c.updated_at < before)
         with self.engine.begin() as connection:
-            stale = select(games.c.token).where(
-                games.c.status.in_(("ready", "playing")), games.c.updated_at < before
-            )
-            tokens = [row[0] for row in connection.execute(stale).all()]
-            if not tokens:
-                return 0
+            tokens = [row[0] for row in connection.execute(select(games.c.token).where(*stale))]
+            expired: list[str] = []
             for start in range(0, len(tokens), 500):
                 chunk = tokens[start : start + 500]
-                connection.execute(delete(actions).where(actions.c.token.in_(chunk)))
-                connection.execute(
+                marked = connection.execute(
                     update(games)
-                    .where(games.c.token.in_(chunk), games.c.status.in_(("ready", "playing")))
+                    .where(games.c.token.in_(chunk), *stale)
                     .values(status="expired", actions=0, version=games.c.version + 1)
+                    .returning(games.c.token)
                 )
-            return len(tokens)
+                done = [row[0] for row in marked]
+                if done:
+                    connection.execute(delete(actions).where(actions.c.token.in_(done)))
+                expired += done
+            return len(expired)
 
     def dispose(self) -> None:
         self.engine.dispose()

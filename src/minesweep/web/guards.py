@@ -12,7 +12,7 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Final
@@ -173,10 +173,10 @@ class NoGuessPool:
         try:
             if self.workers == 0:
                 return self.lay(rows, cols, mines, first_click, seed, max_seconds)
-            future = self._pool().submit(
-                self.lay, rows, cols, mines, first_click, seed, max_seconds
-            )
             try:
+                future = self._pool().submit(
+                    self.lay, rows, cols, mines, first_click, seed, max_seconds
+                )
                 # The worker stops itself at max_seconds; the margin covers
                 # its start and the trip back.
                 return future.result(timeout=seconds + 5.0)
@@ -185,6 +185,11 @@ class NoGuessPool:
                 raise NoGuessBudgetError(
                     f"no no-guess board came back within {seconds + 5.0:g} s"
                 ) from None
+            except BrokenExecutor:
+                # A worker died (out of memory, killed): this pool takes no
+                # more work. The next request starts another.
+                self.close()
+                raise
         finally:
             self._slots.release()
 
@@ -207,12 +212,19 @@ class BadNameError(ValueError):
 _BIDI: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+#: The zero-width joiner: the one format character a name keeps, because
+#: emoji sequences (a family, a flag) are made with it.
+_ZWJ: Final = "\u200d"
+
+
 def check_name(name: str, max_length: int) -> str | None:
     """A name as it will be stored: NFC, trimmed; None for a blank one.
 
     Refused (BadNameError): a lone surrogate, a control character (NUL
-    included), a bidirectional override, an unassigned code point, a line or
-    paragraph separator, or more than ``max_length`` characters after NFC.
+    included), a bidirectional override or any other invisible format
+    character (zero-width space, byte-order mark, tags: a name could pass for
+    another's), an unassigned code point, a line or paragraph separator, or
+    more than ``max_length`` characters after NFC.
     """
     for index, char in enumerate(name):
         if 0xD800 <= ord(char) <= 0xDFFF:
@@ -222,7 +234,8 @@ def check_name(name: str, max_length: int) -> str | None:
     name = unicodedata.normalize("NFC", name).strip()
     for index, char in enumerate(name):
         category = unicodedata.category(char)
-        if category in ("Cc", "Cn", "Co", "Zl", "Zp") or char in _BIDI:
+        invisible = category == "Cf" and char != _ZWJ
+        if category in ("Cc", "Cn", "Co", "Zl", "Zp") or invisible or char in _BIDI:
             raise BadNameError(
                 f"name holds U+{ord(char):04X} ({unicodedata.name(char, 'a control character')}) "
                 f"at character {index}: names are printable text"

@@ -213,7 +213,9 @@ function click(button, r, c) {
       } else if (result.changed.length) {
         animate(result.changed, [r, c], game.view);
       }
-      if (overlay) await showOverlay();
+      // A finished game has no probabilities to show: the mines are there.
+      if (overlay && game.status === "playing") await showOverlay();
+      else if (overlay) { overlay = null; $("overlay").setAttribute("aria-pressed", "false"); paintAll(); }
       status();
       if (!result.effective && !game.stats) say("");
     } catch (error) {
@@ -300,7 +302,13 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "u") $("undo").click();
 });
 
-$("hint").addEventListener("click", async () => {
+// Every request that needs the game's version waits its turn, so a quick
+// space-then-u sends the undo with the version the reveal left.
+function queued(work) {
+  return () => { busy = busy.then(work); };
+}
+
+$("hint").addEventListener("click", queued(async () => {
   if (!game || replaying) return;
   try {
     const result = await api("POST", "/api/game/hint", { version: game.version }, game.id);
@@ -313,9 +321,9 @@ $("hint").addEventListener("click", async () => {
     say(`Hint: ${h.reason}.`);
     status();
   } catch (error) { refused(error); }
-});
+}));
 
-$("overlay").addEventListener("click", async () => {
+$("overlay").addEventListener("click", queued(async () => {
   if (!game || replaying) return;
   if (overlay) {
     overlay = null;
@@ -327,9 +335,9 @@ $("overlay").addEventListener("click", async () => {
     await showOverlay();
     $("overlay").setAttribute("aria-pressed", "true");
   } catch (error) { refused(error); }
-});
+}));
 
-$("undo").addEventListener("click", async () => {
+$("undo").addEventListener("click", queued(async () => {
   if (!game || replaying) return;
   try {
     game = await api("POST", "/api/game/undo", { version: game.version }, game.id);
@@ -337,7 +345,7 @@ $("undo").addEventListener("click", async () => {
     status();
     say("Undone.");
   } catch (error) { refused(error); }
-});
+}));
 
 $("flagmode").addEventListener("click", () => {
   flagMode = !flagMode;
