@@ -273,8 +273,9 @@ def first_reveal(
         assert field is not None  # a no-guess game is made on its field
     else:
         field = lay(rows, cols, game.mine_count, (row, col), game.seed, max_seconds)
-    # The game keeps its seed: should the first reveal be undone (and the field
-    # taken back), the next one lays the field a seeded game always lays there.
+    # The game records the field, not the seed: a seed alone cannot say which
+    # attempt of the search succeeded (a game file checks that a seeded
+    # field is the one its seed lays).
     fresh = Game(
         rows,
         cols,
@@ -282,7 +283,6 @@ def first_reveal(
         rule="opening",
         field=field,
         first_click=(row, col),
-        seed=game.seed,
         clock=clock,
         question_marks=game.question_marks,
     )

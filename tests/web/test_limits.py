@@ -365,3 +365,12 @@ def test_openapi_lists_exactly_the_api_routes(client: Any) -> None:
     assert schemas["Move"]["required"] == ["row", "col", "version"]
     assert set(schemas["GameState"]["properties"]) >= {"id", "version", "view", "actions"}
     json.dumps(spec)  # plain JSON all through
+
+
+def test_a_seeded_no_guess_game_reads_back_cold(client: Any) -> None:
+    token = new_game(client, preset="beginner", no_guess=True, seed=12)["id"]
+    warm = act(client, token, "reveal", 4, 4).json()["state"]
+    client.app.state.service._cache.clear()  # rebuilt from its base and its log
+    cold = get(client, token)
+    assert cold.status_code == 200, cold.text
+    assert cold.json()["view"] == warm["view"]
