@@ -1,0 +1,48 @@
+"""Minesweeper for reinforcement learning: a Gymnasium environment with the real rules.
+
+An optional extra (``pip install 'minesweep[rl]'``): importing this package
+needs Gymnasium, registers the environments below, and nothing in the core
+imports it.
+
+>>> import gymnasium
+>>> import minesweep.rl
+>>> env = gymnasium.make("minesweep/Beginner-v0")
+>>> observation, info = env.reset(seed=7)
+>>> observation.shape, observation.dtype.name, int(info["action_mask"].sum())
+((9, 9), 'uint8', 81)
+
+Registered ids: ``minesweep/Beginner-v0``, ``minesweep/Intermediate-v0`` and
+``minesweep/Expert-v0`` (the opening rule), and the same with ``Safe`` or
+``NoGuess`` before ``-v0`` (``minesweep/BeginnerSafe-v0``...). Every option of
+:class:`MinesweeperEnv` may be passed to ``gymnasium.make`` too.
+"""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+
+from .env import (
+    OBSERVATION_HIGH,
+    InvalidActionError,
+    MinesweeperEnv,
+    Rewards,
+)
+
+__all__ = [
+    "OBSERVATION_HIGH",
+    "InvalidActionError",
+    "MinesweeperEnv",
+    "Rewards",
+]
+
+_ENTRY = "minesweep.rl.env:MinesweeperEnv"
+
+for _preset in ("beginner", "intermediate", "expert"):
+    for _suffix, _options in (
+        ("", {}),
+        ("Safe", {"rule": "safe"}),
+        ("NoGuess", {"no_guess": True}),
+    ):
+        _id = f"minesweep/{_preset.capitalize()}{_suffix}-v0"
+        if _id not in registry:
+            register(id=_id, entry_point=_ENTRY, kwargs={"preset": _preset, **_options})
