@@ -392,22 +392,25 @@ def _positive(text: str) -> int:
     raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
 
 
-def _seconds(text: str) -> float:
+def _finite(text: str) -> float:
+    """``text`` as a finite number, or NaN (which every range test refuses)."""
     try:
-        seconds = float(text)
+        value = float(text)
     except ValueError:
-        seconds = math.nan
-    if 0 < seconds < math.inf:
+        return math.nan
+    return value if math.isfinite(value) else math.nan
+
+
+def _seconds(text: str) -> float:
+    seconds = _finite(text)
+    if seconds > 0:
         return seconds
     raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
 
 
 def _rate(text: str) -> float:
-    try:
-        rate = float(text)
-    except ValueError:
-        rate = math.nan
-    if 0 <= rate < math.inf:
+    rate = _finite(text)
+    if rate >= 0:
         return rate
     raise argparse.ArgumentTypeError(f"expected requests a second (0 for no limit), got {text!r}")
 

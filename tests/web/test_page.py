@@ -50,6 +50,14 @@ def browser_page(server: Server, *, bypass_csp: bool = True) -> Iterator[Any]:
             browser.close()
 
 
+def open_game(page: Any, token: str) -> None:
+    """Point the page at the game ``token`` names (it starts a game of its own first)."""
+    page.wait_for_function("localStorage.getItem('minesweep-game') !== null")
+    page.evaluate(f"localStorage.setItem('minesweep-game', '{token}')")
+    page.reload()
+    page.wait_for_function(f"game && game.id === '{token}'")
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) -> None:
@@ -60,10 +68,7 @@ def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) 
         ).json()
         with browser_page(server) as page:
             # The page starts a game of its own first: let it, then point it at ours.
-            page.wait_for_function("localStorage.getItem('minesweep-game') !== null")
-            page.evaluate(f"localStorage.setItem('minesweep-game', '{created['id']}')")
-            page.reload()
-            page.wait_for_function(f"game && game.id === '{created['id']}'")
+            open_game(page, created["id"])
             page.wait_for_selector(".cell")
             page.click('[aria-label="row 5, column 5: hidden"]')  # the first click, by mouse
             page.wait_for_selector(".cell.open")  # the opening, drawn ring by ring
@@ -326,10 +331,7 @@ def test_a_loss_with_the_overlay_on_shows_the_result(tmp_path: Path) -> None:
         assert local.field is not None
         mine = next((r, c) for r in range(9) for c in range(9) if local.field.mines[r, c])
         with browser_page(server) as page:
-            page.wait_for_function("localStorage.getItem('minesweep-game') !== null")
-            page.evaluate(f"localStorage.setItem('minesweep-game', '{created['id']}')")
-            page.reload()
-            page.wait_for_function(f"game && game.id === '{created['id']}'")
+            open_game(page, created["id"])
             page.click('[aria-label="row 5, column 5: hidden"]')
             page.wait_for_selector(".cell.open")
             page.click("#overlay")
