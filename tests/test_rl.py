@@ -302,3 +302,56 @@ def test_nothing_in_the_core_imports_gymnasium() -> None:
     code = "import sys, minesweep, minesweep.frontend; print('gymnasium' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stderr
+
+
+@pytest.mark.parametrize(
+    ("preset", "rule", "boards", "steps"),
+    [("beginner", "opening", 6, 300), ("intermediate", "safe", 3, 150)],
+)
+def test_the_vector_env_plays_the_games_of_single_envs(
+    preset: str, rule: str, boards: int, steps: int
+) -> None:
+    from minesweep.rl.vector import MinesweeperVectorEnv
+
+    vector = MinesweeperVectorEnv(boards, preset, rule=rule)
+    singles = [MinesweeperEnv(preset, rule=rule) for _ in range(boards)]
+    observations, info = vector.reset(seed=50)
+    for board, env in enumerate(singles):
+        alone, _ = env.reset(seed=50 + board)  # SyncVectorEnv seeds its copies so
+        assert np.array_equal(observations[board], alone)
+    rng = np.random.default_rng(1)
+    resetting = [False] * boards
+    ends = 0
+    for _ in range(steps):
+        masks = info["action_mask"]
+        # A finished board's action is not taken (it resets): any will do.
+        actions = np.array(
+            [int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0 for mask in masks]
+        )
+        observations, rewards, terminated, truncated, info = vector.step(actions)
+        assert not truncated.any()
+        for board, env in enumerate(singles):
+            if resetting[board]:  # Gymnasium's NEXT_STEP autoreset
+                alone, _ = env.reset()
+                reward, done = 0.0, False
+            else:
+                alone, reward, done, _, _ = env.step(int(actions[board]))
+            assert np.array_equal(observations[board], alone)
+            assert rewards[board] == pytest.approx(float(reward), abs=1e-12)
+            assert bool(terminated[board]) == done
+            resetting[board] = done
+            ends += done
+    assert ends > boards  # the run went through autoresets
+
+
+def test_the_vector_env_refuses_bad_input() -> None:
+    from minesweep.rl.vector import MinesweeperVectorEnv
+
+    with pytest.raises(ValueError, match="num_envs"):
+        MinesweeperVectorEnv(0, "beginner")
+    vector = MinesweeperVectorEnv(2, "beginner")
+    vector.reset(seed=0)
+    with pytest.raises(ValueError, match=r"actions must lie in 0\.\.80"):
+        vector.step(np.array([0, 81]))
+    with pytest.raises(ValueError, match="give 2 seeds"):
+        vector.reset(seed=[1, 2, 3])
