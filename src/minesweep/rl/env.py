@@ -171,6 +171,7 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         self._clock = _Steps()
         self.game = self._new_game(0)
         self.game_seed = 0
+        self._look()
 
     # --- the Gymnasium API -------------------------------------------------------------
 
@@ -182,7 +183,8 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         # game s everywhere; else one drawn from the environment's generator.
         self.game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
         self.game = self._new_game(self.game_seed)
-        return self._observation(), self._info()
+        self._look()
+        return self._seen, self._info()
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         index = int(action)
@@ -191,11 +193,18 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         game = self.game
         if game.is_over:
             raise InvalidActionError("the game is over: call reset() before stepping again")
-        mask = self.action_masks()
-        if not mask[index]:
+        if not self._mask[index]:
             if self.invalid_action == "raise":
                 raise InvalidActionError(f"action {index} is masked: {self._describe(index)}")
-            return self._observation(), self.rewards.invalid, False, False, self._info(mask)
+            # Nothing changed: what the agent saw stands (the solver is not run
+            # again), in new arrays, as Gymnasium asks of every step.
+            seen = self._seen
+            copy = (
+                {key: value.copy() for key, value in seen.items()}
+                if isinstance(seen, dict)
+                else seen.copy()
+            )
+            return copy, self.rewards.invalid, False, False, self._info()
         block, square = divmod(index, self.squares)
         row, col = divmod(square, self.cols)
         kind = _KINDS[block]
@@ -215,7 +224,8 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
             reward += self.rewards.win
         elif game.status is GameStatus.LOST:
             reward += self.rewards.loss
-        return self._observation(), reward, game.is_over, False, self._info()
+        self._look()
+        return self._seen, reward, game.is_over, False, self._info()
 
     def render(self) -> Any:
         if self.render_mode == "ansi":
@@ -228,7 +238,10 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which actions do something now (all False once the game is over)."""
-        glyphs = self.game.glyphs().reshape(-1)
+        return self._mask.copy()
+
+    def _mask_of(self, glyphs: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        glyphs = glyphs.reshape(-1)
         if self.game.is_over:
             return np.zeros(self.action_count, np.bool_)
         reveal: npt.NDArray[np.bool_] = glyphs == GLYPH_HIDDEN
@@ -270,11 +283,15 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         self._clock = _Steps()
         return settings.new_game(clock=self._clock)
 
-    def _observation(self) -> Any:
+    def _look(self) -> None:
+        """The game's view read once after each change: the observation and the mask."""
         view = np.ascontiguousarray(self.game.glyphs(), dtype=np.uint8)
-        if not self.solver_features:
-            return view
-        return {"view": view, "probability": self._probabilities(view)}
+        self._mask = self._mask_of(view)
+        self._seen: Any = (
+            {"view": view, "probability": self._probabilities(view)}
+            if self.solver_features
+            else view
+        )
 
     def _probabilities(self, view: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         from minesweep.frontend import mine_probabilities
@@ -289,9 +306,9 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
             return np.where(view == GLYPH_HIDDEN, density, -1.0).astype(np.float32)
         return np.where(np.isnan(probability), -1.0, probability).astype(np.float32)
 
-    def _info(self, mask: npt.NDArray[np.bool_] | None = None) -> dict[str, Any]:
+    def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": self.action_masks() if mask is None else mask,
+            "action_mask": self.action_masks(),
             "status": self.game.status.value,
             "game_seed": self.game_seed,
         }

@@ -77,7 +77,8 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._rewards = np.zeros(num_envs, np.float64)
         self._autoreset = np.zeros(num_envs, np.bool_)
         self._generators = [seeding.np_random(None)[0] for _ in range(num_envs)]
-        self.game_seeds = np.zeros(num_envs, np.int64)
+        # Python ints: a game's seed may be any of the engine's (up to 2**128).
+        self.game_seeds: list[int] = [0] * num_envs
 
     # --- the Gymnasium API -----------------------------------------------------------------
 
@@ -166,11 +167,11 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             self.mines,
             first_click=(row, col),
             rule=self.settings.rule,
-            seed=int(self.game_seeds[board]),
+            seed=self.game_seeds[board],
         )
         self._mines[board] = field.mines
         self._numbers[board] = field.numbers
         self._laid[board] = True
 
     def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "game_seed": self.game_seeds.copy()}
+        return {"action_mask": self.action_masks(), "game_seed": list(self.game_seeds)}
