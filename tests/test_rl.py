@@ -305,19 +305,29 @@ def test_nothing_in_the_core_imports_gymnasium() -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "rule", "boards", "steps"),
-    [("beginner", "opening", 6, 300), ("intermediate", "safe", 3, 150)],
+    ("options", "boards", "steps", "seed"),
+    [
+        ({"preset": "beginner"}, 6, 300, 50),
+        ({"preset": "intermediate", "rule": "safe"}, 3, 150, 2**64 + 7),
+        ({"rows": 6, "cols": 5, "mines": 5, "rule": "none"}, 4, 200, 3),
+        # Past half the allowed squares: the draw picks the free ones.
+        ({"rows": 4, "cols": 5, "mines": 9, "rule": "opening"}, 4, 200, 9),
+        ({"rows": 1, "cols": 7, "mines": 4, "rule": "safe"}, 3, 100, 2**127),
+    ],
 )
 def test_the_vector_env_plays_the_games_of_single_envs(
-    preset: str, rule: str, boards: int, steps: int
+    options: dict[str, Any], boards: int, steps: int, seed: int
 ) -> None:
     from minesweep.rl.vector import MinesweeperVectorEnv
 
-    vector = MinesweeperVectorEnv(boards, preset, rule=rule)
-    singles = [MinesweeperEnv(preset, rule=rule) for _ in range(boards)]
-    observations, info = vector.reset(seed=50)
+    vector = MinesweeperVectorEnv(boards, **options)
+    if "rows" in options:
+        options = {"preset": None, **options}
+    singles = [MinesweeperEnv(**options) for _ in range(boards)]
+    observations, info = vector.reset(seed=seed)
+    assert vector.game_seeds == [seed + board for board in range(boards)]
     for board, env in enumerate(singles):
-        alone, _ = env.reset(seed=50 + board)  # SyncVectorEnv seeds its copies so
+        alone, _ = env.reset(seed=seed + board)  # SyncVectorEnv seeds its copies so
         assert np.array_equal(observations[board], alone)
     rng = np.random.default_rng(1)
     resetting = [False] * boards
@@ -339,6 +349,7 @@ def test_the_vector_env_plays_the_games_of_single_envs(
             assert np.array_equal(observations[board], alone)
             assert rewards[board] == pytest.approx(float(reward), abs=1e-12)
             assert bool(terminated[board]) == done
+            assert vector.game_seeds[board] == env.game_seed
             resetting[board] = done
             ends += done
     assert ends > boards  # the run went through autoresets
@@ -355,3 +366,54 @@ def test_the_vector_env_refuses_bad_input() -> None:
         vector.step(np.array([0, 81]))
     with pytest.raises(ValueError, match="give 2 seeds"):
         vector.reset(seed=[1, 2, 3])
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**128 - 1))
+def test_the_compiled_pcg64_is_numpys(seed: int) -> None:
+    from minesweep.rl._kernels import next_word, seed_pcg64
+
+    generator = np.empty(4, np.uint64)
+    seed_pcg64(np.uint64(seed & (2**64 - 1)), np.uint64(seed >> 64), generator)
+    reference = np.random.PCG64(seed)  # through SeedSequence, as the engine seeds it
+    words = reference.state["state"]
+    assert [int(word) for word in generator] == [
+        words["state"] >> 64,
+        words["state"] & (2**64 - 1),
+        words["inc"] >> 64,
+        words["inc"] & (2**64 - 1),
+    ]
+    assert [int(next_word(generator)) for _ in range(4)] == reference.random_raw(4).tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    # Up to 30x30, so that some draws run past the engine's first batch of words.
+    rows=st.integers(1, 30),
+    cols=st.integers(1, 30),
+    density=st.floats(0, 1),
+    rule=st.sampled_from(["none", "safe", "opening"]),
+    seed=st.integers(0, 2**128 - 1),
+    data=st.data(),
+)
+def test_the_compiled_field_is_the_engines(
+    rows: int, cols: int, density: float, rule: str, seed: int, data: st.DataObject
+) -> None:
+    from minesweep.generate import generate_field
+    from minesweep.rl._kernels import RULE_NONE, RULE_OPENING, RULE_SAFE, lay_field
+
+    first = data.draw(st.integers(0, rows * cols - 1))
+    kept = {"none": 0, "safe": 1, "opening": 9}[rule]
+    room = max(rows * cols - kept, 0)
+    count = min(int(density * room), room)
+    # At most the squares no rule keeps clear, so it always fits.
+    field = generate_field(rows, cols, count, first_click=divmod(first, cols), rule=rule, seed=seed)
+    mines = np.ones((rows, cols), np.bool_)
+    numbers = np.full((rows, cols), 99, np.uint8)
+    code = {"none": RULE_NONE, "safe": RULE_SAFE, "opening": RULE_OPENING}[rule]
+    lay_field(
+        mines, numbers, first, code, count, np.uint64(seed & (2**64 - 1)), np.uint64(seed >> 64),
+        np.empty(4, np.uint64), np.empty(rows * cols, np.bool_), np.empty(rows * cols, np.int64),
+    )  # fmt: skip
+    assert np.array_equal(mines, field.mines)
+    assert np.array_equal(numbers[~mines], field.numbers[~mines])

@@ -1,53 +1,367 @@
-"""The vector environment's kernel: every board's reveal in one compiled call (numba)."""
+"""The vector environment's kernels (numba): the engine's fields and every board's step.
+
+Each board's whole step is compiled: an autoreset draws the next game's seed
+from the board's own generator, the first reveal lays the engine's field for
+that seed, and the reveal (flood included) follows. Seeds and fields are
+bit-identical to the Python path (Gymnasium's ``np_random`` for the next seed,
+:func:`minesweep.generate.generate_field` for the field): numpy's
+``SeedSequence`` and ``PCG64`` are specified algorithms on 32- and 128-bit
+integers, written here with 64-bit halves. ``tests/test_rl.py`` checks both
+against numpy on random seeds.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from minesweep._kernels import flood
 from minesweep.squares import (
     GLYPH_EXPLODED,
     GLYPH_FLAG,
     GLYPH_HIDDEN,
     GLYPH_MINE,
     STATE_EXPLODED,
+    STATE_HIDDEN,
     STATE_REVEALED,
 )
 
-__all__ = ["LOST", "PLAYING", "RESETTING", "WON", "step_boards"]
+__all__ = [
+    "LOST",
+    "PLAYING",
+    "RULE_NONE",
+    "RULE_OPENING",
+    "RULE_SAFE",
+    "WON",
+    "lay_field",
+    "next_word",
+    "seed_pcg64",
+    "step_boards",
+]
 
-#: A board's status; RESETTING marks a board that takes no action this step.
-PLAYING, WON, LOST, RESETTING = 0, 1, 2, 3
+#: A board's status.
+PLAYING, WON, LOST = 0, 1, 2
+#: First-click rules, as the kernels know them.
+RULE_NONE, RULE_SAFE, RULE_OPENING = 0, 1, 2
+
+_MASK32 = np.uint64(0xFFFFFFFF)
+_ALL64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+# numpy's SeedSequence (bit_generator.pyx): hash and mix constants, 32-bit.
+_INIT_A = np.uint64(0x43B0D7E5)
+_MULT_A = np.uint64(0x931E8875)
+_INIT_B = np.uint64(0x8B51F9DD)
+_MULT_B = np.uint64(0x58F38DED)
+_MIX_MULT_L = np.uint64(0xCA01F9DD)
+_MIX_MULT_R = np.uint64(0x4973F715)
+# PCG64's 128-bit multiplier (PCG_DEFAULT_MULTIPLIER_128), high and low halves.
+_MULT_HI = np.uint64(2549297995355413924)
+_MULT_LO = np.uint64(4865540595714422341)
+_U16 = np.uint64(16)
+_U32 = np.uint64(32)
+_U58 = np.uint64(58)
+_U63 = np.uint64(63)
+_U64_ONE = np.uint64(1)
+_U64_ZERO = np.uint64(0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, inline="always")
+def _hashmix(value, hash_const):  # pragma: no cover - compiled
+    value = (value ^ hash_const) & _MASK32
+    hash_const = (hash_const * _MULT_A) & _MASK32
+    value = (value * hash_const) & _MASK32
+    value ^= value >> _U16
+    return value, hash_const
+
+
+@njit(cache=True, inline="always")
+def _mix(x, y):  # pragma: no cover - compiled
+    result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _MASK32
+    return result ^ (result >> _U16)
+
+
+@njit(cache=True, inline="always")
+def _output(value, hash_const):  # pragma: no cover - compiled
+    """One 32-bit word of ``SeedSequence.generate_state``."""
+    value = (value ^ hash_const) & _MASK32
+    hash_const = (hash_const * _MULT_B) & _MASK32
+    value = (value * hash_const) & _MASK32
+    return value ^ (value >> _U16), hash_const
+
+
+@njit(cache=True, inline="always")
+def _mul_hi(a, b):  # pragma: no cover - compiled
+    """The high 64 bits of the 128-bit product ``a * b``."""
+    a_lo, a_hi = a & _MASK32, a >> _U32
+    b_lo, b_hi = b & _MASK32, b >> _U32
+    low = a_lo * b_lo
+    cross_1 = a_lo * b_hi
+    cross_2 = a_hi * b_lo
+    middle = (low >> _U32) + (cross_1 & _MASK32) + (cross_2 & _MASK32)
+    return a_hi * b_hi + (cross_1 >> _U32) + (cross_2 >> _U32) + (middle >> _U32)
+
+
+@njit(cache=True, inline="always")
+def _pcg_step(state_hi, state_lo, inc_hi, inc_lo):  # pragma: no cover - compiled
+    """``state * multiplier + inc`` modulo 2**128."""
+    hi = _mul_hi(state_lo, _MULT_LO) + state_lo * _MULT_HI + state_hi * _MULT_LO
+    lo = state_lo * _MULT_LO
+    new_lo = lo + inc_lo
+    carry = _U64_ONE if new_lo < lo else _U64_ZERO
+    return hi + inc_hi + carry, new_lo
+
+
+@njit(cache=True, inline="always")
+def next_word(generator):  # pragma: no cover - compiled
+    """PCG64's next raw 64-bit word (XSL-RR); ``generator`` is [state hi, lo, inc hi, lo]."""
+    state_hi, state_lo = _pcg_step(generator[0], generator[1], generator[2], generator[3])
+    generator[0] = state_hi
+    generator[1] = state_lo
+    word = state_hi ^ state_lo
+    turn = state_hi >> _U58
+    if turn == _U64_ZERO:
+        return word
+    return (word >> turn) | (word << (np.uint64(64) - turn))
+
+
+@njit(cache=True)
+def seed_pcg64(seed_lo, seed_hi, generator):  # pragma: no cover - compiled
+    """``generator`` set as ``PCG64(seed)`` is, through ``SeedSequence(seed)``.
+
+    A seed below 2**128 is four 32-bit words of entropy, and the pool holds
+    four, so shorter seeds pad with zeros exactly as numpy's do.
+    """
+    # Scalars, not arrays: a heap allocation per game cost more than the hashing.
+    hash_const = _INIT_A
+    pool_0, hash_const = _hashmix(seed_lo & _MASK32, hash_const)
+    pool_1, hash_const = _hashmix(seed_lo >> _U32, hash_const)
+    pool_2, hash_const = _hashmix(seed_hi & _MASK32, hash_const)
+    pool_3, hash_const = _hashmix(seed_hi >> _U32, hash_const)
+    # Every pool word mixes into every other, sources in order.
+    hashed, hash_const = _hashmix(pool_0, hash_const)
+    pool_1 = _mix(pool_1, hashed)
+    hashed, hash_const = _hashmix(pool_0, hash_const)
+    pool_2 = _mix(pool_2, hashed)
+    hashed, hash_const = _hashmix(pool_0, hash_const)
+    pool_3 = _mix(pool_3, hashed)
+    hashed, hash_const = _hashmix(pool_1, hash_const)
+    pool_0 = _mix(pool_0, hashed)
+    hashed, hash_const = _hashmix(pool_1, hash_const)
+    pool_2 = _mix(pool_2, hashed)
+    hashed, hash_const = _hashmix(pool_1, hash_const)
+    pool_3 = _mix(pool_3, hashed)
+    hashed, hash_const = _hashmix(pool_2, hash_const)
+    pool_0 = _mix(pool_0, hashed)
+    hashed, hash_const = _hashmix(pool_2, hash_const)
+    pool_1 = _mix(pool_1, hashed)
+    hashed, hash_const = _hashmix(pool_2, hash_const)
+    pool_3 = _mix(pool_3, hashed)
+    hashed, hash_const = _hashmix(pool_3, hash_const)
+    pool_0 = _mix(pool_0, hashed)
+    hashed, hash_const = _hashmix(pool_3, hash_const)
+    pool_1 = _mix(pool_1, hashed)
+    hashed, hash_const = _hashmix(pool_3, hash_const)
+    pool_2 = _mix(pool_2, hashed)
+    # generate_state(4, uint64): eight 32-bit words over the pool, paired low first.
+    hash_const = _INIT_B
+    low, hash_const = _output(pool_0, hash_const)
+    high, hash_const = _output(pool_1, hash_const)
+    word_0 = low | high << _U32
+    low, hash_const = _output(pool_2, hash_const)
+    high, hash_const = _output(pool_3, hash_const)
+    word_1 = low | high << _U32
+    low, hash_const = _output(pool_0, hash_const)
+    high, hash_const = _output(pool_1, hash_const)
+    word_2 = low | high << _U32
+    low, hash_const = _output(pool_2, hash_const)
+    high, hash_const = _output(pool_3, hash_const)
+    word_3 = low | high << _U32
+    # pcg64_set_seed: state = seed (words 0, 1), inc = (words 2, 3) << 1 | 1.
+    inc_hi = (word_2 << _U64_ONE) | (word_3 >> _U63)
+    inc_lo = (word_3 << _U64_ONE) | _U64_ONE
+    state_hi, state_lo = _pcg_step(_U64_ZERO, _U64_ZERO, inc_hi, inc_lo)
+    state_lo_sum = state_lo + word_1
+    carry = _U64_ONE if state_lo_sum < state_lo else _U64_ZERO
+    state_hi, state_lo = _pcg_step(state_hi + word_0 + carry, state_lo_sum, inc_hi, inc_lo)
+    generator[0] = state_hi
+    generator[1] = state_lo
+    generator[2] = inc_hi
+    generator[3] = inc_lo
+
+
+# numpy's error model: no division here can be by zero, and Python's checks
+# for it cost a branch per division.
+@njit(cache=True, error_model="numpy")
+def lay_field(
+    mines, numbers, first, rule, count, seed_lo, seed_hi, generator, taken, picks
+):  # pragma: no cover - compiled
+    """``mines`` and ``numbers`` of ``generate_field(..., first_click=first, seed=...)``.
+
+    The engine's draw, word for word: a raw word below the largest multiple of
+    ``n`` names allowed square ``word % n``; repeats are skipped. Past half the
+    allowed squares the draw picks the free ones instead.
+    """
+    rows, cols = mines.shape
+    first_row, first_col = first // cols, first % cols
+    squares = rows * cols
+    cleared = 0
+    if rule == RULE_SAFE:
+        cleared = 1
+    elif rule == RULE_OPENING:
+        cleared = (min(first_row + 1, rows - 1) - max(first_row - 1, 0) + 1) * (
+            min(first_col + 1, cols - 1) - max(first_col - 1, 0) + 1
+        )
+    allowed = squares - cleared
+    dense = count > allowed // 2
+    wanted = allowed - count if dense else count
+    seed_pcg64(seed_lo, seed_hi, generator)
+    n = np.uint64(allowed)
+    limit = _ALL64
+    if allowed > 0:
+        remainder = _ALL64 % n
+        if remainder != n - _U64_ONE:
+            limit = _ALL64 - (remainder + _U64_ONE)
+    taken[:allowed] = False
+    needed = wanted
+    # The engine draws words in batches, but keeps every word of a batch until
+    # it has enough and then stops: one word at a time is the same draw.
+    while needed > 0:
+        word = next_word(generator)
+        if word <= limit:
+            pick = np.int64(word % n)
+            if not taken[pick]:
+                taken[pick] = True
+                picks[wanted - needed] = pick
+                needed -= 1
+    # The squares the rule keeps clear form a box (empty for rule none);
+    # rank r among the allowed squares is square r moved one on past each
+    # kept square at or before it, in order.
+    if rule == RULE_NONE:
+        top, bottom, left, right = 0, -1, 0, -1
+    elif rule == RULE_SAFE:
+        top, bottom, left, right = first_row, first_row, first_col, first_col
+    else:
+        top, bottom = max(first_row - 1, 0), min(first_row + 1, rows - 1)
+        left, right = max(first_col - 1, 0), min(first_col + 1, cols - 1)
+    numbers[:, :] = 0
+    mines[:, :] = dense
+    if dense:
+        for y in range(top, bottom + 1):
+            for x in range(left, right + 1):
+                mines[y, x] = False
+    for k in range(wanted):
+        square = picks[k]
+        for y in range(top, bottom + 1):
+            for x in range(left, right + 1):
+                if y * cols + x <= square:
+                    square += 1
+        mines[square // cols, square % cols] = not dense
+        if not dense:
+            _count_around(numbers, square // cols, square % cols)
+    if dense:
+        for row in range(rows):
+            for col in range(cols):
+                if mines[row, col]:
+                    _count_around(numbers, row, col)
+
+
+@njit(cache=True, error_model="numpy")
+def _open_around(numbers, state, view, row, col, stack):  # pragma: no cover - compiled
+    """Open everything the blank at ``row, col`` opens; how many squares.
+
+    The engine's scanline :func:`minesweep._kernels.flood` allocates its run
+    stack per call and writes states only; on boards this small a plain
+    depth-first fill over a stack kept for the whole step, writing the view as
+    it goes, took a fifth of its time. Which squares open is the rule's, not
+    the order's: the blank's region and its border (the vector env has no
+    flags, so every hidden square may open).
+    """
+    rows, cols = numbers.shape
+    stack[0] = row * cols + col
+    pending = 1
+    opened = 0
+    while pending:
+        pending -= 1
+        square = stack[pending]
+        y0, x0 = square // cols, square % cols
+        for y in range(max(y0 - 1, 0), min(y0 + 2, rows)):
+            for x in range(max(x0 - 1, 0), min(x0 + 2, cols)):
+                if state[y, x] == STATE_HIDDEN:
+                    state[y, x] = STATE_REVEALED
+                    view[y, x] = numbers[y, x]
+                    opened += 1
+                    if numbers[y, x] == 0:
+                        stack[pending] = y * cols + x
+                        pending += 1
+    return opened
+
+
+@njit(cache=True, inline="always")
+def _count_around(numbers, row, col):  # pragma: no cover - compiled
+    rows, cols = numbers.shape
+    for y in range(max(row - 1, 0), min(row + 2, rows)):
+        for x in range(max(col - 1, 0), min(col + 2, cols)):
+            numbers[y, x] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def step_boards(  # pragma: no cover - compiled
     actions,
+    generators,
+    seeds,
+    laid,
+    autoreset,
     numbers,
     mines,
     state,
     view,
     status,
     opened,
-    safe,
+    count,
+    rule,
     rewards_out,
+    terminated,
     win,
     loss,
     progress,
     invalid,
 ):
-    """Reveal ``actions[i]`` on every board ``i``; rewards, statuses and views in place."""
+    """One step of every board: autoreset, or lay the field and reveal ``actions[i]``.
+
+    A board whose game ended last step resets instead (Gymnasium's
+    ``NEXT_STEP``): its next game's seed is ``integers(2**63)`` of its
+    generator, the top 63 bits of the next word, and its reward is 0.
+    """
     boards, rows, cols = view.shape
-    seed_rows = np.empty(1, np.int64)
-    seed_cols = np.empty(1, np.int64)
+    safe = rows * cols - count
+    stack = np.empty(rows * cols, np.int64)
+    taken = np.empty(rows * cols, np.bool_)
+    picks = np.empty(rows * cols, np.int64)
+    game_generator = np.empty(4, np.uint64)
     for i in range(boards):
+        if autoreset[i]:
+            seeds[i, 0] = next_word(generators[i]) >> _U64_ONE
+            seeds[i, 1] = _U64_ZERO
+            view[i, :, :] = GLYPH_HIDDEN
+            state[i, :, :] = STATE_HIDDEN
+            status[i] = PLAYING
+            opened[i] = 0
+            laid[i] = False
+            autoreset[i] = False
+            rewards_out[i] = 0.0
+            terminated[i] = False
+            continue
         square = actions[i]
         r = square // cols
         c = square % cols
         if status[i] != PLAYING or view[i, r, c] != GLYPH_HIDDEN:
             rewards_out[i] = invalid
+            terminated[i] = False
             continue
+        if not laid[i]:
+            lay_field(
+                mines[i], numbers[i], square, rule, count, seeds[i, 0], seeds[i, 1],
+                game_generator, taken, picks,
+            )  # fmt: skip
+            laid[i] = True
         if mines[i, r, c]:
             state[i, r, c] = STATE_EXPLODED
             status[i] = LOST
@@ -57,28 +371,21 @@ def step_boards(  # pragma: no cover - compiled
                         view[i, y, x] = GLYPH_MINE
             view[i, r, c] = GLYPH_EXPLODED
             rewards_out[i] = loss
-            continue
-        before = opened[i]
-        state[i, r, c] = STATE_REVEALED
-        view[i, r, c] = numbers[i, r, c]
-        count = 1
-        if numbers[i, r, c] == 0:
-            seed_rows[0] = r
-            seed_cols[0] = c
-            spread, top, bottom, left, right = flood(
-                numbers[i], state[i], seed_rows, seed_cols, np.uint8(STATE_REVEALED)
-            )
-            count += spread
-            for y in range(max(top, 0), min(bottom, rows - 1) + 1):
-                for x in range(max(left, 0), min(right, cols - 1) + 1):
-                    if state[i, y, x] == STATE_REVEALED and view[i, y, x] == GLYPH_HIDDEN:
-                        view[i, y, x] = numbers[i, y, x]
-        opened[i] = before + count
-        rewards_out[i] = progress * count / safe
-        if opened[i] == safe:
-            status[i] = WON
-            for y in range(rows):
-                for x in range(cols):
-                    if mines[i, y, x]:
-                        view[i, y, x] = GLYPH_FLAG
-            rewards_out[i] += win
+        else:
+            state[i, r, c] = STATE_REVEALED
+            view[i, r, c] = numbers[i, r, c]
+            spread = 1
+            if numbers[i, r, c] == 0:
+                spread += _open_around(numbers[i], state[i], view[i], r, c, stack)
+            opened[i] += spread
+            rewards_out[i] = progress * spread / safe
+            if opened[i] == safe:
+                status[i] = WON
+                for y in range(rows):
+                    for x in range(cols):
+                        if mines[i, y, x]:
+                            view[i, y, x] = GLYPH_FLAG
+                rewards_out[i] += win
+        done = status[i] != PLAYING
+        terminated[i] = done
+        autoreset[i] = done

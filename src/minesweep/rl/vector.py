@@ -2,13 +2,15 @@
 
 It plays exactly the games N :class:`~minesweep.rl.MinesweeperEnv` would
 with the same seeds (reveal actions, no solver features, no no-guess
-fields): each board lays its field at its first reveal with the engine's
-own :func:`~minesweep.generate.generate_field` and the game's seed, and draws
-the next game's seed from its own generator, as a single environment does
-when Gymnasium resets it. Then every board's reveal (flood included) is one
-call of a numba kernel over the batch. Autoreset is Gymnasium's
-``NEXT_STEP``: the step after a board's game ends resets that board, and its
-reward is 0.
+fields). A step of every board is one call of a numba kernel
+(``_kernels.step_boards``): a board whose game ended draws the next game's
+seed from its own generator, as a single environment does when Gymnasium
+resets it; a board's first reveal lays the field the engine's
+:func:`~minesweep.generate.generate_field` lays for that seed; then the
+reveal, flood included. Seeds and fields are bit-identical to numpy's and the
+engine's (the kernels write numpy's ``SeedSequence`` and ``PCG64``). Autoreset
+is Gymnasium's ``NEXT_STEP``: the step after a board's game ends resets that
+board, and its reward is 0.
 """
 
 from __future__ import annotations
@@ -24,13 +26,21 @@ from gymnasium.vector import AutoresetMode
 
 from minesweep import MinesweepError
 from minesweep.frontend import Settings
-from minesweep.generate import generate_field
+from minesweep.generate import check_seed
+from minesweep.presets import FirstClickRule
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
 
-from ._kernels import PLAYING, RESETTING, step_boards
+from ._kernels import PLAYING, RULE_NONE, RULE_OPENING, RULE_SAFE, step_boards
 from .env import OBSERVATION_HIGH, Rewards
 
 __all__ = ["MinesweeperVectorEnv"]
+
+_RULES = {
+    FirstClickRule.NONE: RULE_NONE,
+    FirstClickRule.SAFE: RULE_SAFE,
+    FirstClickRule.OPENING: RULE_OPENING,
+}
+_LOW_64 = 2**64 - 1
 
 
 class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
@@ -75,10 +85,13 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._opened = np.zeros(num_envs, np.int64)
         self._laid = np.zeros(num_envs, np.bool_)
         self._rewards = np.zeros(num_envs, np.float64)
+        self._terminated = np.zeros(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
-        self._generators = [seeding.np_random(None)[0] for _ in range(num_envs)]
-        # Python ints: a game's seed may be any of the engine's (up to 2**128).
-        self.game_seeds: list[int] = [0] * num_envs
+        # Each board's PCG64 (state and increment, high and low words), as
+        # Gymnasium's np_random would hold it, and its game's seed (low, high).
+        self._generators = np.zeros((num_envs, 4), np.uint64)
+        self._seeds = np.zeros((num_envs, 2), np.uint64)
+        self._rule = _RULES[settings.rule]
 
     # --- the Gymnasium API -----------------------------------------------------------------
 
@@ -100,6 +113,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         for board, board_seed in enumerate(seeds):
             self._reset_board(board, board_seed)
         self._autoreset[:] = False
+        self._terminated[:] = False
         return self._view.copy(), self._infos()
 
     def step(
@@ -111,30 +125,27 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        actions = np.asarray(actions).reshape(self.num_envs)
+        if actions.dtype.kind not in "iu":
+            raise MinesweepError(f"actions must be whole numbers, got {actions.dtype.name}")
+        actions = actions.astype(np.int64, copy=False)
         if np.any(actions < 0) or np.any(actions >= self.rows * self.cols):
             raise MinesweepError(f"actions must lie in 0..{self.rows * self.cols - 1}")
-        resetting = np.flatnonzero(self._autoreset)
-        for board in resetting.tolist():
-            self._reset_board(board, None)
-        # A board reset this step takes no action (Gymnasium's NEXT_STEP).
-        self._status[resetting] = RESETTING
-        for board in np.flatnonzero(~self._laid & (self._status == PLAYING)).tolist():
-            row, col = divmod(int(actions[board]), self.cols)
-            self._lay(board, row, col)
         rewards = self.rewards
         step_boards(
-            actions, self._numbers, self._mines, self._state, self._view, self._status,
-            self._opened, self.rows * self.cols - self.mines, self._rewards, rewards.win,
-            rewards.loss, rewards.progress, rewards.invalid,
+            actions, self._generators, self._seeds, self._laid, self._autoreset,
+            self._numbers, self._mines, self._state, self._view, self._status,
+            self._opened, self.mines, self._rule, self._rewards, self._terminated,
+            rewards.win, rewards.loss, rewards.progress, rewards.invalid,
         )  # fmt: skip
-        self._rewards[resetting] = 0.0
-        self._status[resetting] = PLAYING
-        terminated = self._status != PLAYING
-        terminated[resetting] = False
-        self._autoreset = terminated.copy()
         truncated = np.zeros(self.num_envs, np.bool_)
-        return self._view.copy(), self._rewards.copy(), terminated, truncated, self._infos()
+        return (
+            self._view.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            truncated,
+            self._infos(),
+        )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which squares each board may reveal, shape ``(num_envs, rows * cols)``."""
@@ -144,34 +155,31 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
 
     # --- boards --------------------------------------------------------------------------------
 
+    @property
+    def game_seeds(self) -> list[int]:
+        """Each board's game seed (``reset(seed=s)`` of a single environment plays it)."""
+        return [int(low) | int(high) << 64 for low, high in self._seeds.tolist()]
+
     def _reset_board(self, board: int, seed: int | None) -> None:
         if seed is not None:
-            self._generators[board] = seeding.np_random(seed)[0]
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._generators[board].integers(2**63))
-        self.game_seeds[board] = game_seed
+            seed = check_seed(seed)
+        generator, _ = seeding.np_random(seed)
+        game_seed = seed if seed is not None else int(generator.integers(2**63))
+        words = generator.bit_generator.state["state"]
+        for index, value in enumerate((words["state"], words["inc"])):
+            self._generators[board, 2 * index] = value >> 64
+            self._generators[board, 2 * index + 1] = value & _LOW_64
+        self._seeds[board] = (game_seed & _LOW_64, game_seed >> 64)
         self._view[board] = GLYPH_HIDDEN
         self._state[board] = STATE_HIDDEN
-        self._mines[board] = False
-        self._numbers[board] = 0
         self._status[board] = PLAYING
         self._opened[board] = 0
         self._laid[board] = False
 
-    def _lay(self, board: int, row: int, col: int) -> None:
-        """The engine's field for this game's seed and first reveal."""
-        field = generate_field(
-            self.rows,
-            self.cols,
-            self.mines,
-            first_click=(row, col),
-            rule=self.settings.rule,
-            seed=self.game_seeds[board],
-        )
-        self._mines[board] = field.mines
-        self._numbers[board] = field.numbers
-        self._laid[board] = True
-
     def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "game_seed": list(self.game_seeds)}
+        seeds: npt.NDArray[Any] = (
+            self._seeds[:, 0].copy()
+            if not self._seeds[:, 1].any()
+            else np.array(self.game_seeds, dtype=object)
+        )
+        return {"action_mask": self.action_masks(), "game_seed": seeds}
