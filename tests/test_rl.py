@@ -110,7 +110,15 @@ def test_masks_say_exactly_which_actions_change_the_game(seed: int, picks: list[
         allowed = np.flatnonzero(mask)
         if env.game.is_over or not len(allowed):
             break
-        _, _, done, _, info = env.step(int(allowed[pick % len(allowed)]))
+        chosen = int(allowed[pick % len(allowed)])
+        block, square = divmod(chosen, 36)
+        kind = (ActionKind.REVEAL, ActionKind.FLAG, ActionKind.CHORD)[block]
+        if kind is ActionKind.FLAG and int(game.glyphs().reshape(-1)[square]) == GLYPH_FLAG:
+            kind = ActionKind.UNFLAG
+        reference = Game.replay(game, game.history)
+        reference.push(Action(kind, *divmod(square, 6)))
+        view, _, done, _, info = env.step(chosen)
+        assert np.array_equal(view, reference.glyphs())  # the step does what the mask promised
         if done:
             assert not info["action_mask"].any()
             break
@@ -417,3 +425,26 @@ def test_the_compiled_field_is_the_engines(
     )  # fmt: skip
     assert np.array_equal(mines, field.mines)
     assert np.array_equal(numbers[~mines], field.numbers[~mines])
+
+
+def test_make_vec_builds_the_compiled_vector_env_where_it_plays_the_game() -> None:
+    import minesweep.rl
+
+    vector = gymnasium.make_vec("minesweep/IntermediateSafe-v0", num_envs=3)
+    assert isinstance(vector, minesweep.rl.MinesweeperVectorEnv)
+    assert (vector.num_envs, vector.rows, vector.settings.rule.value) == (3, 16, "safe")
+    # No-guess fields are the single environment's: Gymnasium's SyncVectorEnv.
+    synced = gymnasium.make_vec("minesweep/BeginnerNoGuess-v0", num_envs=2)
+    assert isinstance(synced, gymnasium.vector.SyncVectorEnv)
+
+
+def test_the_flag_block_toggles_a_flag_on_and_off() -> None:
+    env = MinesweeperEnv("beginner", actions="all")
+    env.reset(seed=1)
+    flag_corner = env.squares + 80
+    view, reward, _, _, info = env.step(flag_corner)
+    assert view[8, 8] == GLYPH_FLAG and env.game.flags == 1 and reward == 0.0
+    assert info["action_mask"][flag_corner] and not info["action_mask"][80]
+    view, reward, _, _, info = env.step(flag_corner)
+    assert view[8, 8] == GLYPH_HIDDEN and env.game.flags == 0 and reward == 0.0
+    assert info["action_mask"][80]

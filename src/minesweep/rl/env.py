@@ -208,6 +208,8 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         block, square = divmod(index, self.squares)
         row, col = divmod(square, self.cols)
         kind = _KINDS[block]
+        if kind is ActionKind.FLAG and self._view[row, col] == GLYPH_FLAG:
+            kind = ActionKind.UNFLAG  # the flag block toggles, as the mask says
         reward = 0.0
         if kind is ActionKind.REVEAL and self.rewards.avoidable_guess:
             reward += self._guess_price(row, col)
@@ -286,6 +288,7 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
     def _look(self) -> None:
         """The game's view read once after each change: the observation and the mask."""
         view = np.ascontiguousarray(self.game.glyphs(), dtype=np.uint8)
+        self._view = view
         self._mask = self._mask_of(view)
         self._seen: Any = (
             {"view": view, "probability": self._probabilities(view)}
