@@ -321,6 +321,9 @@ def test_nothing_in_the_core_imports_gymnasium() -> None:
         # Past half the allowed squares: the draw picks the free ones.
         ({"rows": 4, "cols": 5, "mines": 9, "rule": "opening"}, 4, 200, 9),
         ({"rows": 1, "cols": 7, "mines": 4, "rule": "safe"}, 3, 100, 2**127),
+        # Flags and chords: wrong flags, chords that open and chords that lose.
+        ({"preset": "beginner", "actions": "all"}, 6, 400, 21),
+        ({"rows": 5, "cols": 5, "mines": 6, "rule": "none", "actions": "all"}, 6, 400, 5),
     ],
 )
 def test_the_vector_env_plays_the_games_of_single_envs(
@@ -340,12 +343,26 @@ def test_the_vector_env_plays_the_games_of_single_envs(
     rng = np.random.default_rng(1)
     resetting = [False] * boards
     ends = 0
+    squares = vector.rows * vector.cols
+    chords = 0
     for _ in range(steps):
         masks = info["action_mask"]
+        assert masks.shape == (boards, singles[0].action_count)
+        for board, env in enumerate(singles):
+            assert np.array_equal(masks[board], env.action_masks())
         # A finished board's action is not taken (it resets): any will do.
+        # Chords are rare among random actions: take one when there is one.
         actions = np.array(
-            [int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0 for mask in masks]
+            [
+                int(rng.choice(np.flatnonzero(mask[2 * squares :]))) + 2 * squares
+                if mask[2 * squares :].any()
+                else int(rng.choice(np.flatnonzero(mask)))
+                if mask.any()
+                else 0
+                for mask in masks
+            ]
         )
+        chords += int((actions >= 2 * squares).sum()) if masks.shape[1] > squares else 0
         observations, rewards, terminated, truncated, info = vector.step(actions)
         assert not truncated.any()
         for board, env in enumerate(singles):
@@ -361,6 +378,8 @@ def test_the_vector_env_plays_the_games_of_single_envs(
             resetting[board] = done
             ends += done
     assert ends > boards  # the run went through autoresets
+    if "actions" in options:
+        assert chords > boards  # and through chords
 
 
 def test_the_vector_env_refuses_bad_input() -> None:
@@ -443,8 +462,13 @@ def test_the_flag_block_toggles_a_flag_on_and_off() -> None:
     env.reset(seed=1)
     flag_corner = env.squares + 80
     view, reward, _, _, info = env.step(flag_corner)
-    assert view[8, 8] == GLYPH_FLAG and env.game.flags == 1 and reward == 0.0
-    assert info["action_mask"][flag_corner] and not info["action_mask"][80]
+    assert view[8, 8] == GLYPH_FLAG
+    assert env.game.flags == 1
+    assert reward == 0.0
+    assert info["action_mask"][flag_corner]
+    assert not info["action_mask"][80]
     view, reward, _, _, info = env.step(flag_corner)
-    assert view[8, 8] == GLYPH_HIDDEN and env.game.flags == 0 and reward == 0.0
+    assert view[8, 8] == GLYPH_HIDDEN
+    assert env.game.flags == 0
+    assert reward == 0.0
     assert info["action_mask"][80]

@@ -52,6 +52,7 @@ def __getattr__(name: str) -> Any:
         return MinesweeperVectorEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 _ENTRY = "minesweep.rl.env:MinesweeperEnv"
 _VECTOR_ENTRY = "minesweep.rl.vector:MinesweeperVectorEnv"
 

@@ -20,7 +20,10 @@ from minesweep.squares import (
     GLYPH_FLAG,
     GLYPH_HIDDEN,
     GLYPH_MINE,
+    GLYPH_WRONG_FLAG,
+    MAX_NUMBER,
     STATE_EXPLODED,
+    STATE_FLAGGED,
     STATE_HIDDEN,
     STATE_REVEALED,
 )
@@ -32,6 +35,7 @@ __all__ = [
     "RULE_OPENING",
     "RULE_SAFE",
     "WON",
+    "fill_masks",
     "lay_field",
     "next_word",
     "seed_pcg64",
@@ -302,6 +306,64 @@ def _count_around(numbers, row, col):  # pragma: no cover - compiled
             numbers[y, x] += 1
 
 
+@njit(cache=True, inline="always")
+def _chord_ready(view, row, col):  # pragma: no cover - compiled
+    """A number with as many flags around it as it says, and a hidden square beside it."""
+    rows, cols = view.shape
+    number = view[row, col]
+    if number < 1 or number > MAX_NUMBER:
+        return False
+    flags = 0
+    hidden = 0
+    for y in range(max(row - 1, 0), min(row + 2, rows)):
+        for x in range(max(col - 1, 0), min(col + 2, cols)):
+            flags += view[y, x] == GLYPH_FLAG
+            hidden += view[y, x] == GLYPH_HIDDEN
+    return flags == number and hidden > 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def fill_masks(view, status, blocks, masks):  # pragma: no cover - compiled
+    """Which actions change each board: reveals, then flag toggles and chords (``blocks`` 3)."""
+    boards, rows, cols = view.shape
+    squares = rows * cols
+    for i in range(boards):
+        playing = status[i] == PLAYING
+        for row in range(rows):
+            for col in range(cols):
+                square = row * cols + col
+                glyph = view[i, row, col]
+                masks[i, square] = playing and glyph == GLYPH_HIDDEN
+                if blocks == 3:
+                    masks[i, squares + square] = playing and (glyph in (GLYPH_HIDDEN, GLYPH_FLAG))
+                    masks[i, 2 * squares + square] = playing and _chord_ready(view[i], row, col)
+
+
+@njit(cache=True, error_model="numpy")
+def _open_square(numbers, state, view, row, col, stack):  # pragma: no cover - compiled
+    """Reveal a safe hidden square (and what a blank opens); how many squares opened."""
+    state[row, col] = STATE_REVEALED
+    view[row, col] = numbers[row, col]
+    if numbers[row, col] == 0:
+        return 1 + _open_around(numbers, state, view, row, col, stack)
+    return 1
+
+
+@njit(cache=True, error_model="numpy")
+def _show_loss(mines, state, view, row, col):  # pragma: no cover - compiled
+    """The board after a loss: every hidden mine, every wrong flag, the mine that went off."""
+    rows, cols = view.shape
+    state[row, col] = STATE_EXPLODED
+    for y in range(rows):
+        for x in range(cols):
+            if mines[y, x]:
+                if view[y, x] == GLYPH_HIDDEN:
+                    view[y, x] = GLYPH_MINE
+            elif view[y, x] == GLYPH_FLAG:
+                view[y, x] = GLYPH_WRONG_FLAG
+    view[row, col] = GLYPH_EXPLODED
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def step_boards(  # pragma: no cover - compiled
     actions,
@@ -324,19 +386,25 @@ def step_boards(  # pragma: no cover - compiled
     progress,
     invalid,
 ):
-    """One step of every board: autoreset, or lay the field and reveal ``actions[i]``.
+    """One step of every board: autoreset, or the action (laying the field at a first reveal).
 
-    A board whose game ended last step resets instead (Gymnasium's
+    ``actions[i]`` is block ``b`` (0 reveal, 1 flag toggle, 2 chord) of square
+    ``s`` as ``b * squares + s``, as the single environment numbers them. A
+    board whose game ended last step resets instead (Gymnasium's
     ``NEXT_STEP``): its next game's seed is ``integers(2**63)`` of its
-    generator, the top 63 bits of the next word, and its reward is 0.
+    generator, the top 63 bits of the next word, and its reward is 0. The
+    engine's rules throughout: a chord opens its safe squares first, then the
+    first mine among them (row by row) goes off; a loss earns no progress.
     """
     boards, rows, cols = view.shape
-    safe = rows * cols - count
-    stack = np.empty(rows * cols, np.int64)
-    taken = np.empty(rows * cols, np.bool_)
-    picks = np.empty(rows * cols, np.int64)
+    squares = rows * cols
+    safe = squares - count
+    stack = np.empty(squares, np.int64)
+    taken = np.empty(squares, np.bool_)
+    picks = np.empty(squares, np.int64)
     game_generator = np.empty(4, np.uint64)
     for i in range(boards):
+        terminated[i] = False
         if autoreset[i]:
             seeds[i, 0] = next_word(generators[i]) >> _U64_ONE
             seeds[i, 1] = _U64_ZERO
@@ -347,37 +415,64 @@ def step_boards(  # pragma: no cover - compiled
             laid[i] = False
             autoreset[i] = False
             rewards_out[i] = 0.0
-            terminated[i] = False
             continue
-        square = actions[i]
+        block = actions[i] // squares
+        square = actions[i] - block * squares
         r = square // cols
         c = square % cols
-        if status[i] != PLAYING or view[i, r, c] != GLYPH_HIDDEN:
+        glyph = view[i, r, c]
+        if status[i] != PLAYING:
             rewards_out[i] = invalid
-            terminated[i] = False
             continue
-        if not laid[i]:
-            lay_field(
-                mines[i], numbers[i], square, rule, count, seeds[i, 0], seeds[i, 1],
-                game_generator, taken, picks,
-            )  # fmt: skip
-            laid[i] = True
-        if mines[i, r, c]:
-            state[i, r, c] = STATE_EXPLODED
+        if block == 1:
+            if glyph == GLYPH_HIDDEN:
+                state[i, r, c] = STATE_FLAGGED
+                view[i, r, c] = GLYPH_FLAG
+            elif glyph == GLYPH_FLAG:
+                state[i, r, c] = STATE_HIDDEN
+                view[i, r, c] = GLYPH_HIDDEN
+            else:
+                rewards_out[i] = invalid
+                continue
+            rewards_out[i] = 0.0
+            continue
+        spread = 0
+        exploded = False
+        if block == 0:
+            if glyph != GLYPH_HIDDEN:
+                rewards_out[i] = invalid
+                continue
+            if not laid[i]:
+                lay_field(
+                    mines[i], numbers[i], square, rule, count, seeds[i, 0], seeds[i, 1],
+                    game_generator, taken, picks,
+                )  # fmt: skip
+                laid[i] = True
+            if mines[i, r, c]:
+                _show_loss(mines[i], state[i], view[i], r, c)
+                exploded = True
+            else:
+                spread = _open_square(numbers[i], state[i], view[i], r, c, stack)
+        else:
+            if not _chord_ready(view[i], r, c):
+                rewards_out[i] = invalid
+                continue
+            top, bottom = max(r - 1, 0), min(r + 1, rows - 1)
+            left, right = max(c - 1, 0), min(c + 1, cols - 1)
+            for y in range(top, bottom + 1):
+                for x in range(left, right + 1):
+                    if state[i, y, x] == STATE_HIDDEN and not mines[i, y, x]:
+                        spread += _open_square(numbers[i], state[i], view[i], y, x, stack)
+            for y in range(top, bottom + 1):
+                for x in range(left, right + 1):
+                    if not exploded and state[i, y, x] == STATE_HIDDEN and mines[i, y, x]:
+                        _show_loss(mines[i], state[i], view[i], y, x)
+                        exploded = True
+        opened[i] += spread
+        if exploded:
             status[i] = LOST
-            for y in range(rows):
-                for x in range(cols):
-                    if mines[i, y, x] and view[i, y, x] == GLYPH_HIDDEN:
-                        view[i, y, x] = GLYPH_MINE
-            view[i, r, c] = GLYPH_EXPLODED
             rewards_out[i] = loss
         else:
-            state[i, r, c] = STATE_REVEALED
-            view[i, r, c] = numbers[i, r, c]
-            spread = 1
-            if numbers[i, r, c] == 0:
-                spread += _open_around(numbers[i], state[i], view[i], r, c, stack)
-            opened[i] += spread
             rewards_out[i] = progress * spread / safe
             if opened[i] == safe:
                 status[i] = WON

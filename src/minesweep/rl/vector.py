@@ -1,21 +1,21 @@
 """``MinesweeperVectorEnv``: N boards stepped in one compiled call.
 
 It plays exactly the games N :class:`~minesweep.rl.MinesweeperEnv` would
-with the same seeds (reveal actions, no solver features, no no-guess
-fields). A step of every board is one call of a numba kernel
+with the same seeds and the same ``actions`` (no solver features, no
+no-guess fields). A step of every board is one call of a numba kernel
 (``_kernels.step_boards``): a board whose game ended draws the next game's
 seed from its own generator, as a single environment does when Gymnasium
 resets it; a board's first reveal lays the field the engine's
 :func:`~minesweep.generate.generate_field` lays for that seed; then the
-reveal, flood included. Seeds and fields are bit-identical to numpy's and the
-engine's (the kernels write numpy's ``SeedSequence`` and ``PCG64``). Autoreset
-is Gymnasium's ``NEXT_STEP``: the step after a board's game ends resets that
-board, and its reward is 0.
+action, by the engine's rules (floods, flags, chords). Seeds and fields are
+bit-identical to numpy's and the engine's (the kernels write numpy's
+``SeedSequence`` and ``PCG64``). Autoreset is Gymnasium's ``NEXT_STEP``: the
+step after a board's game ends resets that board, and its reward is 0.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -30,7 +30,7 @@ from minesweep.generate import check_seed
 from minesweep.presets import FirstClickRule
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
 
-from ._kernels import PLAYING, RULE_NONE, RULE_OPENING, RULE_SAFE, step_boards
+from ._kernels import PLAYING, RULE_NONE, RULE_OPENING, RULE_SAFE, fill_masks, step_boards
 from .env import OBSERVATION_HIGH, Rewards
 
 __all__ = ["MinesweeperVectorEnv"]
@@ -44,7 +44,12 @@ _LOW_64 = 2**64 - 1
 
 
 class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
-    """``num_envs`` boards of one kind, stepped together (reveal actions only)."""
+    """``num_envs`` boards of one kind, stepped together.
+
+    ``actions`` as :class:`~minesweep.rl.MinesweeperEnv` takes it: ``"reveal"``
+    (``Discrete(rows * cols)`` a board), or ``"all"`` (reveals, then flag
+    toggles, then chords).
+    """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
@@ -57,6 +62,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         cols: int | None = None,
         mines: int | None = None,
         rule: str = "opening",
+        actions: Literal["reveal", "all"] = "reveal",
         rewards: Rewards | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -71,11 +77,17 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.num_envs = num_envs
         self.rows, self.cols, self.mines = settings.rows, settings.cols, settings.mines
         self.rewards = rewards or Rewards()
+        if actions not in ("reveal", "all"):
+            raise MinesweepError(f"actions must be 'reveal' or 'all', got {actions!r}")
+        self.actions = actions
+        self._blocks = 3 if actions == "all" else 1
+        #: How many actions each board has (as ``MinesweeperEnv.action_count``).
+        self.action_count = self._blocks * self.rows * self.cols
         shape = (self.rows, self.cols)
         self.single_observation_space = spaces.Box(0, OBSERVATION_HIGH, shape, np.uint8)
-        self.single_action_space = spaces.Discrete(self.rows * self.cols)
+        self.single_action_space = spaces.Discrete(self.action_count)
         self.observation_space = spaces.Box(0, OBSERVATION_HIGH, (num_envs, *shape), np.uint8)
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.rows * self.cols))
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.action_count))
         batch = (num_envs, *shape)
         self._numbers = np.zeros(batch, np.uint8)
         self._mines = np.zeros(batch, np.bool_)
@@ -129,8 +141,8 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if actions.dtype.kind not in "iu":
             raise MinesweepError(f"actions must be whole numbers, got {actions.dtype.name}")
         actions = actions.astype(np.int64, copy=False)
-        if np.any(actions < 0) or np.any(actions >= self.rows * self.cols):
-            raise MinesweepError(f"actions must lie in 0..{self.rows * self.cols - 1}")
+        if np.any(actions < 0) or np.any(actions >= self.action_count):
+            raise MinesweepError(f"actions must lie in 0..{self.action_count - 1}")
         rewards = self.rewards
         step_boards(
             actions, self._generators, self._seeds, self._laid, self._autoreset,
@@ -148,10 +160,10 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Which squares each board may reveal, shape ``(num_envs, rows * cols)``."""
-        mask: npt.NDArray[np.bool_] = (self._view == GLYPH_HIDDEN).reshape(self.num_envs, -1)
-        mask[self._status != PLAYING] = False
-        return mask
+        """Which actions change each board, shape ``(num_envs, action_count)``."""
+        masks = np.empty((self.num_envs, self.action_count), np.bool_)
+        fill_masks(self._view, self._status, self._blocks, masks)
+        return masks
 
     # --- boards --------------------------------------------------------------------------------
 
