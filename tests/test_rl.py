@@ -393,6 +393,21 @@ def test_the_vector_env_refuses_bad_input() -> None:
         vector.step(np.array([0, 81]))
     with pytest.raises(ValueError, match="give 2 seeds"):
         vector.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match="actions must be whole numbers"):
+        vector.step(np.array([0.5, 1.0]))
+    before = (vector.game_seeds, vector.action_masks())
+    with pytest.raises(ValueError, match="seed must be an int from 0 to 2\\*\\*128 - 1"):
+        vector.reset(seed=[1, -2])
+    with pytest.raises(ValueError, match="seed must be an int from 0 to 2\\*\\*128 - 1"):
+        vector.reset(seed=2**128 - 1)  # the second board's would be 2**128
+    assert vector.game_seeds == before[0]  # nothing changed
+    assert np.array_equal(vector.action_masks(), before[1])
+    with pytest.raises(ValueError, match="actions must be 'reveal' or 'all'"):
+        MinesweeperVectorEnv(2, "beginner", actions="flags")  # type: ignore[arg-type]
+    all_actions = MinesweeperVectorEnv(2, "beginner", actions="all")
+    all_actions.reset(seed=0)
+    with pytest.raises(ValueError, match=r"actions must lie in 0\.\.242"):
+        all_actions.step(np.array([0, 243]))
 
 
 @settings(max_examples=300, deadline=None)
@@ -455,6 +470,12 @@ def test_make_vec_builds_the_compiled_vector_env_where_it_plays_the_game() -> No
     # No-guess fields are the single environment's: Gymnasium's SyncVectorEnv.
     synced = gymnasium.make_vec("minesweep/BeginnerNoGuess-v0", num_envs=2)
     assert isinstance(synced, gymnasium.vector.SyncVectorEnv)
+    with pytest.raises(ValueError, match=r"does not take solver_features; .*'sync'"):
+        gymnasium.make_vec("minesweep/Beginner-v0", num_envs=2, solver_features=True)
+    sync = gymnasium.make_vec(
+        "minesweep/Beginner-v0", num_envs=2, vectorization_mode="sync", solver_features=True
+    )
+    assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
 
 
 def test_the_flag_block_toggles_a_flag_on_and_off() -> None:

@@ -64,7 +64,15 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         rule: str = "opening",
         actions: Literal["reveal", "all"] = "reveal",
         rewards: Rewards | None = None,
+        **unsupported: Any,
     ) -> None:
+        # gymnasium.make_vec passes the single environment's options here too.
+        offered = {key: value for key, value in unsupported.items() if value not in (None, False)}
+        if offered:
+            raise MinesweepError(
+                f"MinesweeperVectorEnv does not take {', '.join(sorted(offered))}; "
+                "gymnasium.make_vec(..., vectorization_mode='sync') runs single environments"
+            )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise MinesweepError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
         if preset is not None or (rows is None and cols is None and mines is None):
@@ -122,6 +130,8 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise MinesweepError(f"give {self.num_envs} seeds, got {len(seeds)}")
+        # Every seed is checked before any board changes.
+        seeds = [None if value is None else check_seed(value) for value in seeds]
         for board, board_seed in enumerate(seeds):
             self._reset_board(board, board_seed)
         self._autoreset[:] = False
@@ -173,8 +183,6 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         return [int(low) | int(high) << 64 for low, high in self._seeds.tolist()]
 
     def _reset_board(self, board: int, seed: int | None) -> None:
-        if seed is not None:
-            seed = check_seed(seed)
         generator, _ = seeding.np_random(seed)
         game_seed = seed if seed is not None else int(generator.integers(2**63))
         words = generator.bit_generator.state["state"]
