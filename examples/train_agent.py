@@ -381,8 +381,13 @@ def plot(
         marker="o",
         label="convolutional agent",
     )
-    axes.axhline(100 * teacher, color="grey", linestyle="--", label="its teacher (exact solver)")
-    axes.set_xlabel("training time on 2 CPU cores (minutes)")
+    axes.axhline(
+        100 * teacher,
+        color="grey",
+        linestyle="--",
+        label="its teacher: the solver's safest square (first click in the corner)",
+    )
+    axes.set_xlabel("minutes into the run on 2 CPU cores (training, labelling, these games)")
     axes.set_ylabel(f"win rate on {arguments.curve_games:,} games (%)")
     axes.set_title(f"{arguments.preset.capitalize()}, {arguments.rule} rule: learning curve")
     axes.grid(alpha=0.3)
@@ -411,7 +416,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--no-solver", dest="solver", action="store_false",
                         help="skip the solver's games beside the agent's")  # fmt: skip
     parser.add_argument("--no-plot", dest="plot", action="store_false")
-    return train(parser.parse_args(argv))
+    parser.add_argument(
+        "--replot", action="store_true", help="only draw learning-curve.png again from --out"
+    )
+    arguments = parser.parse_args(argv)
+    if arguments.replot:
+        out = Path(arguments.out)
+        curve = json.loads((out / "curve.json").read_text())
+        results = json.loads((out / "results.json").read_text())
+        plot(curve, results["teacher_on_curve_games"], out / "learning-curve.png", arguments)
+        return dict(results)
+    return train(arguments)
 
 
 if __name__ == "__main__":

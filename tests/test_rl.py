@@ -367,10 +367,11 @@ def test_the_vector_env_plays_the_games_of_single_envs(
         assert not truncated.any()
         for board, env in enumerate(singles):
             if resetting[board]:  # Gymnasium's NEXT_STEP autoreset
-                alone, _ = env.reset()
+                alone, alone_info = env.reset()
                 reward, done = 0.0, False
             else:
-                alone, reward, done, _, _ = env.step(int(actions[board]))
+                alone, reward, done, _, alone_info = env.step(int(actions[board]))
+            assert info["status"][board] == alone_info["status"]
             assert np.array_equal(observations[board], alone)
             assert rewards[board] == pytest.approx(float(reward), abs=1e-12)
             assert bool(terminated[board]) == done
@@ -445,10 +446,14 @@ def test_the_compiled_field_is_the_engines(
     from minesweep.rl._kernels import RULE_NONE, RULE_OPENING, RULE_SAFE, lay_field
 
     first = data.draw(st.integers(0, rows * cols - 1))
-    kept = {"none": 0, "safe": 1, "opening": 9}[rule]
-    room = max(rows * cols - kept, 0)
-    count = min(int(density * room), room)
-    # At most the squares no rule keeps clear, so it always fits.
+    row, col = divmod(first, cols)
+    box = (min(row + 1, rows - 1) - max(row - 1, 0) + 1) * (
+        min(col + 1, cols - 1) - max(col - 1, 0) + 1
+    )
+    kept = {"none": 0, "safe": 1, "opening": box}[rule]
+    room = rows * cols - kept
+    # Every count from none to every allowed square (a board full of mines too).
+    count = min(int(density * (room + 1)), room)
     field = generate_field(rows, cols, count, first_click=divmod(first, cols), rule=rule, seed=seed)
     mines = np.ones((rows, cols), np.bool_)
     numbers = np.full((rows, cols), 99, np.uint8)
@@ -493,3 +498,74 @@ def test_the_flag_block_toggles_a_flag_on_and_off() -> None:
     assert env.game.flags == 0
     assert reward == 0.0
     assert info["action_mask"][80]
+
+
+def test_the_vector_env_resets_as_sync_vector_env_does() -> None:
+    from minesweep.rl.vector import MinesweeperVectorEnv
+
+    with pytest.raises(ValueError, match=r"call reset\(\) before step\(\)"):
+        MinesweeperVectorEnv(2, "beginner").step(np.array([0, 0]))
+    vector = MinesweeperVectorEnv(3, "beginner")
+    singles = [MinesweeperEnv("beginner") for _ in range(3)]
+    vector.reset(seed=np.int64(5))
+    for board, env in enumerate(singles):
+        env.reset(seed=5 + board)
+    # reset() without a seed draws on from each board's generator.
+    _, info = vector.reset()
+    assert vector.game_seeds == [env.reset()[1]["game_seed"] for env in singles]
+    assert list(info["status"]) == ["ready"] * 3
+    # A partial reset (Gymnasium's reset_mask) starts only the chosen boards again.
+    views, _, _, _, info = vector.step(np.array([40, 40, 40]))
+    opened = (views != GLYPH_HIDDEN).sum(axis=(1, 2))
+    assert (opened > 0).all()
+    assert list(info["status"]) != ["ready"] * 3
+    views, info = vector.reset(
+        seed=[None, 77, None], options={"reset_mask": np.array([False, True, False])}
+    )
+    assert ((views != GLYPH_HIDDEN).sum(axis=(1, 2)) == [opened[0], 0, opened[2]]).all()
+    assert vector.game_seeds[1] == 77
+    assert info["status"][1] == "ready"
+    with pytest.raises(ValueError, match="reset_mask"):
+        vector.reset(options={"reset_mask": [True]})
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda cls: cls(2, "beginner", rows=5, cols=5, mines=3), "not both"),
+        (lambda cls: cls(2, "beginner", rewards=Rewards(avoidable_guess=-0.5)), "avoidable"),
+        (lambda cls: cls(2, "beginner", rewards="x"), "rewards must be a Rewards"),
+        (lambda cls: cls(2, "beginner", invalid_action="raise"), "does not take invalid_action"),
+    ],
+)
+def test_the_vector_env_refuses_what_it_would_not_play_as_asked(make: Any, message: str) -> None:
+    from minesweep.rl.vector import MinesweeperVectorEnv
+
+    with pytest.raises(ValueError, match=message):
+        make(MinesweeperVectorEnv)
+
+
+@pytest.mark.parametrize("seed", [3.0, True, "7", [1, 2.5]])
+def test_the_vector_env_refuses_seeds_that_are_not_whole_numbers(seed: Any) -> None:
+    from minesweep.rl.vector import MinesweeperVectorEnv
+
+    vector = MinesweeperVectorEnv(2, "beginner")
+    with pytest.raises(ValueError, match="seed must be"):
+        vector.reset(seed=seed)
+    vector.reset(seed=0)
+    with pytest.raises(ValueError, match="give one action a board: 2, got 3"):
+        vector.step(np.array([0, 1, 2]))
+
+
+def test_a_board_full_of_mines_takes_flags_without_dividing_by_zero() -> None:
+    from minesweep.rl.vector import MinesweeperVectorEnv
+
+    options: dict[str, Any] = {"rows": 2, "cols": 2, "mines": 4, "rule": "none", "actions": "all"}
+    env = MinesweeperEnv(preset=None, **options)
+    env.reset(seed=0)
+    _, reward, done, _, _ = env.step(4)  # flag square 0
+    assert (reward, done) == (0.0, False)
+    vector = MinesweeperVectorEnv(1, **options)
+    vector.reset(seed=0)
+    _, rewards, terminated, _, _ = vector.step(np.array([4]))
+    assert (float(rewards[0]), bool(terminated[0])) == (0.0, False)

@@ -275,8 +275,8 @@ def _open_around(numbers, state, view, row, col, stack):  # pragma: no cover - c
     stack per call and writes states only; on boards this small a plain
     depth-first fill over a stack kept for the whole step, writing the view as
     it goes, took a fifth of its time. Which squares open is the rule's, not
-    the order's: the blank's region and its border (the vector env has no
-    flags, so every hidden square may open).
+    the order's: the blank's region and its border, flags left shut, as the
+    engine's flood leaves them.
     """
     rows, cols = numbers.shape
     stack[0] = row * cols + col
@@ -370,6 +370,7 @@ def step_boards(  # pragma: no cover - compiled
     generators,
     seeds,
     laid,
+    started,
     autoreset,
     numbers,
     mines,
@@ -413,6 +414,7 @@ def step_boards(  # pragma: no cover - compiled
             status[i] = PLAYING
             opened[i] = 0
             laid[i] = False
+            started[i] = False
             autoreset[i] = False
             rewards_out[i] = 0.0
             continue
@@ -434,6 +436,7 @@ def step_boards(  # pragma: no cover - compiled
             else:
                 rewards_out[i] = invalid
                 continue
+            started[i] = True
             rewards_out[i] = 0.0
             continue
         spread = 0
@@ -468,12 +471,13 @@ def step_boards(  # pragma: no cover - compiled
                     if not exploded and state[i, y, x] == STATE_HIDDEN and mines[i, y, x]:
                         _show_loss(mines[i], state[i], view[i], y, x)
                         exploded = True
+        started[i] = True
         opened[i] += spread
         if exploded:
             status[i] = LOST
             rewards_out[i] = loss
         else:
-            rewards_out[i] = progress * spread / safe
+            rewards_out[i] = progress * spread / safe if safe else 0.0
             if opened[i] == safe:
                 status[i] = WON
                 for y in range(rows):

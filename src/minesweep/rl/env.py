@@ -220,7 +220,7 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         )
         game = self.game
         safe = self.squares - self.settings.mines
-        if game.status is not GameStatus.LOST:
+        if game.status is not GameStatus.LOST and safe:  # a board of mines opens nothing
             reward += self.rewards.progress * (self._opened() - opened_before) / safe
         if game.status is GameStatus.WON:
             reward += self.rewards.win

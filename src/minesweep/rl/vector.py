@@ -24,13 +24,21 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
-from minesweep import MinesweepError
+from minesweep import GameStatus, MinesweepError
 from minesweep.frontend import Settings
 from minesweep.generate import check_seed
 from minesweep.presets import FirstClickRule
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
 
-from ._kernels import PLAYING, RULE_NONE, RULE_OPENING, RULE_SAFE, fill_masks, step_boards
+from ._kernels import (
+    PLAYING,
+    RULE_NONE,
+    RULE_OPENING,
+    RULE_SAFE,
+    fill_masks,
+    next_word,
+    step_boards,
+)
 from .env import OBSERVATION_HIGH, Rewards
 
 __all__ = ["MinesweeperVectorEnv"]
@@ -41,6 +49,10 @@ _RULES = {
     FirstClickRule.OPENING: RULE_OPENING,
 }
 _LOW_64 = 2**64 - 1
+#: ``info["status"]``, as a single environment words it.
+_STATUS_NAMES = np.array(
+    [status.value for status in (GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST)]
+)
 
 
 class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
@@ -66,7 +78,10 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         rewards: Rewards | None = None,
         **unsupported: Any,
     ) -> None:
-        # gymnasium.make_vec passes the single environment's options here too.
+        # gymnasium.make_vec passes the single environment's options here too;
+        # those this env plays the same way are let through.
+        if unsupported.get("invalid_action") == "penalize":
+            del unsupported["invalid_action"]
         offered = {key: value for key, value in unsupported.items() if value not in (None, False)}
         if offered:
             raise MinesweepError(
@@ -75,7 +90,10 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise MinesweepError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
-        if preset is not None or (rows is None and cols is None and mines is None):
+        sized = (rows, cols, mines)
+        if preset is not None or all(value is None for value in sized):
+            if any(value is not None for value in sized):
+                raise MinesweepError("give a preset or rows, cols and mines, not both")
             settings = Settings.of(preset=preset or "beginner", rule=rule)
         else:
             if rows is None or cols is None or mines is None:
@@ -84,7 +102,14 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.settings = settings
         self.num_envs = num_envs
         self.rows, self.cols, self.mines = settings.rows, settings.cols, settings.mines
+        if rewards is not None and not isinstance(rewards, Rewards):
+            raise MinesweepError(f"rewards must be a Rewards, got {rewards!r}")
         self.rewards = rewards or Rewards()
+        if self.rewards.avoidable_guess:
+            raise MinesweepError(
+                "MinesweeperVectorEnv does not price avoidable guesses (the solver would run "
+                "at every reveal); gymnasium.make_vec(..., vectorization_mode='sync') does"
+            )
         if actions not in ("reveal", "all"):
             raise MinesweepError(f"actions must be 'reveal' or 'all', got {actions!r}")
         self.actions = actions
@@ -104,6 +129,8 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._status = np.zeros(num_envs, np.int8)
         self._opened = np.zeros(num_envs, np.int64)
         self._laid = np.zeros(num_envs, np.bool_)
+        # Whether a board's game took an action yet (its status reads "ready" until then).
+        self._started = np.zeros(num_envs, np.bool_)
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
@@ -112,6 +139,8 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._generators = np.zeros((num_envs, 4), np.uint64)
         self._seeds = np.zeros((num_envs, 2), np.uint64)
         self._rule = _RULES[settings.rule]
+        #: Which boards have a generator (seeded, or drawn from the system once).
+        self._seeded = np.zeros(num_envs, np.bool_)
 
     # --- the Gymnasium API -----------------------------------------------------------------
 
@@ -121,21 +150,35 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         seed: int | list[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
-        if seed is None or isinstance(seed, int):
+        if seed is None or _is_whole(seed):
             # Seed s gives boards s, s+1, ...: as SyncVectorEnv seeds its copies.
-            seeds: list[int | None] = (
-                [None] * self.num_envs if seed is None else [seed + i for i in range(self.num_envs)]
+            seeds: list[Any] = (
+                [None] * self.num_envs
+                if seed is None
+                else [int(seed) + i for i in range(self.num_envs)]  # type: ignore[arg-type]
             )
-        else:
+        elif isinstance(seed, (list, tuple)):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise MinesweepError(f"give {self.num_envs} seeds, got {len(seeds)}")
+        else:
+            raise MinesweepError(
+                f"seed must be an int, a list of ints (or None) or None, got {seed!r}"
+            )
+        chosen = np.ones(self.num_envs, np.bool_)
+        if options and "reset_mask" in options:
+            # Gymnasium's partial reset: only these boards start again.
+            chosen = np.asarray(options["reset_mask"])
+            if chosen.shape != (self.num_envs,) or chosen.dtype != np.bool_:
+                raise MinesweepError(
+                    f"options['reset_mask'] must be {self.num_envs} booleans, got {chosen!r}"
+                )
         # Every seed is checked before any board changes.
         seeds = [None if value is None else check_seed(value) for value in seeds]
-        for board, board_seed in enumerate(seeds):
-            self._reset_board(board, board_seed)
-        self._autoreset[:] = False
-        self._terminated[:] = False
+        for board in np.flatnonzero(chosen).tolist():
+            self._reset_board(board, seeds[board])
+        self._autoreset[chosen] = False
+        self._terminated[chosen] = False
         return self._view.copy(), self._infos()
 
     def step(
@@ -147,7 +190,15 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        actions = np.asarray(actions).reshape(self.num_envs)
+        if not self._seeded.all():
+            raise MinesweepError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.size != self.num_envs:
+            raise MinesweepError(
+                f"give one action a board: {self.num_envs}, got {actions.size} "
+                f"(shape {actions.shape})"
+            )
+        actions = actions.reshape(self.num_envs)
         if actions.dtype.kind not in "iu":
             raise MinesweepError(f"actions must be whole numbers, got {actions.dtype.name}")
         actions = actions.astype(np.int64, copy=False)
@@ -155,7 +206,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             raise MinesweepError(f"actions must lie in 0..{self.action_count - 1}")
         rewards = self.rewards
         step_boards(
-            actions, self._generators, self._seeds, self._laid, self._autoreset,
+            actions, self._generators, self._seeds, self._laid, self._started, self._autoreset,
             self._numbers, self._mines, self._state, self._view, self._status,
             self._opened, self.mines, self._rule, self._rewards, self._terminated,
             rewards.win, rewards.loss, rewards.progress, rewards.invalid,
@@ -183,23 +234,37 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         return [int(low) | int(high) << 64 for low, high in self._seeds.tolist()]
 
     def _reset_board(self, board: int, seed: int | None) -> None:
-        generator, _ = seeding.np_random(seed)
-        game_seed = seed if seed is not None else int(generator.integers(2**63))
-        words = generator.bit_generator.state["state"]
-        for index, value in enumerate((words["state"], words["inc"])):
-            self._generators[board, 2 * index] = value >> 64
-            self._generators[board, 2 * index + 1] = value & _LOW_64
+        if seed is None and self._seeded[board]:
+            # A single env's reset() draws on from its generator: so does the board.
+            game_seed = int(next_word(self._generators[board]) >> np.uint64(1))
+        else:
+            generator, _ = seeding.np_random(seed)
+            game_seed = seed if seed is not None else int(generator.integers(2**63))
+            words = generator.bit_generator.state["state"]
+            for index, value in enumerate((words["state"], words["inc"])):
+                self._generators[board, 2 * index] = value >> 64
+                self._generators[board, 2 * index + 1] = value & _LOW_64
+            self._seeded[board] = True
         self._seeds[board] = (game_seed & _LOW_64, game_seed >> 64)
         self._view[board] = GLYPH_HIDDEN
         self._state[board] = STATE_HIDDEN
         self._status[board] = PLAYING
         self._opened[board] = 0
         self._laid[board] = False
+        self._started[board] = False
 
     def _infos(self) -> dict[str, Any]:
         seeds: npt.NDArray[Any] = (
-            self._seeds[:, 0].copy()
-            if not self._seeds[:, 1].any()
+            self._seeds[:, 0].astype(np.int64)
+            if not self._seeds[:, 1].any() and (self._seeds[:, 0] < 2**63).all()
             else np.array(self.game_seeds, dtype=object)
         )
-        return {"action_mask": self.action_masks(), "game_seed": seeds}
+        return {
+            "action_mask": self.action_masks(),
+            "status": np.where(self._started, _STATUS_NAMES[self._status], "ready"),
+            "game_seed": seeds,
+        }
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
