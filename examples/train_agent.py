@@ -45,7 +45,7 @@ import optax
 
 from minesweep.rl.vector import MinesweeperVectorEnv
 from minesweep.solver import analyze
-from minesweep.squares import GLYPH_EXPLODED, GLYPH_HIDDEN
+from minesweep.squares import GLYPH_HIDDEN
 from minesweep.stats import wilson_interval
 
 Params = list[tuple[jax.Array, jax.Array]]
@@ -196,7 +196,12 @@ def symmetric(
 def evaluate(
     params: Params, seeds: Sequence[int], *, preset: str, rule: str, chunk: int = 2048
 ) -> tuple[int, tuple[int, int]]:
-    """Wins of the agent on the engine games ``seeds``, and its first click."""
+    """Wins of the agent on the engine games ``seeds``, and its first click.
+
+    Each board plays one game (``info["status"]`` says how it ended); the
+    network runs only on the boards still playing, padded to a power of two
+    so that a handful of shapes are compiled.
+    """
     wins = 0
     first: tuple[int, int] = (-1, -1)
     for start in range(0, len(seeds), chunk):
@@ -204,19 +209,21 @@ def evaluate(
         env = MinesweeperVectorEnv(len(part), preset, rule=rule)
         views, _ = env.reset(seed=part)
         done = np.zeros(len(part), np.bool_)
+        actions = np.zeros(len(part), np.int64)
         first_actions = None
         while not done.all():
-            actions = choose(params, views, env.mines)
+            playing = np.flatnonzero(~done)
+            size = max(64, 1 << int(len(playing) - 1).bit_length())
+            batch = np.full((size, *views.shape[1:]), GLYPH_HIDDEN, np.uint8)
+            batch[: len(playing)] = views[playing]
+            actions[playing] = choose(params, batch, env.mines)[: len(playing)]
             if first_actions is None:
                 first_actions = actions.copy()
-            views, _, terminated, _, _info = env.step(actions)
-            ended = terminated & ~done
-            lost = (views == GLYPH_EXPLODED).any(axis=(1, 2))
-            wins += int((ended & ~lost).sum())
+            views, _, terminated, _, info = env.step(actions)
+            wins += int((terminated & ~done & (info["status"] == "won")).sum())
             done |= terminated
         assert first_actions is not None
-        square = int(first_actions[0])
-        first = divmod(square, env.cols)
+        first = divmod(int(first_actions[0]), env.cols)
     return wins, first
 
 
@@ -251,9 +258,8 @@ def teacher_wins(seeds: Sequence[int], *, preset: str, rule: str) -> int:
             target = label(views[board], env.mines)
             masked = np.where(views[board] == GLYPH_HIDDEN, target, np.inf)
             actions[board] = int(masked.argmin())
-        views, _, terminated, _, _info = env.step(actions)
-        lost = (views == GLYPH_EXPLODED).any(axis=(1, 2))
-        wins += int((terminated & ~done & ~lost).sum())
+        views, _, terminated, _, info = env.step(actions)
+        wins += int((terminated & ~done & (info["status"] == "won")).sum())
         done |= terminated
     return wins
 
@@ -314,6 +320,7 @@ def train(arguments: argparse.Namespace) -> dict[str, Any]:
             "win_rate": wins / arguments.curve_games,
         }
         curve.append(point)
+        (out / "curve.json").write_text(json.dumps(curve, indent=1))
         print(
             f"round {point['round']}: {point['positions']:,} positions, "
             f"loss {point['loss']:.4f}, wins {point['win_rate']:.2%} "
@@ -337,8 +344,9 @@ def train(arguments: argparse.Namespace) -> dict[str, Any]:
         "teacher_on_curve_games": teacher,
         "evaluation": {},
     }
-    games = arguments.eval_games
     for eval_preset in arguments.eval_presets:
+        # Intermediate games are long: fewer of them (--other-eval-games).
+        games = arguments.eval_games if eval_preset == preset else arguments.other_eval_games
         for eval_rule in ("opening", "safe"):
             wins, first = evaluate(params, range(games), preset=eval_preset, rule=eval_rule)
             solver = solver_wins(eval_preset, eval_rule, first, games) if arguments.solver else None
@@ -412,6 +420,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--teacher-share", type=float, default=0.2)
     parser.add_argument("--curve-games", type=int, default=1000)
     parser.add_argument("--eval-games", type=int, default=10_000)
+    parser.add_argument("--other-eval-games", type=int, default=2000,
+                        help="games of the presets the agent did not train on")  # fmt: skip
     parser.add_argument("--eval-presets", nargs="+", default=["beginner", "intermediate"])
     parser.add_argument("--no-solver", dest="solver", action="store_false",
                         help="skip the solver's games beside the agent's")  # fmt: skip
