@@ -461,6 +461,7 @@ def test_the_compiled_field_is_the_engines(
     lay_field(
         mines, numbers, first, code, count, np.uint64(seed & (2**64 - 1)), np.uint64(seed >> 64),
         np.empty(4, np.uint64), np.empty(rows * cols, np.bool_), np.empty(rows * cols, np.int64),
+        np.arange(rows * cols) // cols,
     )  # fmt: skip
     assert np.array_equal(mines, field.mines)
     assert np.array_equal(numbers[~mines], field.numbers[~mines])
@@ -569,3 +570,15 @@ def test_a_board_full_of_mines_takes_flags_without_dividing_by_zero() -> None:
     vector.reset(seed=0)
     _, rewards, terminated, _, _ = vector.step(np.array([4]))
     assert (float(rewards[0]), bool(terminated[0])) == (0.0, False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    word=st.one_of(st.integers(0, 2**64 - 1), st.integers(2**64 - 2**20, 2**64 - 1)),
+    n=st.one_of(st.integers(1, 200), st.integers(1, 2**40), st.sampled_from([2**32, 2**32 + 1])),
+)
+def test_the_division_free_remainder_is_the_remainder(word: int, n: int) -> None:
+    from minesweep.rl._kernels import remainder_of
+
+    reciprocal = np.uint64((2**64 - 1) // n)
+    assert int(remainder_of(np.uint64(word), np.uint64(n), reciprocal)) == word % n

@@ -38,6 +38,7 @@ __all__ = [
     "fill_masks",
     "lay_field",
     "next_word",
+    "remainder_of",
     "seed_pcg64",
     "step_boards",
 ]
@@ -101,6 +102,19 @@ def _mul_hi(a, b):  # pragma: no cover - compiled
     cross_2 = a_hi * b_lo
     middle = (low >> _U32) + (cross_1 & _MASK32) + (cross_2 & _MASK32)
     return a_hi * b_hi + (cross_1 >> _U32) + (cross_2 >> _U32) + (middle >> _U32)
+
+
+@njit(cache=True, inline="always")
+def remainder_of(word, n, reciprocal):  # pragma: no cover - compiled
+    """``word % n`` without a 64-bit division, given ``reciprocal = (2**64 - 1) // n``.
+
+    The quotient ``mul_hi(word, reciprocal)`` falls short of ``word // n`` by
+    at most two, never over; the loop makes up the difference.
+    """
+    rest = word - _mul_hi(word, reciprocal) * n
+    while rest >= n:
+        rest -= n
+    return rest
 
 
 @njit(cache=True, inline="always")
@@ -195,13 +209,14 @@ def seed_pcg64(seed_lo, seed_hi, generator):  # pragma: no cover - compiled
 # for it cost a branch per division.
 @njit(cache=True, error_model="numpy")
 def lay_field(
-    mines, numbers, first, rule, count, seed_lo, seed_hi, generator, taken, picks
+    mines, numbers, first, rule, count, seed_lo, seed_hi, generator, taken, picks, row_of
 ):  # pragma: no cover - compiled
     """``mines`` and ``numbers`` of ``generate_field(..., first_click=first, seed=...)``.
 
     The engine's draw, word for word: a raw word below the largest multiple of
     ``n`` names allowed square ``word % n``; repeats are skipped. Past half the
-    allowed squares the draw picks the free ones instead.
+    allowed squares the draw picks the free ones instead. ``row_of[s]`` is
+    square ``s``'s row (``s // cols``, looked up: divisions cost).
     """
     rows, cols = mines.shape
     first_row, first_col = first // cols, first % cols
@@ -219,8 +234,10 @@ def lay_field(
     seed_pcg64(seed_lo, seed_hi, generator)
     n = np.uint64(allowed)
     limit = _ALL64
+    reciprocal = _U64_ZERO
     if allowed > 0:
-        remainder = _ALL64 % n
+        reciprocal = _ALL64 // n
+        remainder = _ALL64 - reciprocal * n
         if remainder != n - _U64_ONE:
             limit = _ALL64 - (remainder + _U64_ONE)
     taken[:allowed] = False
@@ -230,7 +247,7 @@ def lay_field(
     while needed > 0:
         word = next_word(generator)
         if word <= limit:
-            pick = np.int64(word % n)
+            pick = np.int64(remainder_of(word, n, reciprocal))
             if not taken[pick]:
                 taken[pick] = True
                 picks[wanted - needed] = pick
@@ -257,9 +274,11 @@ def lay_field(
             for x in range(left, right + 1):
                 if y * cols + x <= square:
                     square += 1
-        mines[square // cols, square % cols] = not dense
+        row = row_of[square]
+        col = square - row * cols
+        mines[row, col] = not dense
         if not dense:
-            _count_around(numbers, square // cols, square % cols)
+            _count_around(numbers, row, col)
     if dense:
         for row in range(rows):
             for col in range(cols):
@@ -268,7 +287,7 @@ def lay_field(
 
 
 @njit(cache=True, error_model="numpy")
-def _open_around(numbers, state, view, row, col, stack):  # pragma: no cover - compiled
+def _open_around(numbers, state, view, row, col, stack, row_of):  # pragma: no cover - compiled
     """Open everything the blank at ``row, col`` opens; how many squares.
 
     The engine's scanline :func:`minesweep._kernels.flood` allocates its run
@@ -285,7 +304,8 @@ def _open_around(numbers, state, view, row, col, stack):  # pragma: no cover - c
     while pending:
         pending -= 1
         square = stack[pending]
-        y0, x0 = square // cols, square % cols
+        y0 = row_of[square]
+        x0 = square - y0 * cols
         for y in range(max(y0 - 1, 0), min(y0 + 2, rows)):
             for x in range(max(x0 - 1, 0), min(x0 + 2, cols)):
                 if state[y, x] == STATE_HIDDEN:
@@ -327,25 +347,29 @@ def fill_masks(view, status, blocks, masks):  # pragma: no cover - compiled
     """Which actions change each board: reveals, then flag toggles and chords (``blocks`` 3)."""
     boards, rows, cols = view.shape
     squares = rows * cols
+    flat = view.reshape(boards, squares)
     for i in range(boards):
-        playing = status[i] == PLAYING
-        for row in range(rows):
-            for col in range(cols):
-                square = row * cols + col
-                glyph = view[i, row, col]
-                masks[i, square] = playing and glyph == GLYPH_HIDDEN
-                if blocks == 3:
-                    masks[i, squares + square] = playing and (glyph in (GLYPH_HIDDEN, GLYPH_FLAG))
-                    masks[i, 2 * squares + square] = playing and _chord_ready(view[i], row, col)
+        if status[i] != PLAYING:
+            masks[i, :] = False
+            continue
+        for square in range(squares):
+            masks[i, square] = flat[i, square] == GLYPH_HIDDEN
+        if blocks == 3:
+            for row in range(rows):
+                for col in range(cols):
+                    square = row * cols + col
+                    glyph = view[i, row, col]
+                    masks[i, squares + square] = glyph in (GLYPH_HIDDEN, GLYPH_FLAG)
+                    masks[i, 2 * squares + square] = _chord_ready(view[i], row, col)
 
 
 @njit(cache=True, error_model="numpy")
-def _open_square(numbers, state, view, row, col, stack):  # pragma: no cover - compiled
+def _open_square(numbers, state, view, row, col, stack, row_of):  # pragma: no cover - compiled
     """Reveal a safe hidden square (and what a blank opens); how many squares opened."""
     state[row, col] = STATE_REVEALED
     view[row, col] = numbers[row, col]
     if numbers[row, col] == 0:
-        return 1 + _open_around(numbers, state, view, row, col, stack)
+        return 1 + _open_around(numbers, state, view, row, col, stack, row_of)
     return 1
 
 
@@ -404,6 +428,9 @@ def step_boards(  # pragma: no cover - compiled
     taken = np.empty(squares, np.bool_)
     picks = np.empty(squares, np.int64)
     game_generator = np.empty(4, np.uint64)
+    row_of = np.empty(squares, np.int64)
+    for square in range(squares):
+        row_of[square] = square // cols
     for i in range(boards):
         terminated[i] = False
         if autoreset[i]:
@@ -418,10 +445,13 @@ def step_boards(  # pragma: no cover - compiled
             autoreset[i] = False
             rewards_out[i] = 0.0
             continue
-        block = actions[i] // squares
-        square = actions[i] - block * squares
-        r = square // cols
-        c = square % cols
+        square = actions[i]
+        block = 0
+        if square >= squares:  # a flag or a chord (reveals need no division)
+            block = square // squares
+            square -= block * squares
+        r = row_of[square]
+        c = square - r * cols
         glyph = view[i, r, c]
         if status[i] != PLAYING:
             rewards_out[i] = invalid
@@ -448,14 +478,14 @@ def step_boards(  # pragma: no cover - compiled
             if not laid[i]:
                 lay_field(
                     mines[i], numbers[i], square, rule, count, seeds[i, 0], seeds[i, 1],
-                    game_generator, taken, picks,
+                    game_generator, taken, picks, row_of,
                 )  # fmt: skip
                 laid[i] = True
             if mines[i, r, c]:
                 _show_loss(mines[i], state[i], view[i], r, c)
                 exploded = True
             else:
-                spread = _open_square(numbers[i], state[i], view[i], r, c, stack)
+                spread = _open_square(numbers[i], state[i], view[i], r, c, stack, row_of)
         else:
             if not _chord_ready(view[i], r, c):
                 rewards_out[i] = invalid
@@ -465,7 +495,7 @@ def step_boards(  # pragma: no cover - compiled
             for y in range(top, bottom + 1):
                 for x in range(left, right + 1):
                     if state[i, y, x] == STATE_HIDDEN and not mines[i, y, x]:
-                        spread += _open_square(numbers[i], state[i], view[i], y, x, stack)
+                        spread += _open_square(numbers[i], state[i], view[i], y, x, stack, row_of)
             for y in range(top, bottom + 1):
                 for x in range(left, right + 1):
                     if not exploded and state[i, y, x] == STATE_HIDDEN and mines[i, y, x]:
