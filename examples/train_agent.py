@@ -7,7 +7,8 @@ and its data are the positions it reaches itself (DAgger): the first round
 plays the teacher's moves, each later round plays the network's own moves
 (a share ``--teacher-share`` of them still the teacher's), and every position
 is labelled by the solver. Games are stepped by the compiled vector
-environment; the solver labels about 5,000 positions a second.
+environment; collecting and labelling ran at about 3,000 positions
+a second in the recorded run (BENCHMARKS.md).
 
     python examples/train_agent.py --out runs/agent
 
@@ -412,9 +413,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--rule", default="opening", help="first-click rule of training games")
     parser.add_argument("--channels", type=int, default=64)
     parser.add_argument("--layers", type=int, default=6)
-    parser.add_argument("--rounds", type=int, default=12, help="DAgger rounds")
-    parser.add_argument("--positions", type=int, default=40_000, help="new positions a round")
-    parser.add_argument("--updates", type=int, default=600, help="updates a round")
+    parser.add_argument("--rounds", type=int, default=14, help="DAgger rounds")
+    parser.add_argument("--positions", type=int, default=30_000, help="new positions a round")
+    parser.add_argument("--updates", type=int, default=700, help="updates a round")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--learning-rate", type=float, default=2e-3)
     parser.add_argument("--teacher-share", type=float, default=0.2)
