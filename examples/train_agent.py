@@ -146,6 +146,12 @@ def label(view: npt.NDArray[np.uint8], mines: int) -> npt.NDArray[np.float32]:
     return np.nan_to_num(probability, nan=0.0).astype(np.float32)
 
 
+def safest(views: npt.NDArray[np.uint8], scores: npt.NDArray[np.float32]) -> npt.NDArray[np.int64]:
+    """On every board, the first hidden square with the lowest score (a mine probability)."""
+    masked = np.where(views == GLYPH_HIDDEN, scores, np.inf).reshape(len(views), -1)
+    return masked.argmin(axis=1)
+
+
 def collect(
     params: Params | None,
     positions: int,
@@ -170,9 +176,7 @@ def collect(
             targets[board] = label(views[board], mines)
             kept_views.append(views[board])
             kept_targets.append(targets[board])
-        # The teacher's move: the first of the solver's safest squares.
-        masked = np.where(views == GLYPH_HIDDEN, targets, np.inf).reshape(boards, -1)
-        actions = masked.argmin(axis=1)
+        actions = safest(views, targets)  # the teacher's move
         if params is not None:
             own = choose(params, views, mines)
             actions = np.where(rng.random(boards) < teacher_share, actions, own)
@@ -194,38 +198,55 @@ def symmetric(
 # --- evaluation -----------------------------------------------------------------------------
 
 
+def play_once(
+    seeds: Sequence[int], policy: Any, *, preset: str, rule: str
+) -> tuple[int, npt.NDArray[np.int64]]:
+    """Each board plays engine game ``seeds[i]`` once; the wins, and the first actions.
+
+    ``policy(views, mines)`` gives the actions of the boards still playing
+    (``info["status"]`` says how each game ended).
+    """
+    env = MinesweeperVectorEnv(len(seeds), preset, rule=rule)
+    views, _ = env.reset(seed=list(seeds))
+    done = np.zeros(len(seeds), np.bool_)
+    actions = np.zeros(len(seeds), np.int64)
+    first: npt.NDArray[np.int64] | None = None
+    wins = 0
+    while not done.all():
+        playing = np.flatnonzero(~done)
+        actions[playing] = policy(views[playing], env.mines)
+        if first is None:
+            first = actions.copy()
+        views, _, terminated, _, info = env.step(actions)
+        wins += int((terminated & ~done & (info["status"] == "won")).sum())
+        done |= terminated
+    assert first is not None
+    return wins, first
+
+
 def evaluate(
     params: Params, seeds: Sequence[int], *, preset: str, rule: str, chunk: int = 2048
 ) -> tuple[int, tuple[int, int]]:
     """Wins of the agent on the engine games ``seeds``, and its first click.
 
-    Each board plays one game (``info["status"]`` says how it ended); the
-    network runs only on the boards still playing, padded to a power of two
-    so that a handful of shapes are compiled.
+    The network runs only on the boards still playing, padded to a power of
+    two so that a handful of shapes are compiled.
     """
+
+    def network(views: npt.NDArray[np.uint8], mines: int) -> npt.NDArray[np.int64]:
+        size = max(64, 1 << int(len(views) - 1).bit_length())
+        batch = np.full((size, *views.shape[1:]), GLYPH_HIDDEN, np.uint8)
+        batch[: len(views)] = views
+        return choose(params, batch, mines)[: len(views)]
+
     wins = 0
-    first: tuple[int, int] = (-1, -1)
+    first = np.zeros(1, np.int64)
     for start in range(0, len(seeds), chunk):
-        part = list(seeds[start : start + chunk])
-        env = MinesweeperVectorEnv(len(part), preset, rule=rule)
-        views, _ = env.reset(seed=part)
-        done = np.zeros(len(part), np.bool_)
-        actions = np.zeros(len(part), np.int64)
-        first_actions = None
-        while not done.all():
-            playing = np.flatnonzero(~done)
-            size = max(64, 1 << int(len(playing) - 1).bit_length())
-            batch = np.full((size, *views.shape[1:]), GLYPH_HIDDEN, np.uint8)
-            batch[: len(playing)] = views[playing]
-            actions[playing] = choose(params, batch, env.mines)[: len(playing)]
-            if first_actions is None:
-                first_actions = actions.copy()
-            views, _, terminated, _, info = env.step(actions)
-            wins += int((terminated & ~done & (info["status"] == "won")).sum())
-            done |= terminated
-        assert first_actions is not None
-        first = divmod(int(first_actions[0]), env.cols)
-    return wins, first
+        part = seeds[start : start + chunk]
+        won, first = play_once(part, network, preset=preset, rule=rule)
+        wins += won
+    cols = MinesweeperVectorEnv(1, preset).cols
+    return wins, divmod(int(first[0]), cols)
 
 
 def solver_wins(preset: str, rule: str, first: tuple[int, int], games: int) -> int:
@@ -249,20 +270,11 @@ def solver_wins(preset: str, rule: str, first: tuple[int, int], games: int) -> i
 
 def teacher_wins(seeds: Sequence[int], *, preset: str, rule: str) -> int:
     """Wins of the solver's plain policy: the first of its safest squares."""
-    env = MinesweeperVectorEnv(len(seeds), preset, rule=rule)
-    views, _ = env.reset(seed=list(seeds))
-    done = np.zeros(len(seeds), np.bool_)
-    wins = 0
-    while not done.all():
-        actions = np.zeros(len(seeds), np.int64)
-        for board in np.flatnonzero(~done).tolist():
-            target = label(views[board], env.mines)
-            masked = np.where(views[board] == GLYPH_HIDDEN, target, np.inf)
-            actions[board] = int(masked.argmin())
-        views, _, terminated, _, info = env.step(actions)
-        wins += int((terminated & ~done & (info["status"] == "won")).sum())
-        done |= terminated
-    return wins
+
+    def teacher(views: npt.NDArray[np.uint8], mines: int) -> npt.NDArray[np.int64]:
+        return safest(views, np.stack([label(view, mines) for view in views]))
+
+    return play_once(seeds, teacher, preset=preset, rule=rule)[0]
 
 
 # --- the run --------------------------------------------------------------------------------

@@ -88,6 +88,33 @@ class Rewards:
 _KINDS: Final = (ActionKind.REVEAL, ActionKind.FLAG, ActionKind.CHORD)
 
 
+def settings_of(
+    preset: str | None,
+    rows: int | None,
+    cols: int | None,
+    mines: int | None,
+    *,
+    rule: str,
+    no_guess: bool = False,
+) -> Settings:
+    """The game an environment plays: a preset (beginner by default) or a size, not both."""
+    sized = (rows, cols, mines)
+    if preset is not None or all(value is None for value in sized):
+        if any(value is not None for value in sized):
+            raise MinesweepError("give a preset or rows, cols and mines, not both")
+        return Settings.of(preset=preset or "beginner", rule=rule, no_guess=no_guess)
+    if rows is None or cols is None or mines is None:
+        raise MinesweepError("give rows, cols and mines together")
+    return Settings.of(size=(rows, cols), mines=mines, rule=rule, no_guess=no_guess)
+
+
+def action_blocks(actions: str) -> int:
+    """How many blocks of ``rows * cols`` actions: 1 (reveals) or 3 (and flags, chords)."""
+    if actions not in ("reveal", "all"):
+        raise MinesweepError(f"actions must be 'reveal' or 'all', got {actions!r}")
+    return 3 if actions == "all" else 1
+
+
 class _Steps:
     """The game's clock: one second a step, so a game's times depend on nothing outside it."""
 
@@ -126,19 +153,8 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         invalid_action: Literal["penalize", "raise"] = "penalize",
         render_mode: str | None = None,
     ) -> None:
-        sized = (rows, cols, mines)
-        if preset is not None or all(value is None for value in sized):
-            if any(value is not None for value in sized):
-                raise MinesweepError("give a preset or rows, cols and mines, not both")
-            self.settings = Settings.of(preset=preset or "beginner", rule=rule, no_guess=no_guess)
-        else:
-            if rows is None or cols is None or mines is None:
-                raise MinesweepError("give rows, cols and mines together")
-            self.settings = Settings.of(
-                size=(rows, cols), mines=mines, rule=rule, no_guess=no_guess
-            )
-        if actions not in ("reveal", "all"):
-            raise MinesweepError(f"actions must be 'reveal' or 'all', got {actions!r}")
+        self.settings = settings_of(preset, rows, cols, mines, rule=rule, no_guess=no_guess)
+        blocks = action_blocks(actions)
         if invalid_action not in ("penalize", "raise"):
             raise MinesweepError(
                 f"invalid_action must be 'penalize' or 'raise', got {invalid_action!r}"
@@ -154,7 +170,6 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         self.rewards = rewards or Rewards()
         self.invalid_action = invalid_action
         self.render_mode = render_mode
-        blocks = 3 if actions == "all" else 1
         #: How many actions there are (``action_space.n``).
         self.action_count = blocks * self.squares
         self.action_space = spaces.Discrete(self.action_count)

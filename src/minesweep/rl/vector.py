@@ -25,7 +25,6 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
 from minesweep import GameStatus, MinesweepError
-from minesweep.frontend import Settings
 from minesweep.generate import check_seed
 from minesweep.presets import FirstClickRule
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
@@ -39,7 +38,7 @@ from ._kernels import (
     next_word,
     step_boards,
 )
-from .env import OBSERVATION_HIGH, Rewards
+from .env import OBSERVATION_HIGH, Rewards, action_blocks, settings_of
 
 __all__ = ["MinesweeperVectorEnv"]
 
@@ -90,15 +89,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise MinesweepError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
-        sized = (rows, cols, mines)
-        if preset is not None or all(value is None for value in sized):
-            if any(value is not None for value in sized):
-                raise MinesweepError("give a preset or rows, cols and mines, not both")
-            settings = Settings.of(preset=preset or "beginner", rule=rule)
-        else:
-            if rows is None or cols is None or mines is None:
-                raise MinesweepError("give rows, cols and mines together")
-            settings = Settings.of(size=(rows, cols), mines=mines, rule=rule)
+        settings = settings_of(preset, rows, cols, mines, rule=rule)
         self.settings = settings
         self.num_envs = num_envs
         self.rows, self.cols, self.mines = settings.rows, settings.cols, settings.mines
@@ -110,10 +101,8 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 "MinesweeperVectorEnv does not price avoidable guesses (the solver would run "
                 "at every reveal); gymnasium.make_vec(..., vectorization_mode='sync') does"
             )
-        if actions not in ("reveal", "all"):
-            raise MinesweepError(f"actions must be 'reveal' or 'all', got {actions!r}")
+        self._blocks = action_blocks(actions)
         self.actions = actions
-        self._blocks = 3 if actions == "all" else 1
         #: How many actions each board has (as ``MinesweeperEnv.action_count``).
         self.action_count = self._blocks * self.rows * self.cols
         shape = (self.rows, self.cols)
