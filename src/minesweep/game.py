@@ -49,23 +49,20 @@ from .generate import (
     generate_field,
     new_seed,
 )
-from .grid import check_position, neighbours, position_pair
+from .grid import check_position, position_pair
 from .leetcode import LeetCodeBoard
-from .squares import (
-    GLYPH_EXPLODED,
-    GLYPH_FLAG,
-    GLYPH_HIDDEN,
-    GLYPH_MINE,
-    GLYPH_QUESTION,
-    GLYPH_WRONG_FLAG,
-    STATE_EXPLODED,
-    STATE_FLAGGED,
-    STATE_HIDDEN,
-    STATE_QUESTIONED,
-    STATE_REVEALED,
-    CellState,
-    Glyph,
+from .moves import (
+    chord_targets,
+    is_openable,
+    lays_mines,
+    mark_target,
+    open_squares,
+    settled_status,
+    toggled_mark,
+    view_of,
+    win_flags,
 )
+from .squares import STATE_FLAGGED, STATE_HIDDEN, STATE_QUESTIONED, CellState, Glyph
 
 __all__ = [
     "Action",
@@ -85,12 +82,6 @@ _NO_SQUARES: Final = np.zeros(0, np.int64)
 _NO_STATES: Final = np.zeros(0, np.uint8)
 _NO_SQUARES.flags.writeable = False
 _NO_STATES.flags.writeable = False
-#: The state each marking action gives a hidden square.
-_MARKS: Final = {
-    ActionKind.FLAG: STATE_FLAGGED,
-    ActionKind.UNFLAG: STATE_HIDDEN,
-    ActionKind.QUESTION: STATE_QUESTIONED,
-}
 #: The Board method that gives a square that mark.
 _BOARD_MARKS: Final = {
     ActionKind.FLAG: Board.flag,
@@ -425,21 +416,10 @@ class Game:
         if not isinstance(band, slice):
             raise SettingsError(f"rows must be a slice, got {rows!r}")
         state = self._current_state()[band]
-        glyphs = np.full(state.shape, GLYPH_HIDDEN, np.uint8)
-        glyphs[state == STATE_FLAGGED] = GLYPH_FLAG
-        glyphs[state == STATE_QUESTIONED] = GLYPH_QUESTION
-        if self._field is None:
-            return glyphs
-        revealed = state == STATE_REVEALED
-        glyphs[revealed] = self._field.numbers[band][revealed]
-        glyphs[state == STATE_EXPLODED] = GLYPH_EXPLODED
-        if self._status is GameStatus.WON:
-            glyphs[self._field.mines[band]] = GLYPH_FLAG
-        if self._status is GameStatus.LOST:
-            mines = self._field.mines[band]
-            glyphs[mines & ((state == STATE_HIDDEN) | (state == STATE_QUESTIONED))] = GLYPH_MINE
-            glyphs[(state == STATE_FLAGGED) & ~mines] = GLYPH_WRONG_FLAG
-        return glyphs
+        field = self._field
+        if field is None:
+            return view_of(state, None, None, self._status)
+        return view_of(state, field.numbers[band], field.mines[band], self._status)
 
     # --- actions ----------------------------------------------------------------
 
@@ -465,12 +445,7 @@ class Game:
         """Right click: hidden to flag, flag to question mark (if enabled) or hidden."""
         check_position(self.shape, row, col)
         current = int(self._current_state()[row, col])
-        if current == STATE_HIDDEN:
-            kind = ActionKind.FLAG
-        elif current == STATE_FLAGGED and self.question_marks:
-            kind = ActionKind.QUESTION
-        else:
-            kind = ActionKind.UNFLAG
+        kind = toggled_mark(current, question_marks=self.question_marks)
         return self.push(Action(kind, row, col))
 
     def lays_mines(self, action: Action) -> bool:
@@ -483,7 +458,7 @@ class Game:
         if action.kind is not ActionKind.REVEAL or self._field is not None:
             return False
         check_position(self.shape, action.row, action.col)
-        return int(self._state[action.row, action.col]) in (STATE_HIDDEN, STATE_QUESTIONED)
+        return lays_mines(action.kind, laid=False, state=int(self._state[action.row, action.col]))
 
     def push(self, action: Action) -> Effect:
         """Apply an action now (its ``time`` is set from the clock) and clear the redo stack."""
@@ -673,11 +648,10 @@ class Game:
         if self._board is None or self._field is None:
             return _NO_SQUARES, _NO_STATES, 0  # a chord before any square is revealed
         if kind is ActionKind.REVEAL:
-            current = int(self._board.state[action.row, action.col])
-            if current not in (STATE_HIDDEN, STATE_QUESTIONED):
+            if not is_openable(int(self._board.state[action.row, action.col])):
                 return _NO_SQUARES, _NO_STATES, 0
             return self._open([(action.row, action.col)])
-        targets = self._chord_targets(action.row, action.col)
+        targets = chord_targets(self._board.state, self._field.numbers, action.row, action.col)
         if not targets:
             return _NO_SQUARES, _NO_STATES, 0
         return self._open(targets)
@@ -685,8 +659,8 @@ class Game:
     def _mark(self, action: Action) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
         """Flag, unflag or question-mark a hidden square; a revealed one takes no mark."""
         current = int(self._current_state()[action.row, action.col])
-        target = _MARKS[action.kind]
-        if current >= STATE_REVEALED or current == target:
+        target = mark_target(action.kind, current)
+        if target is None:
             return _NO_SQUARES, _NO_STATES, 0
         index = action.row * self._cols + action.col
         if self._board is None:
@@ -699,62 +673,16 @@ class Game:
             self._questions.discard(index)
         return np.array([index], np.int64), np.array([current], np.uint8), 0
 
-    def _chord_targets(self, row: int, col: int) -> list[tuple[int, int]]:
-        """What a chord at ``(row, col)`` opens: every hidden neighbour of a satisfied number.
-
-        A chord on a revealed number with exactly that many flags around it
-        opens every other hidden neighbour; anything else opens nothing.
-        """
-        assert self._board is not None
-        assert self._field is not None
-        state = self._board.state
-        number = int(self._field.numbers[row, col])
-        if int(state[row, col]) != STATE_REVEALED or number == 0:
-            return []
-        around = state[max(0, row - 1) : row + 2, max(0, col - 1) : col + 2]
-        if int(np.count_nonzero(around == STATE_FLAGGED)) != number:
-            return []
-        return [
-            (r, c)
-            for r, c in neighbours(self.shape, row, col)
-            if state[r, c] in (STATE_HIDDEN, STATE_QUESTIONED)
-        ]
-
     def _open(
         self, targets: Sequence[tuple[int, int]]
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
-        """Reveal squares: the safe ones first, then the first mine among them explodes.
-
-        Opening the safe squares first means a chord that hits a wrong flag
-        still shows what it opened, and a loss is never mistaken for a win.
-        """
-        board = self._board
-        assert board is not None
+        """Reveal squares by the rule of :func:`~minesweep.moves.open_squares`."""
+        assert self._board is not None
         assert self._field is not None
-        state = board.state  # a live view: it shows what each reveal opens
-        mines = self._field.mines
-        changed: list[npt.NDArray[np.int64]] = []
-        old: list[npt.NDArray[np.uint8]] = []
-        opened = 0
-        for row, col in targets:
-            if mines[row, col] or state[row, col] not in (STATE_HIDDEN, STATE_QUESTIONED):
-                continue  # a mine waits; a square an earlier flood opened is done
-            result = board.reveal(row, col, cells=True)
-            assert result.cells is not None
-            flat = result.cells[:, 0] * self._cols + result.cells[:, 1]
-            changed.append(flat)
-            old.append(self._states_before_opening(flat))
-            opened += result.opened
-        for row, col in targets:
-            if mines[row, col] and state[row, col] in (STATE_HIDDEN, STATE_QUESTIONED):
-                flat = np.array([row * self._cols + col], np.int64)
-                old.append(self._states_before_opening(flat))
-                board.reveal(row, col)
-                changed.append(flat)
-                break
-        if not changed:
+        changed, opened = open_squares(self._board, self._field.mines, targets)
+        if not len(changed):
             return _NO_SQUARES, _NO_STATES, 0
-        return np.concatenate(changed), np.concatenate(old), opened
+        return changed, self._states_before_opening(changed), opened
 
     def _states_before_opening(self, flat: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
         """The states squares had before a reveal opened them: hidden or question-marked."""
@@ -770,10 +698,11 @@ class Game:
         board = self._board
         if board is None:
             return
-        if board.exploded_at is not None:
-            self._status = GameStatus.LOST
-        elif board.safe_remaining == 0:
-            self._status = GameStatus.WON
+        self._status = settled_status(
+            self._status,
+            exploded=board.exploded_at is not None,
+            safe_remaining=board.safe_remaining,
+        )
 
     def _show_end(
         self, squares: npt.NDArray[np.int64], old: npt.NDArray[np.uint8]
@@ -783,8 +712,7 @@ class Game:
             return squares, old
         assert self._field is not None
         state = self._current_state().reshape(-1)
-        unflagged = np.flatnonzero(self._field.mines.reshape(-1) & (state != STATE_FLAGGED))
-        unflagged = np.setdiff1d(unflagged, squares, assume_unique=True)
+        unflagged = win_flags(state, self._field.mines.reshape(-1), squares)
         if not len(unflagged):
             return squares, old
         previous = state[unflagged]
