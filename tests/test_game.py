@@ -467,9 +467,17 @@ def test_timer_starts_at_the_first_action_and_stops_at_the_end() -> None:
 def test_timestamps_are_monotonic() -> None:
     game = game_on(WALL)
     late, early = Action(ActionKind.FLAG, 1, 1, 5.0), Action(ActionKind.FLAG, 1, 2, 4.0)
-    with pytest.raises(InvalidClickError, match="comes before the previous action"):
+    with pytest.raises(ActionError, match="comes before the previous action"):
         Game.replay(game, [late, early])
     assert Game.replay(game, [late]).history == (late,)
+
+
+@pytest.mark.parametrize("stamp", [float("nan"), float("inf"), -1.0])
+def test_a_time_that_is_no_time_is_an_action_error(stamp: float) -> None:
+    game = game_on(WALL)
+    with pytest.raises(ActionError, match="action time must be finite seconds") as caught:
+        Game.replay(game, [Action(ActionKind.FLAG, 1, 1, stamp)])
+    assert not isinstance(caught.value, InvalidClickError)  # the click itself is fine
 
 
 # --- LeetCode boards as games ----------------------------------------------------------

@@ -14,6 +14,7 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from minesweep import Action, ActionKind, Game, GameStatus  # noqa: E402
+from minesweep.errors import ActionError, SettingsError  # noqa: E402
 from minesweep.formats import to_view  # noqa: E402
 from minesweep.rl import InvalidActionError, MinesweeperEnv, Rewards  # noqa: E402
 from minesweep.solver import analyze  # noqa: E402
@@ -244,11 +245,11 @@ def test_a_finished_game_must_be_reset() -> None:
 
 
 def test_bad_settings_are_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(SettingsError, match="not both"):
         MinesweeperEnv("beginner", rows=3, cols=3, mines=1)
-    with pytest.raises(ValueError, match="actions must be"):
+    with pytest.raises(SettingsError, match="actions must be"):
         MinesweeperEnv("beginner", actions="everything")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="render_mode"):
+    with pytest.raises(SettingsError, match="render_mode"):
         MinesweeperEnv("beginner", render_mode="human")
 
 
@@ -386,15 +387,15 @@ def test_the_vector_env_plays_the_games_of_single_envs(
 def test_the_vector_env_refuses_bad_input() -> None:
     from minesweep.rl.vector import MinesweeperVectorEnv
 
-    with pytest.raises(ValueError, match="num_envs"):
+    with pytest.raises(SettingsError, match="num_envs"):
         MinesweeperVectorEnv(0, "beginner")
     vector = MinesweeperVectorEnv(2, "beginner")
     vector.reset(seed=0)
-    with pytest.raises(ValueError, match=r"actions must lie in 0\.\.80"):
+    with pytest.raises(InvalidActionError, match=r"actions must lie in 0\.\.80"):
         vector.step(np.array([0, 81]))
-    with pytest.raises(ValueError, match="give 2 seeds"):
+    with pytest.raises(SettingsError, match="give 2 seeds"):
         vector.reset(seed=[1, 2, 3])
-    with pytest.raises(ValueError, match="actions must be whole numbers"):
+    with pytest.raises(InvalidActionError, match="actions must be whole numbers"):
         vector.step(np.array([0.5, 1.0]))
     before = (vector.game_seeds, vector.action_masks())
     with pytest.raises(ValueError, match="seed must be an int from 0 to 2\\*\\*128 - 1"):
@@ -403,11 +404,11 @@ def test_the_vector_env_refuses_bad_input() -> None:
         vector.reset(seed=2**128 - 1)  # the second board's would be 2**128
     assert vector.game_seeds == before[0]  # nothing changed
     assert np.array_equal(vector.action_masks(), before[1])
-    with pytest.raises(ValueError, match="actions must be 'reveal' or 'all'"):
+    with pytest.raises(SettingsError, match="actions must be 'reveal' or 'all'"):
         MinesweeperVectorEnv(2, "beginner", actions="flags")  # type: ignore[arg-type]
     all_actions = MinesweeperVectorEnv(2, "beginner", actions="all")
     all_actions.reset(seed=0)
-    with pytest.raises(ValueError, match=r"actions must lie in 0\.\.242"):
+    with pytest.raises(InvalidActionError, match=r"actions must lie in 0\.\.242"):
         all_actions.step(np.array([0, 243]))
 
 
@@ -476,7 +477,7 @@ def test_make_vec_builds_the_compiled_vector_env_where_it_plays_the_game() -> No
     # No-guess fields are the single environment's: Gymnasium's SyncVectorEnv.
     synced = gymnasium.make_vec("minesweep/BeginnerNoGuess-v0", num_envs=2)
     assert isinstance(synced, gymnasium.vector.SyncVectorEnv)
-    with pytest.raises(ValueError, match=r"does not take solver_features; .*'sync'"):
+    with pytest.raises(SettingsError, match=r"does not take solver_features; .*'sync'"):
         gymnasium.make_vec("minesweep/Beginner-v0", num_envs=2, solver_features=True)
     sync = gymnasium.make_vec(
         "minesweep/Beginner-v0", num_envs=2, vectorization_mode="sync", solver_features=True
@@ -504,7 +505,7 @@ def test_the_flag_block_toggles_a_flag_on_and_off() -> None:
 def test_the_vector_env_resets_as_sync_vector_env_does() -> None:
     from minesweep.rl.vector import MinesweeperVectorEnv
 
-    with pytest.raises(ValueError, match=r"call reset\(\) before step\(\)"):
+    with pytest.raises(ActionError, match=r"call reset\(\) before step\(\)"):
         MinesweeperVectorEnv(2, "beginner").step(np.array([0, 0]))
     vector = MinesweeperVectorEnv(3, "beginner")
     singles = [MinesweeperEnv("beginner") for _ in range(3)]
@@ -526,7 +527,7 @@ def test_the_vector_env_resets_as_sync_vector_env_does() -> None:
     assert ((views != GLYPH_HIDDEN).sum(axis=(1, 2)) == [opened[0], 0, opened[2]]).all()
     assert vector.game_seeds[1] == 77
     assert info["status"][1] == "ready"
-    with pytest.raises(ValueError, match="reset_mask"):
+    with pytest.raises(SettingsError, match="reset_mask"):
         vector.reset(options={"reset_mask": [True]})
 
 
@@ -542,7 +543,7 @@ def test_the_vector_env_resets_as_sync_vector_env_does() -> None:
 def test_the_vector_env_refuses_what_it_would_not_play_as_asked(make: Any, message: str) -> None:
     from minesweep.rl.vector import MinesweeperVectorEnv
 
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(SettingsError, match=message):
         make(MinesweeperVectorEnv)
 
 
@@ -551,10 +552,10 @@ def test_the_vector_env_refuses_seeds_that_are_not_whole_numbers(seed: Any) -> N
     from minesweep.rl.vector import MinesweeperVectorEnv
 
     vector = MinesweeperVectorEnv(2, "beginner")
-    with pytest.raises(ValueError, match="seed must be"):
+    with pytest.raises(SettingsError, match="seed must be"):
         vector.reset(seed=seed)
     vector.reset(seed=0)
-    with pytest.raises(ValueError, match="give one action a board: 2, got 3"):
+    with pytest.raises(InvalidActionError, match="give one action a board: 2, got 3"):
         vector.step(np.array([0, 1, 2]))
 
 

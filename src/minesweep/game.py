@@ -591,9 +591,9 @@ class Game:
         start = self._start if self._start is not None else now
         stamp = now - start if at is None else float(at)
         if not math.isfinite(stamp) or stamp < 0:
-            raise InvalidClickError(f"action time must be finite seconds, got {stamp}")
+            raise ActionError(f"action time must be finite seconds, got {stamp}")
         if self._steps and stamp < self._steps[-1].action.time:
-            raise InvalidClickError(
+            raise ActionError(
                 f"action {action} at {stamp} s comes before the previous action's "
                 f"{self._steps[-1].action.time} s"
             )

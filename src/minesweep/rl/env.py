@@ -48,6 +48,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from minesweep import Action, ActionKind, Game, GameStatus, MinesweepError
+from minesweep.errors import SettingsError
 from minesweep.formats import to_view
 from minesweep.frontend import Settings, act
 from minesweep.squares import GLYPH_FLAG, GLYPH_HIDDEN, MAX_NUMBER, Glyph
@@ -101,17 +102,17 @@ def settings_of(
     sized = (rows, cols, mines)
     if preset is not None or all(value is None for value in sized):
         if any(value is not None for value in sized):
-            raise MinesweepError("give a preset or rows, cols and mines, not both")
+            raise SettingsError("give a preset or rows, cols and mines, not both")
         return Settings.of(preset=preset or "beginner", rule=rule, no_guess=no_guess)
     if rows is None or cols is None or mines is None:
-        raise MinesweepError("give rows, cols and mines together")
+        raise SettingsError("give rows, cols and mines together")
     return Settings.of(size=(rows, cols), mines=mines, rule=rule, no_guess=no_guess)
 
 
 def action_blocks(actions: str) -> int:
     """How many blocks of ``rows * cols`` actions: 1 (reveals) or 3 (and flags, chords)."""
     if actions not in ("reveal", "all"):
-        raise MinesweepError(f"actions must be 'reveal' or 'all', got {actions!r}")
+        raise SettingsError(f"actions must be 'reveal' or 'all', got {actions!r}")
     return 3 if actions == "all" else 1
 
 
@@ -156,11 +157,11 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         self.settings = settings_of(preset, rows, cols, mines, rule=rule, no_guess=no_guess)
         blocks = action_blocks(actions)
         if invalid_action not in ("penalize", "raise"):
-            raise MinesweepError(
+            raise SettingsError(
                 f"invalid_action must be 'penalize' or 'raise', got {invalid_action!r}"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MinesweepError(
+            raise SettingsError(
                 f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
         self.rows, self.cols = self.settings.rows, self.settings.cols

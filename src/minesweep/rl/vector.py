@@ -24,7 +24,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
-from minesweep import GameStatus, MinesweepError
+from minesweep import GameStatus
+from minesweep.errors import ActionError, SettingsError
 from minesweep.generate import check_seed
 from minesweep.presets import FirstClickRule
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
@@ -38,7 +39,7 @@ from ._kernels import (
     next_word,
     step_boards,
 )
-from .env import OBSERVATION_HIGH, Rewards, action_blocks, settings_of
+from .env import OBSERVATION_HIGH, InvalidActionError, Rewards, action_blocks, settings_of
 
 __all__ = ["MinesweeperVectorEnv"]
 
@@ -83,21 +84,21 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             del unsupported["invalid_action"]
         offered = {key: value for key, value in unsupported.items() if value not in (None, False)}
         if offered:
-            raise MinesweepError(
+            raise SettingsError(
                 f"MinesweeperVectorEnv does not take {', '.join(sorted(offered))}; "
                 "gymnasium.make_vec(..., vectorization_mode='sync') runs single environments"
             )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise MinesweepError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
+            raise SettingsError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
         settings = settings_of(preset, rows, cols, mines, rule=rule)
         self.settings = settings
         self.num_envs = num_envs
         self.rows, self.cols, self.mines = settings.rows, settings.cols, settings.mines
         if rewards is not None and not isinstance(rewards, Rewards):
-            raise MinesweepError(f"rewards must be a Rewards, got {rewards!r}")
+            raise SettingsError(f"rewards must be a Rewards, got {rewards!r}")
         self.rewards = rewards or Rewards()
         if self.rewards.avoidable_guess:
-            raise MinesweepError(
+            raise SettingsError(
                 "MinesweeperVectorEnv does not price avoidable guesses (the solver would run "
                 "at every reveal); gymnasium.make_vec(..., vectorization_mode='sync') does"
             )
@@ -149,9 +150,9 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         elif isinstance(seed, (list, tuple)):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
-                raise MinesweepError(f"give {self.num_envs} seeds, got {len(seeds)}")
+                raise SettingsError(f"give {self.num_envs} seeds, got {len(seeds)}")
         else:
-            raise MinesweepError(
+            raise SettingsError(
                 f"seed must be an int, a list of ints (or None) or None, got {seed!r}"
             )
         chosen = np.ones(self.num_envs, np.bool_)
@@ -159,7 +160,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             # Gymnasium's partial reset: only these boards start again.
             chosen = np.asarray(options["reset_mask"])
             if chosen.shape != (self.num_envs,) or chosen.dtype != np.bool_:
-                raise MinesweepError(
+                raise SettingsError(
                     f"options['reset_mask'] must be {self.num_envs} booleans, got {chosen!r}"
                 )
         # Every seed is checked before any board changes.
@@ -180,19 +181,19 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         dict[str, Any],
     ]:
         if not self._seeded.all():
-            raise MinesweepError("call reset() before step()")
+            raise ActionError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.size != self.num_envs:
-            raise MinesweepError(
+            raise InvalidActionError(
                 f"give one action a board: {self.num_envs}, got {actions.size} "
                 f"(shape {actions.shape})"
             )
         actions = actions.reshape(self.num_envs)
         if actions.dtype.kind not in "iu":
-            raise MinesweepError(f"actions must be whole numbers, got {actions.dtype.name}")
+            raise InvalidActionError(f"actions must be whole numbers, got {actions.dtype.name}")
         actions = actions.astype(np.int64, copy=False)
         if np.any(actions < 0) or np.any(actions >= self.action_count):
-            raise MinesweepError(f"actions must lie in 0..{self.action_count - 1}")
+            raise InvalidActionError(f"actions must lie in 0..{self.action_count - 1}")
         rewards = self.rewards
         step_boards(
             actions, self._generators, self._seeds, self._laid, self._started, self._autoreset,
