@@ -48,10 +48,12 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from minesweep import Action, ActionKind, Game, GameStatus, MinesweepError
+from minesweep._vector_kernels import LOST, PLAYING, fill_masks
 from minesweep.errors import SettingsError
 from minesweep.formats import to_view
 from minesweep.frontend import Settings, act
-from minesweep.squares import GLYPH_FLAG, GLYPH_HIDDEN, MAX_NUMBER, Glyph
+from minesweep.moves import toggled_mark
+from minesweep.squares import GLYPH_HIDDEN, MAX_NUMBER, Glyph
 
 __all__ = ["OBSERVATION_HIGH", "InvalidActionError", "MinesweeperEnv", "Rewards"]
 
@@ -167,6 +169,7 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         self.rows, self.cols = self.settings.rows, self.settings.cols
         self.squares = self.rows * self.cols
         self.actions = actions
+        self._blocks = blocks
         self.solver_features = solver_features
         self.rewards = rewards or Rewards()
         self.invalid_action = invalid_action
@@ -224,8 +227,8 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         block, square = divmod(index, self.squares)
         row, col = divmod(square, self.cols)
         kind = _KINDS[block]
-        if kind is ActionKind.FLAG and self._view[row, col] == GLYPH_FLAG:
-            kind = ActionKind.UNFLAG  # the flag block toggles, as the mask says
+        if kind is ActionKind.FLAG:  # the flag block toggles, as the mask says
+            kind = toggled_mark(int(game.state[row, col]), question_marks=game.question_marks)
         reward = 0.0
         if kind is ActionKind.REVEAL and self.rewards.avoidable_guess:
             reward += self._guess_price(row, col)
@@ -259,34 +262,12 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         return self._mask.copy()
 
     def _mask_of(self, glyphs: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
-        glyphs = glyphs.reshape(-1)
-        if self.game.is_over:
-            return np.zeros(self.action_count, np.bool_)
-        reveal: npt.NDArray[np.bool_] = glyphs == GLYPH_HIDDEN
-        if self.actions == "reveal":
-            return reveal
-        flag = (glyphs == GLYPH_HIDDEN) | (glyphs == GLYPH_FLAG)
-        return np.concatenate([reveal, flag, self._chords(glyphs)])
-
-    def _chords(self, glyphs: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
-        """Numbers with as many flags around as they say and a hidden square beside them."""
-        view = glyphs.reshape(self.rows, self.cols)
-        flags = np.pad(view == GLYPH_FLAG, 1).astype(np.int8)
-        hidden = np.pad(view == GLYPH_HIDDEN, 1).astype(np.int8)
-        around_flags = np.zeros((self.rows, self.cols), np.int8)
-        around_hidden = np.zeros((self.rows, self.cols), np.int8)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                if dr or dc:
-                    window = (
-                        slice(1 + dr, 1 + dr + self.rows),
-                        slice(1 + dc, 1 + dc + self.cols),
-                    )
-                    around_flags += flags[window]
-                    around_hidden += hidden[window]
-        number = (view >= 1) & (view <= MAX_NUMBER)
-        chords: npt.NDArray[np.bool_] = number & (around_flags == view) & (around_hidden > 0)
-        return chords.reshape(-1)
+        # The engine's one mask rule, the vector environment's too, on a batch of one board.
+        status = np.array([LOST if self.game.is_over else PLAYING], np.int8)
+        masks = np.zeros((1, self.action_count), np.bool_)
+        fill_masks(glyphs.reshape(1, self.rows, self.cols), status, self._blocks, masks)
+        mask: npt.NDArray[np.bool_] = masks[0]
+        return mask
 
     # --- what the agent sees -----------------------------------------------------------------
 

@@ -25,34 +25,17 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
 from minesweep import GameStatus
+from minesweep._vector_kernels import PLAYING, fill_masks, next_word, rule_code, status_of
 from minesweep.errors import ActionError, SettingsError
 from minesweep.generate import check_seed
-from minesweep.presets import FirstClickRule
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
 
-from ._kernels import (
-    PLAYING,
-    RULE_NONE,
-    RULE_OPENING,
-    RULE_SAFE,
-    fill_masks,
-    next_word,
-    step_boards,
-)
+from ._kernels import step_boards
 from .env import OBSERVATION_HIGH, InvalidActionError, Rewards, action_blocks, settings_of
 
 __all__ = ["MinesweeperVectorEnv"]
 
-_RULES = {
-    FirstClickRule.NONE: RULE_NONE,
-    FirstClickRule.SAFE: RULE_SAFE,
-    FirstClickRule.OPENING: RULE_OPENING,
-}
 _LOW_64 = 2**64 - 1
-#: ``info["status"]``, as a single environment words it.
-_STATUS_NAMES = np.array(
-    [status.value for status in (GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST)]
-)
 
 
 class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
@@ -128,7 +111,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         # Gymnasium's np_random would hold it, and its game's seed (low, high).
         self._generators = np.zeros((num_envs, 4), np.uint64)
         self._seeds = np.zeros((num_envs, 2), np.uint64)
-        self._rule = _RULES[settings.rule]
+        self._rule = rule_code(settings.rule)
         #: Which boards have a generator (seeded, or drawn from the system once).
         self._seeded = np.zeros(num_envs, np.bool_)
 
@@ -251,7 +234,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         )
         return {
             "action_mask": self.action_masks(),
-            "status": np.where(self._started, _STATUS_NAMES[self._status], "ready"),
+            "status": np.where(self._started, status_of(self._status), GameStatus.READY.value),
             "game_seed": seeds,
         }
 
