@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -31,11 +30,11 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from .actions import Action
 from .errors import InvalidBoardError, ParseError
 from .field import Minefield
 from .game import Game
 from .generate import generate_field
+from .history import action_record, read_history
 from .notation import load_json
 from .squares import MAX_NUMBER, CellState, Glyph
 
@@ -192,7 +191,7 @@ def to_game_json(game: Game) -> str:
             if (initial := game.initial_state) is not None
             else None
         ),
-        "history": [{"action": str(action), "time": action.time} for action in game.history],
+        "history": [action_record(action) for action in game.history],
         "status": game.status.value,
         "view": to_view(game.glyphs()).splitlines(),
     }
@@ -209,7 +208,10 @@ def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -
     template = _template(document, clock)
     initial = document.get("initial")
     start = _initial_state(initial, template.field) if initial is not None else None
-    actions = _actions(document.get("history"))
+    history = document.get("history")
+    if not isinstance(history, list):
+        raise ParseError('game "history" must be a list of {"action": ..., "time": ...}')
+    actions = read_history(history, undos=False).actions
     try:
         game = Game.replay(
             template, actions, clock=clock, initial=start, undos=document.get("undos", 0)
@@ -325,25 +327,6 @@ def _integer(document: dict[str, Any], key: str) -> int:
     if type(value) is not int or value < 0:
         raise ParseError(f"game {key!r} must be a non-negative integer, got {value!r}")
     return value
-
-
-def _actions(history: object) -> list[Action]:
-    if not isinstance(history, list):
-        raise ParseError('game "history" must be a list of {"action": ..., "time": ...}')
-    actions = []
-    for index, entry in enumerate(history):
-        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
-            raise ParseError(f'game history entry {index} must be {{"action": "O3,4", ...}}')
-        moment = entry.get("time", 0.0)
-        if (
-            isinstance(moment, bool)
-            or not isinstance(moment, (int, float))
-            or not math.isfinite(moment)
-            or moment < 0
-        ):
-            raise ParseError(f"game history entry {index} has time {moment!r}; expected seconds")
-        actions.append(Action.parse(entry["action"], float(moment)))
-    return actions
 
 
 def _initial_state(rows: object, field: Minefield | None) -> npt.NDArray[np.uint8]:
