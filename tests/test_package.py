@@ -81,6 +81,8 @@ LAYERS: dict[str, int] = {
     "minesweep.board": 4,
     "minesweep.generate": 4,
     "minesweep.actions": 5,
+    "minesweep.moves": 5,
+    "minesweep._vector_kernels": 5,
     "minesweep.game": 5,
     "minesweep.formats": 6,
     "minesweep.stats": 6,

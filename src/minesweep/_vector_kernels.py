@@ -1,4 +1,3 @@
-# mypy: disallow-untyped-defs=False, disallow-untyped-calls=False, disallow-untyped-decorators=False
 """The batched step of many boards (numba): the engine's fields, floods, chords and end views.
 
 The vector environment (:mod:`minesweep.rl.vector`) keeps each board as
