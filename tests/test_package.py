@@ -84,6 +84,7 @@ LAYERS: dict[str, int] = {
     "minesweep.moves": 5,
     "minesweep._vector_kernels": 5,
     "minesweep.game": 5,
+    "minesweep.history": 6,
     "minesweep.formats": 6,
     "minesweep.stats": 6,
     "minesweep.solver": 7,
