@@ -393,7 +393,7 @@ def test_racing_writers_apply_each_request_exactly_once(
 ) -> None:
     # Widen the window between reading a game and writing it, so that the two
     # requests surely overlap.
-    from minesweep.web.app import Service
+    from minesweep.web.service import Service
 
     app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
     with TestClient(app) as client:
@@ -405,7 +405,7 @@ def test_racing_writers_apply_each_request_exactly_once(
         load = Service._load
 
         def undo_once(row: Any, game: Any) -> Any:
-            from minesweep.web.app import _Write
+            from minesweep.web.service import _Write
 
             game.pop()
             return _Write(game, record='{"undo": true}')

@@ -1,0 +1,86 @@
+"""The web game's leaderboards: people's fastest ranked wins, and declared bots by win rate.
+
+Read-only views of the database; no HTTP here.
+"""
+
+from __future__ import annotations
+
+from minesweep import frontend
+from minesweep.stats import wilson_interval
+
+from . import models
+from .db import Database
+from .limits import ApiError, Limits
+
+__all__ = ["bots", "check_kind", "human_limit", "leaderboard"]
+
+
+def leaderboard(db: Database, limits: Limits, kind: str) -> models.Leaderboard:
+    """The 20 fastest ranked wins of ``kind``, with each name's win rate."""
+    check_kind(kind)
+    rows = db.leaderboard(kind, 20)
+    names = sorted({row.name for row in rows if row.name is not None})
+    records = {record.name: record for record in db.players(kind, bot=False, names=names)}
+    scores = []
+    for index, row in enumerate(rows):
+        record = records.get(row.name or "")
+        games, wins = (record.games, record.wins) if record is not None else (1, 1)
+        scores.append(
+            models.LeaderboardEntry(
+                rank=index + 1,
+                name=row.name or "anonymous",
+                seconds=row.seconds or 0.0,
+                bbbv=row.bbbv or 0,
+                bbbv_per_second=(row.bbbv or 0) / row.seconds if row.seconds else 0.0,
+                replay=row.public_id,
+                finished_at=row.finished_at or 0.0,
+                games=games,
+                win_rate=wins / games,
+            )
+        )
+    return models.Leaderboard(kind=kind, human_limit=human_limit(limits, kind), scores=scores)
+
+
+def bots(db: Database, limits: Limits, kind: str) -> models.BotLeaderboard:
+    """Declared bots ranked by the low end of their win rate's 95% interval."""
+    check_kind(kind)
+    minimum = limits.bot_min_games
+    entries = []
+    for record in db.players(kind, bot=True):
+        if record.games < minimum:
+            continue
+        low, high = wilson_interval(record.wins, record.games)
+        entries.append((low, record, high))
+    entries.sort(key=lambda entry: (-entry[0], -entry[1].games, entry[1].name))
+    return models.BotLeaderboard(
+        kind=kind,
+        min_games=minimum,
+        bots=[
+            models.BotEntry(
+                rank=index + 1,
+                name=record.name,
+                games=record.games,
+                wins=record.wins,
+                win_rate=record.wins / record.games,
+                low=round(low, 6),
+                high=round(high, 6),
+            )
+            for index, (low, record, high) in enumerate(entries[:50])
+        ],
+    )
+
+
+def check_kind(kind: str) -> None:
+    """Refuse (404) a name that is no kind of game."""
+    if not frontend.is_kind(kind):
+        raise ApiError(
+            404,
+            f"no kind of game {kind!r}: expected a preset or ROWSxCOLS/MINES, then /safe "
+            "or /none for those rules and /no-guess, e.g. 'expert' or '20x30/100/no-guess'",
+        )
+
+
+def human_limit(limits: Limits, kind: str) -> float | None:
+    """The 3BV/s above which a win of ``kind`` is not a person's (None: no limit)."""
+    table = limits.human_limits
+    return None if table is None else table.get(kind.split("/")[0])

@@ -1,0 +1,75 @@
+"""What a web game's request may ask for, and the error a request is refused with.
+
+No HTTP here: the game service raises :class:`ApiError`, and the HTTP layer
+(:mod:`minesweep.web.app`) turns it into a JSON answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import models
+from .guards import HUMAN_LIMITS
+
+__all__ = ["ApiError", "Limits"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a request may ask for, and what the server spends on it.
+
+    Rates are requests a second per client address, after a burst; None
+    turns a limit off. Behind a proxy, run uvicorn with ``--proxy-headers``
+    so the client's address is the player's, not the proxy's.
+    """
+
+    max_rows: int = 64
+    max_cols: int = 128
+    max_body: int = 4096
+    max_name: int = 40
+    max_no_guess_squares: int = 1024
+    no_guess_seconds: float = 3.0
+    #: Worker processes that lay no-guess fields (0: in the request's thread),
+    #: and how many more requests may wait for one before 503.
+    no_guess_workers: int = 0
+    no_guess_queue: int = 4
+    retries: int = 50
+    #: Actions a game may hold (undos count): a game's replay stays cheap.
+    max_actions: int = 3000
+    #: Seconds an unfinished game lives after its last action.
+    expire_after: float = 24 * 3600.0
+    create_rate: float | None = 1.0
+    create_burst: int = 30
+    action_rate: float | None = 30.0
+    action_burst: int = 120
+    #: The 3BV/s above which a win is not ranked among people (None: no limit).
+    human_limits: dict[str, float] | None = field(
+        default_factory=lambda: {
+            name: limit.bbbv_per_second for name, limit in HUMAN_LIMITS.items()
+        }
+    )
+    #: Games a bot must have played to appear on the bot leaderboard.
+    bot_min_games: int = 20
+
+
+class ApiError(Exception):
+    """A client error: status code, a message for the JSON body, and optional extras.
+
+    Not one of the engine's errors on purpose: the service raises it inside
+    blocks that turn the engine's errors into a 422 or a 409, and it must pass
+    through them unchanged.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        state: models.GameState | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers
+        self.state = state

@@ -1,0 +1,544 @@
+"""The web game's service: games, their cache, ranking, leaderboards and replays; no HTTP.
+
+The server holds the mines and the rules (:class:`minesweep.Game`, the
+solver and the front-end layer :mod:`minesweep.frontend`, which this module
+only calls); a client only ever receives what the player may see: the view
+(numbers, hidden squares, flags), the counters, and after the end the mines.
+Every action names the version of the game it was made against, so a
+retried or duplicated request is applied once. The server keeps the time
+with its own monotonic clock and computes every score itself; seeded games,
+assisted ones (hints, undo), declared bots and wins faster than any person
+plays never rank among people. The HTTP layer is :mod:`minesweep.web.app`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+import secrets
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Final
+
+from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, Preset, frontend
+from minesweep.formats import parse_game_json, to_game_json, to_view
+from minesweep.frontend import Button, Settings
+from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
+
+from . import leaderboards, models
+from .db import Database, GameRow, wall_clock
+from .guards import BadNameError, BusyError, NoGuessPool, check_name
+from .leaderboards import human_limit
+from .limits import ApiError, Limits
+
+__all__ = ["Service", "page_numbering"]
+
+#: The actions of the API, by name.
+_ACTIONS: Final = {
+    "reveal": ActionKind.REVEAL,
+    "flag": ActionKind.FLAG,
+    "unflag": ActionKind.UNFLAG,
+    "chord": ActionKind.CHORD,
+    "question": ActionKind.QUESTION,
+}
+#: A game token and a public id: what secrets.token_urlsafe makes.
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def _epoch() -> str:
+    """Which run of the monotonic clock this is: the host's boot (shared by its processes)."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return f"process-{uuid.uuid4()}"
+
+
+@dataclass(frozen=True)
+class _Write:
+    """What an action writes: the game after it, its log record, and the answer's extras."""
+
+    game: Game
+    record: str | None = None
+    rewrite: list[str] | None = None
+    base: str | None = None
+
+
+class Service:
+    """The web game between the HTTP layer and the database; the rules it calls are elsewhere.
+
+    ``clock`` is monotonic: wall-clock jumps never change a time. A game's
+    time charged so far is stored at every write; a process that reads a game
+    last written before it started (the server was down, or restarted)
+    charges nothing for the gap.
+    """
+
+    def __init__(
+        self,
+        database: Database,
+        limits: Limits,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = wall_clock,
+        epoch: str | None = None,
+        pool: NoGuessPool | None = None,
+    ) -> None:
+        self.db = database
+        self.limits = limits
+        self.clock = clock
+        self.wall = wall
+        self.epoch = epoch or _epoch()
+        self.started = clock()
+        self.pool = pool or NoGuessPool(limits.no_guess_workers, limits.no_guess_queue)
+        # Recently used games, by token: (version, game). A version check on
+        # every write keeps several processes honest; this only saves replays.
+        self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._swept = -math.inf
+
+    # --- games ----------------------------------------------------------------------
+
+    def create(self, request: models.NewGame) -> models.GameState:
+        """A new game; its settings are checked before anything is stored."""
+        settings = self._settings(request)
+        try:
+            name = None if request.name is None else check_name(request.name, self.limits.max_name)
+        except BadNameError as error:
+            raise ApiError(400, str(error)) from None
+        self._sweep()
+        game = settings.new_game(clock=self.clock)
+        token = secrets.token_urlsafe(24)
+        self.db.insert(
+            {
+                "token": token,
+                "public_id": secrets.token_urlsafe(12),
+                "kind": settings.kind,
+                "name": name,
+                "bot": request.bot,
+                "no_guess": settings.no_guess,
+                "seeded": settings.seed is not None,
+                "assisted": False,
+                "status": game.status.value,
+                "base": to_game_json(game),
+                "elapsed": 0.0,
+                "clock_at": self.clock(),
+                "clock_epoch": self.epoch,
+                "ranked": False,
+            },
+            self.wall(),
+        )
+        return self.state(token)
+
+    def _settings(self, request: models.NewGame) -> Settings:
+        """The settings a request for a new game asks for, checked against the limits."""
+        limits = self.limits
+        sized = (request.rows, request.cols, request.mines)
+        if request.seed is not None and request.seed >= 2**64:
+            raise ApiError(400, f"seed must be below 2**64, got {request.seed}")
+        if request.preset is not None:
+            try:
+                Preset.from_name(request.preset)
+            except MinesweepError as error:
+                raise ApiError(400, str(error)) from None
+        try:
+            if request.preset is not None:
+                if any(value is not None for value in sized):
+                    raise ApiError(400, "give a preset or rows, cols and mines, not both")
+                settings = Settings.of(
+                    preset=request.preset,
+                    rule=request.rule,
+                    seed=request.seed,
+                    no_guess=request.no_guess,
+                )
+            else:
+                rows, cols, mines = sized
+                if rows is None or cols is None or mines is None:
+                    raise ApiError(400, "give a preset, or rows, cols and mines")
+                if rows > limits.max_rows or cols > limits.max_cols:
+                    raise ApiError(
+                        422,
+                        f"boards go up to {limits.max_rows} rows and {limits.max_cols} "
+                        f"columns, asked for {rows}x{cols}",
+                    )
+                settings = Settings.of(
+                    size=(rows, cols),
+                    mines=mines,
+                    rule=request.rule,
+                    seed=request.seed,
+                    no_guess=request.no_guess,
+                )
+        except MinesweepError as error:
+            raise ApiError(422, str(error)) from None
+        squares = settings.rows * settings.cols
+        if settings.no_guess and squares > limits.max_no_guess_squares:
+            raise ApiError(
+                422,
+                f"no-guess boards go up to {limits.max_no_guess_squares} squares "
+                f"(their generation is costly), asked for {squares}",
+            )
+        return settings
+
+    def state(self, token: str) -> models.GameState:
+        row, game = self._load(token)
+        # The answer is made before the game goes back in the cache, where
+        # another request may take it and change it.
+        public = self._public(row, game)
+        self._keep(token, row.version, game)
+        return public
+
+    def act(self, token: str, move: models.Move) -> models.MoveAnswer:
+        """Apply an action, or a click (a mouse button on a square, mapped by the rules)."""
+        if (move.action is None) == (move.click is None):
+            raise ApiError(400, "give an action or a click, not both and not neither")
+        effects: list[Any] = []
+
+        def apply(row: GameRow, game: Game) -> _Write:
+            had_field = game.field is not None
+            try:
+                if move.click is not None:
+                    action = frontend.click(game, move.row, move.col, Button(move.click))
+                else:
+                    action = Action(_ACTIONS[move.action or ""], move.row, move.col)
+                game, effect = frontend.act(
+                    game,
+                    action,
+                    no_guess=row.no_guess,
+                    clock=self.clock,
+                    no_guess_seconds=self.limits.no_guess_seconds,
+                    lay=self.pool.field,
+                )
+            except BusyError as error:
+                raise ApiError(
+                    503, str(error), headers={"Retry-After": str(error.retry_after)}
+                ) from None
+            except BrokenExecutor:
+                # A worker died (out of memory, killed): the pool starts afresh
+                # on the next request; this one is told to retry.
+                raise ApiError(
+                    503,
+                    "the process making no-guess boards stopped; try again",
+                    headers={"Retry-After": "1"},
+                ) from None
+            except (NoGuessBudgetError, AnalysisBudgetError) as error:
+                raise ApiError(503, f"no no-guess board found in time: {error}") from None
+            except GameOverError as error:
+                raise ApiError(409, str(error)) from None
+            except MinesweepError as error:
+                raise ApiError(422, str(error)) from None
+            effects.append(effect)
+            # Every action is in the history, one that changed nothing too (it
+            # counts as a click); the log holds it with the time the game gave it.
+            last = game.history[-1]
+            record = json.dumps({"action": str(last), "time": last.time})
+            base = _base_of(game) if (not had_field and game.field is not None) else None
+            return _Write(game, record=record, base=base)
+
+        state = self._update(token, move.version, apply)
+        effect = effects[-1]
+        return models.MoveAnswer(
+            state=state,
+            effective=effect.effective,
+            opened=effect.opened,
+            changed=[(int(r), int(c)) for r, c in effect.cells.tolist()],
+        )
+
+    def undo(self, token: str, request: models.UndoRequest) -> models.GameState:
+        def apply(row: GameRow, game: Game) -> _Write:
+            had_field = game.field is not None
+            try:
+                game, _ = frontend.undo(game, clock=self.clock)
+            except MinesweepError as error:
+                raise ApiError(409, str(error)) from None
+            if had_field and game.field is None:
+                # The field was taken back (nothing is open): the log is
+                # rewritten as the actions left, on a base without a field.
+                rewrite = [
+                    json.dumps({"action": str(action), "time": action.time})
+                    for action in game.history
+                ]
+                return _Write(game, rewrite=rewrite, base=to_game_json(Game.replay(game, ())))
+            return _Write(game, record=json.dumps({"undo": True}))
+
+        return self._update(token, request.version, apply, assisted=True)
+
+    def hint(self, token: str, request: models.HintRequest) -> models.HintAnswer:
+        answers: list[frontend.Advice] = []
+
+        def apply(row: GameRow, game: Game) -> _Write:
+            try:
+                answers.append(frontend.advise(game))
+            except AnalysisBudgetError as error:
+                raise ApiError(503, str(error)) from None
+            except MinesweepError as error:
+                raise ApiError(409, str(error)) from None
+            return _Write(game)
+
+        state = self._update(token, request.version, apply, assisted=True)
+        advice = answers[-1]
+        hint = advice.hint
+        probabilities = (
+            None
+            if advice.probability is None
+            else [
+                [None if value != value else round(float(value), 6) for value in line]
+                for line in advice.probability.tolist()
+            ]
+        )
+        return models.HintAnswer(
+            state=state,
+            hint=models.HintSquare(
+                row=hint.row,
+                col=hint.col,
+                safe=hint.safe,
+                probability=hint.probability,
+                reason=page_numbering(hint.reason, hint.row, hint.col),
+            ),
+            probabilities=probabilities,
+        )
+
+    def leaderboard(self, kind: str) -> models.Leaderboard:
+        return leaderboards.leaderboard(self.db, self.limits, kind)
+
+    def bots(self, kind: str) -> models.BotLeaderboard:
+        """Declared bots ranked by the low end of their win rate's 95% interval."""
+        return leaderboards.bots(self.db, self.limits, kind)
+
+    def replay(self, public_id: str) -> models.Replay:
+        if not _TOKEN.fullmatch(public_id):
+            raise ApiError(404, "no ranked game with that id")
+        row = self.db.replay(public_id)
+        if row is None:
+            raise ApiError(404, "no ranked game with that id")
+        game = self._rebuild(row)
+        document = json.loads(to_game_json(game))
+        return models.Replay(
+            public_id=row.public_id,
+            kind=row.kind,
+            name=row.name or "anonymous",
+            rows=document["rows"],
+            cols=document["cols"],
+            mines=document["mines"],
+            field=document["field"],
+            history=document["history"],
+            # The view before the first action, then after each: stepped by the game
+            # itself, so the page only draws them.
+            views=[to_view(frame.view).splitlines() for frame in game.replay_views()],
+            seconds=row.seconds,
+            bbbv=row.bbbv,
+        )
+
+    # --- storage ---------------------------------------------------------------------------
+
+    def _load(self, token: str) -> tuple[GameRow, Game]:
+        if not _TOKEN.fullmatch(token):
+            raise ApiError(404, "no game with that id")
+        row = self.db.load(token)
+        if row is None:
+            raise ApiError(404, "no game with that id")
+        if row.status == "expired" or (
+            row.status in ("ready", "playing")
+            and row.updated_at < self.wall() - self.limits.expire_after
+        ):
+            raise ApiError(
+                410,
+                f"the game expired: unfinished games end {self.limits.expire_after:g} s "
+                "after their last action",
+            )
+        # A cached game is taken out while in use, so no two requests ever hold
+        # the same object; it goes back (or its successor does) afterwards.
+        with self._lock:
+            cached = self._cache.pop(token, None)
+        if cached is not None and cached[0] == row.version:
+            return row, cached[1]
+        return row, self._rebuild(row)
+
+    def _rebuild(self, row: GameRow) -> Game:
+        """A game from its base and its action log, its clock resumed."""
+        template = parse_game_json(row.base, clock=self.clock)
+        played: list[Action] = []
+        undos = template.undos
+        for text in self.db.records(row.token, row.actions):
+            record = json.loads(text)
+            if "undo" in record:
+                played.pop()
+                undos += 1
+            elif "action" in record:
+                played.append(Action.parse(record["action"], float(record["time"])))
+        game = Game.replay(template, played, clock=self.clock, undos=undos)
+        if game.history:
+            # The time charged at the last write, running on from then; from
+            # this process's start if the game was written before it (the
+            # server was down); from now if another clock wrote it (another
+            # host, or a boot since): its readings mean nothing here.
+            if row.clock_epoch == self.epoch:
+                resumed = max(row.clock_at, self.started)
+            else:
+                resumed = self.clock()
+            game.set_start(resumed - row.elapsed)
+        return game
+
+    def _update(
+        self,
+        token: str,
+        version: int | None,
+        apply: Callable[[GameRow, Game], _Write],
+        *,
+        assisted: bool = False,
+    ) -> models.GameState:
+        """Apply a change in one transaction with a version check; retry if another won.
+
+        With ``version`` the change applies only to that version of the game:
+        a request repeated after it succeeded finds a newer one and is refused.
+        """
+        limits = self.limits
+        for attempt in range(limits.retries):
+            if attempt:
+                # Another request wrote first: back off a little, at random, so
+                # that racing requests spread out instead of colliding again.
+                time.sleep(random.uniform(0, 0.002 * min(attempt, 10)))
+            row, game = self._load(token)
+            if version is not None and version != row.version:
+                current = self._public(row, game)
+                self._keep(token, row.version, game)
+                raise ApiError(
+                    409,
+                    f"the game is at version {row.version}, and this request was made at "
+                    f"version {version}: it was applied already or the game changed since; "
+                    "the body holds the game as it is now",
+                    state=current,
+                )
+            if game.is_over:
+                raise ApiError(409, f"the game is over ({game.status.value})")
+            write = apply(row, game)
+            if (write.record is not None or write.rewrite is not None) and (
+                row.actions >= limits.max_actions
+            ):
+                raise ApiError(
+                    409, f"a game holds at most {limits.max_actions} actions; start a new one"
+                )
+            game = write.game
+            changes: dict[str, Any] = {
+                "status": game.status.value,
+                "elapsed": game.elapsed,
+                "clock_at": self.clock(),
+                "clock_epoch": self.epoch,
+                "updated_at": self.wall(),
+                "assisted": row.assisted or assisted,
+            }
+            if write.base is not None:
+                changes["base"] = write.base
+            if game.is_over and row.finished_at is None:
+                final = frontend.score(game)
+                ranked, because = self._ranking(row, final, changes["assisted"])
+                changes.update(
+                    finished_at=self.wall(),
+                    seconds=final.seconds,
+                    bbbv=final.bbbv,
+                    ranked=ranked,
+                    unranked_because=because,
+                )
+            if self.db.store(row, changes, record=write.record, rewrite=write.rewrite):
+                count = row.actions + (write.record is not None)
+                if write.rewrite is not None:
+                    count = len(write.rewrite)
+                merged = replace(row, **changes, actions=count, version=row.version + 1)
+                self._keep(token, merged.version, game)
+                return self._public(merged, game)
+        raise ApiError(409, "the game changed too often while this action was applied; retry")
+
+    def _ranking(
+        self, row: GameRow, final: frontend.Score, assisted: bool
+    ) -> tuple[bool, str | None]:
+        """Whether a finished game ranks among people, and if not, why (None for a loss)."""
+        if not final.won:
+            return False, None
+        if not frontend.ranks(row.kind, won=True, seeded=row.seeded, assisted=assisted):
+            if row.seeded:
+                return False, "a seeded game can be rehearsed"
+            if assisted:
+                return False, "hints or undo helped"
+            return False, "only the presets have leaderboards"
+        if row.bot:
+            return False, "declared a bot: see the bot leaderboard"
+        limit = human_limit(self.limits, row.kind)
+        speed = final.bbbv / final.seconds if final.seconds > 0 else math.inf
+        if limit is not None and speed > limit:
+            return False, (
+                f"{speed:.1f} 3BV/s is faster than any person plays {row.kind.split('/')[0]} "
+                f"(limit {limit:g})"
+            )
+        return True, None
+
+    def _keep(self, token: str, version: int, game: Game) -> None:
+        """Put a game (at ``version``) back in the cache, unless a newer one is there."""
+        with self._lock:
+            cached = self._cache.get(token)
+            if cached is None or cached[0] < version:
+                self._cache[token] = (version, game)
+                self._cache.move_to_end(token)
+            while len(self._cache) > 256:
+                self._cache.popitem(last=False)
+
+    def _sweep(self) -> None:
+        """Expire abandoned games, at most once a minute."""
+        now = self.wall()
+        if now - self._swept < 60.0:
+            return
+        self._swept = now
+        self.db.expire(now - self.limits.expire_after)
+
+    def _public(self, row: GameRow, game: Game) -> models.GameState:
+        """What the player may see. Until the end: the view, counters and time; no mine."""
+        state = models.GameState(
+            id=row.token,
+            version=row.version,
+            kind=row.kind,
+            rows=game.shape[0],
+            cols=game.shape[1],
+            mines=game.mine_count,
+            rule=game.rule.value,
+            no_guess=row.no_guess,
+            bot=row.bot,
+            status=game.status.value,
+            mines_left=game.mines_left,
+            elapsed=round(game.elapsed, 3),
+            assisted=row.assisted,
+            seeded=row.seeded,
+            actions=row.actions,
+            view=to_view(game.glyphs()).splitlines(),
+        )
+        if game.is_over:
+            final = frontend.score(game)
+            state.stats = models.Stats(
+                bbbv=final.bbbv,
+                solved_bbbv=final.solved_bbbv,
+                bbbv_per_second=round(final.bbbv_per_second, 4),
+                efficiency=round(final.efficiency, 4),
+                clicks=final.clicks,
+            )
+            state.ranked = row.ranked
+            state.unranked_because = row.unranked_because
+            if row.ranked:
+                state.public_id = row.public_id
+        return state
+
+
+def page_numbering(reason: str, row: int, col: int) -> str:
+    """A hint's reason in the page's numbering: "row 2, column 6", counted from 1.
+
+    The solver names squares as (row, col) from 0, as the API's fields do;
+    the page's labels, and so its messages, count from 1.
+    """
+    return reason.replace(f"({row}, {col})", f"row {row + 1}, column {col + 1}")
+
+
+def _base_of(game: Game) -> str:
+    """A game before its first action, with its field: what its action log replays on."""
+    return to_game_json(Game.replay(game, ()))
