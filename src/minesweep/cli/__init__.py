@@ -1,0 +1,35 @@
+"""The ``minesweep`` command line. It imports only minesweep's public API.
+
+Every failure the user can cause (a missing file, a malformed board, a bad
+click) ends with exit status 2 and exactly one line on standard error.
+
+The package is a map of its jobs: ``_args`` the option types and the game
+settings every command shares, ``_input`` reading files and telling their
+notation, ``_parser`` the commands and their help, ``_commands`` what each
+command does.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from ..errors import MinesweepError
+from ._args import EXIT_USAGE, fail, join_negative_squares
+from ._parser import build_parser
+
+__all__ = ["EXIT_USAGE", "main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    words = sys.argv[1:] if argv is None else argv
+    arguments = build_parser().parse_args(join_negative_squares(words))
+    try:
+        arguments.run(arguments)
+    except MinesweepError as error:
+        command = arguments.command + (
+            f" {arguments.bench}" if arguments.command == "bench" else ""
+        )
+        fail(f"minesweep {command}: {error}")
+    return 0

@@ -1,0 +1,288 @@
+"""What each command does, once its options are read: one function a command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..leetcode import update_board
+from ..notation import parse_board, to_leetcode_json, to_text_grid
+from ._args import check_game_options, fail
+from ._input import load_field_or_game, load_view, read_text
+
+__all__ = ["bench_play", "new", "play", "reveal", "serve", "solve", "stats"]
+
+
+def reveal(arguments: argparse.Namespace) -> None:
+    board, click, notation = parse_board(read_text(arguments.file, "reveal"))
+    if arguments.click is not None:
+        click = arguments.click
+    if click is None:
+        fail("minesweep reveal: no click given; pass --click R,C or put one in the JSON")
+    update_board(board, click)
+    notation = arguments.format or notation
+    sys.stdout.write(to_leetcode_json(board) + "\n" if notation == "json" else to_text_grid(board))
+
+
+def new(arguments: argparse.Namespace) -> None:
+    from ..formats import to_game_json, to_mbf
+    from ..frontend import Settings
+    from ..generate import new_seed
+
+    check_game_options(arguments, "new")
+    settings = Settings.of(
+        preset=arguments.preset,
+        size=arguments.size,
+        mines=arguments.mines,
+        rule=arguments.rule,
+        seed=arguments.seed if arguments.seed is not None else new_seed(),
+        no_guess=arguments.no_guess,
+        first_click=arguments.first_click or "middle",
+    )
+    field = settings.lay_field()
+    data: bytes
+    if arguments.format == "mbf":
+        data = to_mbf(field)
+    elif arguments.format == "json":
+        data = (to_game_json(settings.new_game(field=field)) + "\n").encode()
+    elif arguments.format == "leetcode":
+        data = (to_leetcode_json(field.to_leetcode()) + "\n").encode()
+    else:
+        data = field.to_text().encode()
+    _write(arguments.output, data, "new")
+
+
+def _write(path: str | None, data: bytes, command: str) -> None:
+    if path is None or path == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with open(path, "wb") as stream:
+            stream.write(data)
+    except OSError as error:
+        fail(f"minesweep {command}: cannot write {path!r}: {error.strerror or error}")
+
+
+def stats(arguments: argparse.Namespace) -> None:
+    from .. import board_stats, game_stats
+
+    field, game = load_field_or_game(arguments.file)
+    board = board_stats(field)
+    rows = [
+        ("size", f"{board.rows}x{board.cols}"),
+        ("mines", f"{board.mines} ({board.density:.1%})"),
+        ("3BV", f"{board.bbbv}"),
+        ("openings", f"{board.openings}"),
+        ("islands", f"{board.islands}"),
+    ]
+    if game is not None:
+        played = game_stats(game)
+        rows += [
+            ("status", played.status.value),
+            ("time", f"{played.time:.3f} s"),
+            ("solved 3BV", f"{played.solved_bbbv}"),
+            (
+                "clicks",
+                f"{played.clicks} (left {played.left_clicks}, right {played.right_clicks}, "
+                f"chord {played.chord_clicks}, wasted {played.wasted_clicks})",
+            ),
+            ("IOE", f"{played.ioe:.3f}"),
+            ("throughput", f"{played.throughput:.3f}"),
+            ("correctness", f"{played.correctness:.3f}"),
+            ("3BV/s", f"{played.bbbv_per_second:.3f}"),
+        ]
+    # One column for the values, after the longest label ("correctness"), for a
+    # board and a game alike.
+    width = len("correctness") + 1
+    sys.stdout.write("".join(f"{label:<{width}}{value}\n" for label, value in rows))
+
+
+def play(arguments: argparse.Namespace) -> None:
+    try:
+        from ..tui import MinesweeperApp, load_keys
+    except ImportError:
+        fail("minesweep play: the terminal game needs its extra: pip install 'minesweep[tui]'")
+    from pathlib import Path
+
+    if arguments.keys is not None:
+        key_file = Path(arguments.keys)
+        if not key_file.exists():
+            fail(f"minesweep play: no key file {arguments.keys!r}")
+    else:
+        from platformdirs import user_config_dir
+
+        key_file = Path(user_config_dir("minesweep", appauthor=False)) / "tui.toml"
+    from ..frontend import Settings
+
+    keys = load_keys(key_file)
+    check_game_options(arguments, "play")
+    settings = Settings.of(
+        preset=arguments.preset,
+        size=arguments.size,
+        mines=arguments.mines,
+        rule=arguments.rule,
+        seed=arguments.seed,
+        no_guess=arguments.no_guess,
+    )
+    MinesweeperApp(settings, theme="mono" if arguments.mono else "color", keys=keys).run()
+
+
+def serve(arguments: argparse.Namespace) -> None:
+    try:
+        import uvicorn
+
+        from ..web import create_app
+    except ImportError:
+        fail("minesweep serve: the web game needs its extra: pip install 'minesweep[web]'")
+    from ..web import Limits
+
+    limits = Limits(
+        no_guess_workers=arguments.no_guess_workers,
+        expire_after=arguments.expire_after,
+        create_rate=arguments.create_rate or None,
+        action_rate=arguments.action_rate or None,
+    )
+    try:
+        app = create_app(arguments.db, limits=limits)
+    except Exception as error:  # a bad URL or an unreachable database
+        fail(f"minesweep serve: cannot open the database: {str(error).splitlines()[0]}")
+    _check_listen(arguments.host, arguments.port)
+    host = f"[{arguments.host}]" if ":" in arguments.host else arguments.host
+    database = app.state.service.db.engine.url.render_as_string(hide_password=True)
+    print(
+        f"minesweep serve: listening on http://{host}:{arguments.port} (database {database})",
+        file=sys.stderr,
+        flush=True,
+    )
+    uvicorn.run(app, host=arguments.host, port=arguments.port, log_level=arguments.log_level)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Fail in one line if the address cannot be listened on (a bad host, a port in use).
+
+    uvicorn would report it in its own log format and exit with status 3.
+    """
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        fail(f"minesweep serve: cannot listen on {host}:{port}: {reason}")
+
+
+def bench_play(arguments: argparse.Namespace) -> None:
+    import time
+
+    from ..autoplay import PlayConfig, default_workers, play_games, summarize
+
+    config = PlayConfig.preset(
+        arguments.preset, rule=arguments.rule, first_click=arguments.first_click
+    )
+    seeds = range(arguments.seed, arguments.seed + arguments.games)
+    workers = arguments.workers or (1 if arguments.dask else default_workers())
+    started = time.perf_counter()
+
+    def progress(done: int, total: int, wins: int) -> None:
+        if arguments.quiet or not sys.stderr.isatty():
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        elapsed = time.perf_counter() - started
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+            f"{wins / max(done, 1):.2%} won, {done / max(elapsed, 1e-9):.0f} games/s"
+        )
+        sys.stderr.flush()
+
+    records = play_games(
+        config,
+        seeds,
+        workers=workers,
+        dask_address=arguments.dask,
+        dask_timeout=arguments.dask_timeout,
+        progress=progress,
+    )
+    if not arguments.quiet and sys.stderr.isatty():
+        sys.stderr.write("\n")
+    summary = summarize(records, time.perf_counter() - started)
+    where = f"Dask at {arguments.dask}" if arguments.dask else f"{workers} process(es)"
+    sys.stdout.write(
+        f"{arguments.preset} {config.rows}x{config.cols}/{config.mines}, rule {config.rule}, "
+        f"first click {config.first_click}, seeds {arguments.seed}..."
+        f"{arguments.seed + arguments.games - 1}, {where}\n"
+        f"wins       {summary.wins} of {summary.games}\n"
+        f"win rate   {summary.win_rate:.2%} (95% CI {summary.low:.2%} to {summary.high:.2%})\n"
+        f"speed      {summary.games_per_second:.1f} games/s\n"
+        f"per game   median {summary.median_game * 1e3:.1f} ms, "
+        f"p99 {summary.p99_game * 1e3:.1f} ms\n"
+    )
+
+
+def solve(arguments: argparse.Namespace) -> None:
+    from ..solver import analyze, before_first_reveal, hint, hint_from_analysis
+
+    glyphs, mines, game = load_view(arguments.file)
+    if arguments.mines is not None:
+        mines = arguments.mines
+    if mines is None:
+        fail("minesweep solve: a view does not say how many mines there are; pass --mines N")
+    analysis = analyze(glyphs, mines)
+    lines = [
+        "".join(_square(glyphs, analysis, r, c) for c in range(glyphs.shape[1]))
+        for r in range(glyphs.shape[0])
+    ]
+    if game is not None and before_first_reveal(game):
+        advice = hint(game)
+    else:
+        advice = hint_from_analysis(analysis, glyphs)
+    lines.append("")
+    lines.append(
+        "mine probability in % of each hidden square; S certainly safe, * certainly a mine"
+    )
+    if game is not None and before_first_reveal(game):
+        # The table is the mines' density: it does not know the first click is
+        # promised. Say what the rule guarantees, so a 12% and "certainly safe"
+        # do not read as a contradiction.
+        lines.append(_first_click_promise(game.rule.value))
+    lines.append(f"hint: click ({advice.row}, {advice.col}): {advice.reason}")
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _first_click_promise(rule: str) -> str:
+    promise = {
+        "opening": "whichever square you click first holds no mine, and nor do its neighbours",
+        "safe": "whichever square you click first holds no mine",
+        "none": "nothing: the first click may hit a mine",
+    }[rule]
+    return (
+        f"no square is revealed yet; the '{rule}' rule promises {promise} (the mines are "
+        "laid after that click); the percentages are for squares you do not click first"
+    )
+
+
+def _square(glyphs: Any, analysis: Any, row: int, col: int) -> str:
+    """A square of ``solve``'s table, four columns wide: its number, or its mine probability."""
+    from ..squares import MAX_NUMBER
+
+    glyph = glyphs[row, col]
+    if glyph <= MAX_NUMBER:
+        return f"{'.12345678'[glyph]:>4}"
+    value = analysis.probability[row, col]
+    exact = analysis.exact(row, col)
+    if exact == 0:
+        return "   S"
+    if exact == 1:
+        return "   *"
+    if value < 0.01:
+        return "  <1"
+    if value > 0.99:
+        return " >99"
+    return f"{round(value * 100):>4}"

@@ -1,0 +1,281 @@
+"""The command line's grammar: every command, its options and its help."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TypeAlias
+
+from .. import __version__
+from . import _commands as run
+from ._args import (
+    Parser,
+    RuleIsRule,
+    add_game_options,
+    add_preset_option,
+    add_rule_option,
+    click,
+    count,
+    port,
+    positive,
+    rate,
+    seconds,
+)
+
+__all__ = ["build_parser"]
+
+#: The subcommands of a parser, as argparse types them.
+_Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+
+_REVEAL_EXAMPLES = """\
+examples:
+  minesweep reveal examples/example1.json
+      the seed's first example; the file holds the board and the click
+  printf 'EEEEE\\nEEMEE\\nEEEEE\\nEEEEE\\n' | minesweep reveal --click 3,0
+      a text grid on standard input; prints the board after the click
+
+notation: M hidden mine, E hidden square, B revealed blank, 1-8 revealed
+number, X exploded mine. Input is LeetCode JSON (a list of rows, or
+{"board": [...], "click": [r, c]}) or a text grid (one row per line;
+spaces and tabs in a row are ignored, so 'E E M' reads as 'EEM').
+"""
+
+_NEW_EXAMPLES = """\
+examples:
+  minesweep new --preset beginner --seed 7
+      a beginner field as text, its middle square kept clear
+  minesweep new --size 20x40 --mines 150 --first-click 0,0 --format mbf -o board.mbf
+      a custom field in the binary format of Minesweeper Arbiter
+"""
+
+_BENCH_EXAMPLES = """\
+examples:
+  minesweep bench play --preset expert --rule safe --first-click corner --games 100000
+  minesweep bench play --preset beginner --rule opening --first-click 3,3 --games 1000 --workers 1
+  minesweep bench play --games 100000 --dask tcp://scheduler:8786
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="minesweep",
+        description="A Minesweeper engine: the LeetCode 529 board update and more.",
+    )
+    parser.add_argument("--version", action="version", version=f"minesweep {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+    _add_reveal(commands)
+    _add_new(commands)
+    _add_stats(commands)
+    _add_solve(commands)
+    _add_play(commands)
+    _add_serve(commands)
+    _add_bench(commands)
+    return parser
+
+
+def _add_reveal(commands: _Commands) -> None:
+    """``minesweep reveal``: one click on a board (LeetCode 529)."""
+    reveal = commands.add_parser(
+        "reveal",
+        help="apply one click to a board and print the board after it",
+        description="Apply one click to a board (LeetCode 529) and print the result.",
+        epilog=_REVEAL_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    reveal.add_argument(
+        "file",
+        nargs="?",
+        default="-",
+        metavar="FILE",
+        help="the board, as LeetCode JSON or a text grid; '-' or nothing reads standard input",
+    )
+    reveal.add_argument(
+        "--click",
+        type=click,
+        metavar="R,C",
+        help="the square to click, row then column from 0; optional when the JSON holds a click",
+    )
+    reveal.add_argument(
+        "--format",
+        choices=("json", "grid"),
+        help="how to print the board (default: the input's notation)",
+    )
+    reveal.set_defaults(run=run.reveal)
+
+
+def _add_new(commands: _Commands) -> None:
+    """``minesweep new``: a random minefield."""
+    new = commands.add_parser(
+        "new",
+        help="generate a random minefield and print or save it",
+        description="Generate a random minefield, reproducibly from a seed.",
+        epilog=_NEW_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_options(new)
+    new.add_argument(
+        "--first-click",
+        type=click,
+        metavar="R,C",
+        help="the square the rule keeps clear (default: the middle of the board)",
+    )
+    new.add_argument(
+        "--format",
+        choices=("text", "leetcode", "json", "mbf"),
+        default="text",
+        help="text: '*' and '.'; leetcode: LeetCode JSON; json: a game file; mbf: binary",
+    )
+    new.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the screen")
+    new.set_defaults(run=run.new)
+
+
+def _add_stats(commands: _Commands) -> None:
+    """``minesweep stats``: what a board asks of a player, and how a game was played."""
+    stats = commands.add_parser(
+        "stats",
+        help="print the 3BV, openings and islands of a board file",
+        description=(
+            "Print what a minefield asks of a player (3BV, openings, islands), and for a "
+            "game file how it was played. Reads MBF, game JSON, LeetCode JSON or grids, "
+            "and '*'/'.' text."
+        ),
+    )
+    stats.add_argument(
+        "file", metavar="FILE", help="the board or game file; '-' reads standard input"
+    )
+    stats.set_defaults(run=run.stats)
+
+
+def _add_solve(commands: _Commands) -> None:
+    """``minesweep solve``: mine probabilities and a hint."""
+    solve = commands.add_parser(
+        "solve",
+        help="print the mine probability of every hidden square, and a hint",
+        description=(
+            "Print the exact mine probability of every hidden square of a position, and "
+            "where to click next. Reads a LeetCode board (JSON or grid; its M squares give "
+            "the mine count), a game file, or a view: '#' hidden, 'F' flag, '?', '.' or "
+            "'0' blank, '1'-'8' (then --mines is needed)."
+        ),
+    )
+    solve.add_argument("file", metavar="FILE", help="the position; '-' reads standard input")
+    solve.add_argument("--mines", type=count, help="the total number of mines")
+    solve.set_defaults(run=run.solve)
+
+
+def _add_play(commands: _Commands) -> None:
+    """``minesweep play``: the terminal game."""
+    play_game = commands.add_parser(
+        "play",
+        help="play in the terminal (needs the extra: pip install 'minesweep[tui]')",
+        description=(
+            "Play Minesweeper in the terminal. Statistics, best times and the game in "
+            "progress are kept under the platform's data directory ($MINESWEEP_DATA_DIR)."
+        ),
+    )
+    add_game_options(play_game)
+    play_game.add_argument("--first-click", action=RuleIsRule, help=argparse.SUPPRESS)
+    play_game.add_argument("--mono", action="store_true", help="no colours")
+    play_game.add_argument(
+        "--keys", metavar="FILE", help="a TOML key file (default: tui.toml in the config dir)"
+    )
+    play_game.set_defaults(run=run.play)
+
+
+def _add_serve(commands: _Commands) -> None:
+    """``minesweep serve``: the web game."""
+    serve = commands.add_parser(
+        "serve",
+        help="serve the web game (needs the extra: pip install 'minesweep[web]')",
+        description=(
+            "Serve the web game. The server holds the mines and the rules; the page only "
+            "draws what the player may see. --db takes an SQLAlchemy URL: the default is a "
+            "SQLite file under the platform's data directory; postgresql://user@host/db lets "
+            "several server processes share one database."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
+    serve.add_argument("--port", type=port, default=8000, help="default 8000")
+    serve.add_argument("--db", metavar="URL", help="database URL (default: a SQLite file)")
+    serve.add_argument(
+        "--log-level",
+        choices=["critical", "error", "warning", "info", "debug", "trace"],
+        default="info",
+        help="uvicorn's log level; info logs every request (default info)",
+    )
+    serve.add_argument(
+        "--no-guess-workers",
+        type=count,
+        default=1,
+        metavar="N",
+        help="processes that make no-guess boards, apart from the server's (0: in the "
+        "server's threads; default 1)",
+    )
+    serve.add_argument(
+        "--expire-after",
+        type=seconds,
+        default=24 * 3600.0,
+        metavar="SECONDS",
+        help="an unfinished game ends this long after its last action (default 86400)",
+    )
+    serve.add_argument(
+        "--create-rate",
+        type=rate,
+        default=1.0,
+        metavar="PER_SECOND",
+        help="new games a second per client address, after a burst of 30 (0: no limit; default 1)",
+    )
+    serve.add_argument(
+        "--action-rate",
+        type=rate,
+        default=30.0,
+        metavar="PER_SECOND",
+        help="actions a second per client address, after a burst of 120 (0: no limit; default 30)",
+    )
+    serve.set_defaults(run=run.serve)
+
+
+def _add_bench(commands: _Commands) -> None:
+    """``minesweep bench play``: the autoplayer's win rate and speed."""
+    bench = commands.add_parser(
+        "bench",
+        help="measure the autoplayer: win rate and speed over many seeded games",
+        description="Measure the solver by playing many seeded games.",
+    )
+    bench_commands = bench.add_subparsers(dest="bench", metavar="WHAT", parser_class=Parser)
+    bench_commands.required = True
+    play = bench_commands.add_parser(
+        "play",
+        help="play N seeded games and print the win rate with its 95%% interval",
+        description=(
+            "Play N seeded games with the solver's policy and print the wins, the win rate "
+            "with a 95% confidence interval (Wilson), games per second and time per game. "
+            "The same seeds give the same results on one process, many, or a Dask cluster."
+        ),
+        epilog=_BENCH_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_preset_option(play, default="expert")
+    add_rule_option(play, default="safe")
+    play.add_argument(
+        "--first-click",
+        default="corner",
+        metavar="WHERE",
+        help="corner (0,0), center, or R,C (default: corner)",
+    )
+    play.add_argument("--games", type=positive, default=1000, help="how many games (default 1000)")
+    play.add_argument("--seed", type=count, default=0, help="the first seed (default 0)")
+    where = play.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=positive, help="local processes (default: one per core)")
+    where.add_argument(
+        "--dask", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)"
+    )
+    play.add_argument(
+        "--dask-timeout",
+        type=seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to try to reach the Dask scheduler (default 5)",
+    )
+    play.add_argument("--quiet", action="store_true", help="no progress bar")
+    play.set_defaults(run=run.bench_play)

@@ -1,0 +1,105 @@
+"""``minesweep bench play``."""
+
+from __future__ import annotations
+
+import io
+import pathlib
+import sys
+
+import pytest
+
+from .runner import assert_usage_error, run, run_raw
+
+
+def test_bench_play_prints_the_win_rate_with_its_interval(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = run(
+        capsys,
+        monkeypatch,
+        "bench",
+        "play",
+        "--preset",
+        "beginner",
+        "--rule",
+        "opening",
+        "--first-click",
+        "3,3",
+        "--games",
+        "50",
+        "--seed",
+        "7",
+        "--workers",
+        "1",
+    )
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith("beginner 9x9/10, rule opening, first click (3, 3), seeds 7...56")
+    assert lines[1].startswith("wins       ")
+    wins = int(lines[1].split()[1])
+    assert lines[2].startswith(f"win rate   {wins / 50:.2%} (95% CI ")
+    assert lines[3].endswith("games/s")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bench", "play", "--first-click", "edge"], "'corner', 'center' or R,C"),
+        (["bench", "play", "--preset", "master"], "invalid choice"),
+        (["bench", "play", "--workers", "2", "--dask", "tcp://x:1"], "not allowed with argument"),
+        (["bench"], "required"),
+        (
+            ["bench", "play", "--games", "0"],
+            "argument --games: expected a whole number of at least 1",
+        ),
+        (["bench", "play", "--workers", "0"], "--workers: expected a whole number of at least 1"),
+        (["bench", "play", "--dask-timeout", "0"], "expected a positive number of seconds"),
+        (["bench", "play", "--dask-timeout", "nan"], "expected a positive number of seconds"),
+        (
+            ["bench", "play", "--games", "1", "--dask", "nonsense"],
+            "cannot reach the Dask scheduler at 'nonsense'",
+        ),
+        (
+            [
+                "bench",
+                "play",
+                "--games",
+                "1",
+                "--dask",
+                "tcp://127.0.0.1:9",
+                "--dask-timeout",
+                "0.5",
+            ],
+            "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'",
+        ),
+    ],
+)
+def test_bench_errors_exit_2(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str,
+) -> None:
+    assert_usage_error(run(capsys, monkeypatch, *argv), message)
+
+
+def test_standard_input_that_is_not_utf8_exits_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"EE\xff\n")))
+    status, out, err = run_raw(capsys, "reveal", "-", "--click", "0,0")
+    assert (status, out) == (2, "")
+    assert (
+        err == "minesweep reveal: cannot read standard input: not UTF-8 text (invalid start byte)\n"
+    )
+
+
+def test_a_byte_order_mark_is_not_part_of_the_board(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    path = tmp_path / "board.txt"
+    path.write_bytes(b"\xef\xbb\xbfEEE\nEEM\n")
+    status, out, err = run(capsys, monkeypatch, "reveal", str(path), "--click", "0,0")
+    assert (status, out, err) == (0, "B1E\nB1M\n", "")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    assert run_raw(capsys, "reveal", "-", "--click", "0,0") == (0, "B1E\nB1M\n", "")

@@ -1,0 +1,150 @@
+"""``minesweep new`` and ``minesweep stats``."""
+
+from __future__ import annotations
+
+import io
+import pathlib
+import sys
+
+import pytest
+
+from .runner import assert_usage_error, run, run_raw
+
+
+def test_new_is_reproducible_and_keeps_the_middle_clear(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, first, _ = run(capsys, monkeypatch, "new", "--preset", "beginner", "--seed", "7")
+    assert status == 0
+    _, second, _ = run(capsys, monkeypatch, "new", "--preset", "beginner", "--seed", "7")
+    assert first == second
+    rows = first.splitlines()
+    assert len(rows) == 9
+    assert all(len(row) == 9 for row in rows)
+    assert sum(row.count("*") for row in rows) == 10
+    assert all(rows[r][c] == "." for r in (3, 4, 5) for c in (3, 4, 5))
+
+
+@pytest.mark.parametrize("fmt", ["text", "leetcode", "json", "mbf"])
+def test_new_writes_every_format_and_stats_reads_it_back(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: pathlib.Path,
+    fmt: str,
+) -> None:
+    path = tmp_path / f"board.{fmt}"
+    status, out, err = run(
+        capsys,
+        monkeypatch,
+        "new",
+        "--size",
+        "12x20",
+        "--mines",
+        "40",
+        "--seed",
+        "3",
+        "--first-click",
+        "0,0",
+        "--format",
+        fmt,
+        "-o",
+        str(path),
+    )
+    assert (status, out, err) == (0, "", "")
+    status, out, err = run(capsys, monkeypatch, "stats", str(path))
+    assert status == 0, err
+    assert "size        12x20" in out
+    assert "mines       40 (16.7%)" in out
+    from minesweep import board_stats, generate_field
+
+    expected = board_stats(generate_field(12, 20, 40, first_click=(0, 0), seed=3))
+    assert f"3BV         {expected.bbbv}\n" in out
+    assert f"openings    {expected.openings}\n" in out
+
+
+def test_stats_of_a_played_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    from minesweep import Game
+    from minesweep.formats import to_game_json
+
+    game = Game.new("beginner", seed=11)
+    game.reveal(4, 4)
+    game.reveal(4, 4)  # wasted
+    path = tmp_path / "game.json"
+    path.write_text(to_game_json(game))
+    status, out, _ = run(capsys, monkeypatch, "stats", str(path))
+    assert status == 0
+    assert "status      playing" in out
+    assert "clicks      2 (left 2, right 0, chord 0, wasted 1)" in out
+
+
+def test_stats_reads_a_leetcode_grid_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"EEM\nEEE\n")))
+    status, out, _ = run_raw(capsys, "stats", "-")
+    assert status == 0
+    assert "3BV         2\nopenings    1\nislands     1\n" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["new", "--size", "3x3", "--mines", "8"], "8 mines do not fit on a 3x3 board"),
+        (["new", "--size", "3x3"], "--size needs --mines"),
+        (["new", "--preset", "expert", "--mines", "3"], "--mines goes with --size"),
+        (["new", "--size", "3by3", "--mines", "1"], "expected ROWSxCOLS"),
+        (["new", "--seed", "-4"], "expected a non-negative whole number"),
+        (["new", "--first-click", "20,0"], "row 20 is outside"),
+        (["new", "--preset", "expert", "--size", "3x3"], "not allowed with argument"),
+        (["stats", "no/such/file"], "cannot read 'no/such/file'"),
+        (
+            ["new", "--size", "100000x100000", "--mines", "1"],
+            "10,000,000,000 squares; at most 1,000,000,000",
+        ),
+    ],
+)
+def test_new_and_stats_errors_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str,
+) -> None:
+    assert_usage_error(run(capsys, monkeypatch, *argv), message)
+
+
+@pytest.mark.parametrize("stdin", ['[["m","1"],["1","1"]]', "m1\n11\n", "M1\n11\n"])
+def test_stats_reads_flags_as_the_game_writes_them(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    status, out, err = run_raw(capsys, "stats", "-")
+    assert (status, err) == (0, "")
+    assert "mines       1 (25.0%)" in out
+    assert "3BV         3" in out
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ("", "the input is empty"),
+        ("garbage\n", "not a board minesweep reads"),
+        ("#1\n11\n", "not a board minesweep reads"),
+    ],
+)
+def test_stats_of_text_it_cannot_read_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, message: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    assert_usage_error(run_raw(capsys, "stats", "-"), message)
+
+
+def test_stats_of_a_truncated_mbf_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    path = tmp_path / "bad.mbf"
+    path.write_bytes(bytes([9, 9, 0, 10, 1, 1, 0xFF]))
+    status, _, err = run(capsys, monkeypatch, "stats", str(path))
+    assert status == 2
+    assert "truncated" in err
