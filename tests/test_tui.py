@@ -486,7 +486,7 @@ def test_a_left_click_on_an_open_blank_is_a_wasted_reveal(tmp_path: pathlib.Path
 def test_nothing_in_the_core_imports_the_terminal_game() -> None:
     package = pathlib.Path(__import__("minesweep").__file__).parent
     for path in package.rglob("*.py"):
-        if "tui" in path.parts or path.name == "cli.py":
+        if {"tui", "cli"} & set(path.parts):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
