@@ -11,6 +11,10 @@
 - **Game JSON**, versioned: the minefield, how it was made, and the history of
   actions with their times; reading it replays the history and checks that it
   leads to the recorded position.
+- **A game log**, as the web game's database and the terminal game's saves
+  keep a game in play: the game JSON of its base (the game before its first
+  action, with its field once laid), then one history record a line
+  (:mod:`minesweep.history`), appended as the game is played.
 
 >>> from minesweep import Minefield
 >>> field = Minefield.from_text("*..\\n..*\\n")
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 import numpy as np
@@ -34,14 +38,16 @@ from .errors import InvalidBoardError, ParseError
 from .field import Minefield
 from .game import Game
 from .generate import generate_field
-from .history import action_record, read_history
+from .history import action_record, read_history, read_history_lines
 from .notation import load_json
 from .squares import MAX_NUMBER, CellState, Glyph
 
 __all__ = [
     "GAME_FORMAT",
     "GAME_FORMAT_VERSION",
+    "log_base",
     "parse_game_json",
+    "parse_game_log",
     "parse_mbf",
     "parse_view",
     "to_game_json",
@@ -222,6 +228,39 @@ def parse_game_json(text: str, *, clock: Callable[[], float] = time.monotonic) -
         raise ParseError(f"game history cannot be replayed: {error}") from None
     _check_outcome(document, game)
     return game
+
+
+def log_base(game: Game) -> str:
+    """The base of ``game``'s log: its game JSON before the first action, field included.
+
+    A log holds this, then one :func:`minesweep.history.record_line` an action
+    or undo. Write it again when the base changes: a no-guess first reveal lays
+    the field the solver chose, which no seed lays again.
+    """
+    return to_game_json(Game.replay(game, ()))
+
+
+def parse_game_log(
+    base: str,
+    lines: Iterable[str],
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    where: str = "game log",
+) -> Game:
+    """The game a log holds: ``base`` (from :func:`log_base`) with its records replayed.
+
+    Raises ParseError naming ``where`` and the entry when the base or a record
+    is malformed or a record cannot be played. The clock starts at the first
+    action's replay; a caller that knows how long the game ran sets its start.
+    """
+    template = parse_game_json(base, clock=clock)
+    history = read_history_lines(lines, where=where)
+    try:
+        return history.replay(template, clock=clock)
+    except ParseError:
+        raise
+    except ValueError as error:
+        raise ParseError(f"{where} cannot be replayed: {error}") from None
 
 
 def _game_document(text: object) -> dict[str, Any]:
