@@ -17,9 +17,11 @@ from minesweep import (
     Action,
     ActionKind,
     CellState,
+    Game,
     GameOverError,
     GameStatus,
     InvalidClickError,
+    Minefield,
     MinesweepError,
     SettingsError,
     game_stats,
@@ -37,6 +39,7 @@ from minesweep.frontend import (
     mine_probabilities,
     ranks,
     score,
+    undo,
 )
 from minesweep.squares import MAX_NUMBER, Glyph
 
@@ -413,3 +416,17 @@ def test_the_layer_imports_no_front_ends_library() -> None:
     for name in imported_names(PACKAGE / "frontend.py"):
         root = name.lstrip(".").split(".")[0]
         assert root not in {"textual", "starlette", "sqlalchemy", "uvicorn", "tui", "web", "cli"}
+
+
+@pytest.mark.parametrize("mine", [True, False])
+def test_an_ended_game_cannot_be_undone_in_any_front_end(mine: bool) -> None:
+    # One rule for every front end: the end stands, a loss or a win.
+    game = Game.from_field(Minefield.from_text("*.\n.."))
+    for square in [(0, 0)] if mine else [(0, 1), (1, 0), (1, 1)]:
+        game.reveal(*square)
+    assert game.is_over
+    history = game.history
+    with pytest.raises(GameOverError, match="an ended game stands"):
+        undo(game)
+    assert game.history == history
+    assert game.is_over

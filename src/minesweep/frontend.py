@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .actions import Action, ActionKind, Effect, GameStatus
-from .errors import SettingsError
+from .errors import GameOverError, SettingsError
 from .field import Minefield
 from .game import Game
 from .generate import (
@@ -323,7 +323,13 @@ def undo(game: Game, *, clock: Callable[[], float] = time.monotonic) -> tuple[Ga
     game lays the same one for the same square): a player cannot undo a first
     click and play on knowing where the mines are. Flags and question marks
     placed before stay, at their times. Raises ActionError with nothing to undo.
+
+    An ended game cannot be undone (GameOverError), in every front end: its
+    end is on record, and a loss taken back would be a record withdrawn (or a
+    mine's place learnt for free).
     """
+    if game.is_over:
+        raise GameOverError(f"the game is over ({game.status.value}): an ended game stands")
     action = game.pop()
     if game.field is None or game.outcome().revealed:
         return game, action
