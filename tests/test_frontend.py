@@ -35,12 +35,11 @@ from minesweep.frontend import (
     advise,
     click,
     first_reveal,
-    is_kind,
     mine_probabilities,
-    ranks,
     score,
     undo,
 )
+from minesweep.records import Kind
 from minesweep.squares import MAX_NUMBER, Glyph
 
 from .helpers import Clock
@@ -72,8 +71,8 @@ def test_the_default_is_expert_opening_and_a_fresh_seed() -> None:
 @pytest.mark.parametrize(
     ("keywords", "message"),
     [
-        ({"size": (9, 9)}, "--size needs --mines"),
-        ({"preset": "expert", "mines": 3}, "--mines goes with --size; a preset has its own"),
+        ({"size": (9, 9)}, "a size needs a mine count"),
+        ({"preset": "expert", "mines": 3}, "a mine count goes with a size; a preset has its own"),
         ({"preset": "expert", "size": (9, 9), "mines": 3}, "give a preset or a size, not both"),
         ({"preset": "huge"}, "preset must be one of"),
         ({"no_guess": True, "rule": "safe"}, "no-guess games always open at the first click"),
@@ -87,8 +86,41 @@ def test_the_default_is_expert_opening_and_a_fresh_seed() -> None:
 def test_settings_that_describe_no_game_are_refused(
     keywords: dict[str, object], message: str
 ) -> None:
-    with pytest.raises(MinesweepError, match=message):
+    with pytest.raises(MinesweepError, match=message) as raised:
         Settings.of(**keywords)  # type: ignore[arg-type]
+    assert "--" not in str(raised.value)  # the core names no front end's option
+
+
+@pytest.mark.parametrize(
+    ("keywords", "message"),
+    [
+        ({"rows": 5}, "give a preset, or rows, cols and mines: got rows alone"),
+        ({"cols": 5, "mines": 2}, "got cols and mines alone"),
+        ({"preset": "beginner", "mines": 2}, "give a preset or rows, cols and mines, not both"),
+    ],
+)
+def test_dimensions_come_all_three_or_not_at_all(
+    keywords: dict[str, int | str], message: str
+) -> None:
+    with pytest.raises(SettingsError, match=message):
+        Settings.from_dimensions(**keywords)  # type: ignore[arg-type]
+
+
+@given(
+    rows=st.integers(1, 40),
+    cols=st.integers(1, 40),
+    data=st.data(),
+    preset=st.sampled_from(sorted(PRESETS)),
+)
+def test_dimensions_are_a_size_and_a_preset_its_own(
+    rows: int, cols: int, data: st.DataObject, preset: str
+) -> None:
+    mines = data.draw(st.integers(0, max(0, rows * cols - 9)))
+    assert Settings.from_dimensions(rows=rows, cols=cols, mines=mines) == Settings.of(
+        size=(rows, cols), mines=mines
+    )
+    assert Settings.from_dimensions(preset=preset) == Settings.of(preset=preset)
+    assert Settings.from_dimensions(default=preset) == Settings.of(preset=preset)
 
 
 def test_a_preset_cannot_be_given_another_size() -> None:
@@ -150,42 +182,7 @@ def test_the_kind_is_the_key_stored_databases_hold(
         + ("/no-guess" if no_guess else "")
     )
     assert chosen.kind == old
-    assert is_kind(chosen.kind)
-
-
-@pytest.mark.parametrize(
-    ("kind", "valid"),
-    [
-        ("expert", True),
-        ("20x30/100", True),
-        ("20x30/100/safe/no-guess", True),
-        ("beginner/none", True),
-        ("nonexistent", False),
-        ("expert/opening", False),
-        ("0x5/3", False),
-        ("20x30", False),
-        ("expert/no-guess/safe", False),
-    ],
-)
-def test_only_keys_a_game_can_have_are_kinds(kind: str, valid: bool) -> None:
-    assert is_kind(kind) is valid
-
-
-@pytest.mark.parametrize(
-    ("kind", "won", "seeded", "assisted", "ranked"),
-    [
-        ("expert", True, False, False, True),
-        ("beginner/safe/no-guess", True, False, False, True),
-        ("expert", False, False, False, False),
-        ("expert", True, True, False, False),
-        ("expert", True, False, True, False),
-        ("9x9/10", True, False, False, False),
-    ],
-)
-def test_only_plain_wins_on_a_preset_rank(
-    kind: str, won: bool, seeded: bool, assisted: bool, ranked: bool
-) -> None:
-    assert ranks(kind, won=won, seeded=seeded, assisted=assisted) is ranked
+    assert Kind.parse(chosen.kind) == chosen.kind_of
 
 
 # --- clicks -------------------------------------------------------------------------------------

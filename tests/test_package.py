@@ -74,6 +74,7 @@ LAYERS: dict[str, int] = {
     "minesweep.squares": 0,
     "minesweep.grid": 1,
     "minesweep.presets": 1,
+    "minesweep.records": 2,
     "minesweep._kernels": 1,
     "minesweep.leetcode": 2,
     "minesweep.field": 3,

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import SettingsError
-from .generate import Preset, check_fits, first_click_rule, generate_field
+from .generate import check_fits, generate_field
 from .grid import check_position, middle
+from .presets import Preset, first_click_rule
 from .solver.guess import DEFAULT_POLICY, PolicyConfig
 from .squares import KNOWN_OPEN
 from .stats import wilson_interval

@@ -16,7 +16,8 @@ here and draws what comes back. This module owns, in this order:
 - **clicks**: which button on which square means reveal, flag, unflag or
   chord (:func:`action_for`, :func:`click`);
 - **records**: the key a game's records and leaderboard are filed under
-  (:attr:`Settings.kind`, :func:`is_kind`, :func:`ranks`);
+  (:attr:`Settings.kind`; its parts and the ranking rule are
+  :mod:`minesweep.records`);
 - **scores** shown at the end (:func:`score`). A replay needs no rule here:
   :meth:`Game.replay_views <minesweep.game.Game.replay_views>` steps the game
   itself, and a front end draws the views it yields.
@@ -35,7 +36,6 @@ imports it.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,16 +49,10 @@ from .actions import Action, ActionKind, Effect, GameStatus
 from .errors import GameOverError, SettingsError
 from .field import Minefield
 from .game import Game
-from .generate import (
-    PRESETS,
-    FirstClickRule,
-    Preset,
-    check_fits,
-    check_seed,
-    first_click_rule,
-    generate_field,
-)
+from .generate import check_fits, check_seed, generate_field
 from .grid import check_position, middle
+from .presets import FirstClickRule, Preset, first_click_rule
+from .records import Kind
 from .squares import GLYPH_FLAG, MAX_NUMBER
 from .stats import game_stats
 
@@ -76,9 +70,7 @@ __all__ = [
     "advise",
     "click",
     "first_reveal",
-    "is_kind",
     "mine_probabilities",
-    "ranks",
     "score",
     "undo",
     "warm_up",
@@ -100,8 +92,8 @@ class Settings:
     square a field is laid around before any click (None: wherever the
     player's first reveal lands). Build one from a preset or a size with
     :meth:`of`. Errors are SettingsError (or the generator's own errors, with
-    their messages), worded with the command line's option names where an
-    option is at fault, as the README and the terminal game say them.
+    their messages), in the settings' own words: each front end words its
+    options (``--size``, a JSON field, a keyword) itself.
     """
 
     rows: int = 16
@@ -155,31 +147,66 @@ class Settings:
             if preset is not None:
                 raise SettingsError("give a preset or a size, not both")
             if mines is None:
-                raise SettingsError("--size needs --mines")
+                raise SettingsError("a size needs a mine count")
             rows, cols = size
         else:
             if mines is not None:
-                raise SettingsError("--mines goes with --size; a preset has its own")
+                raise SettingsError("a mine count goes with a size; a preset has its own")
             chosen = Preset.from_name(preset or "expert")
             rows, cols, mines, preset = chosen.rows, chosen.cols, chosen.mines, chosen.name
         square = middle((rows, cols)) if first_click == "middle" else first_click
         # The rule is read (and checked) in __post_init__, after the no-guess check.
         return cls(rows, cols, mines, preset, cast(FirstClickRule, rule), seed, no_guess, square)
 
+    @classmethod
+    def from_dimensions(
+        cls,
+        *,
+        preset: str | None = None,
+        rows: int | None = None,
+        cols: int | None = None,
+        mines: int | None = None,
+        default: str = "expert",
+        rule: FirstClickRule | str = FirstClickRule.OPENING,
+        seed: int | None = None,
+        no_guess: bool = False,
+    ) -> Settings:
+        """:meth:`of` for front ends that take rows, cols and mines apart (JSON, keywords).
+
+        A preset, or all three of rows, cols and mines; ``default`` when none is given.
+
+        >>> Settings.from_dimensions(rows=5, cols=6, mines=4).kind
+        '5x6/4'
+        >>> Settings.from_dimensions(rows=5)
+        Traceback (most recent call last):
+        minesweep.errors.SettingsError: give a preset, or rows, cols and mines: got rows alone
+        """
+        sized = {"rows": rows, "cols": cols, "mines": mines}
+        given = [name for name, value in sized.items() if value is not None]
+        if preset is not None and given:
+            raise SettingsError("give a preset or rows, cols and mines, not both")
+        if not given:
+            return cls.of(preset=preset or default, rule=rule, seed=seed, no_guess=no_guess)
+        if rows is None or cols is None or mines is None:
+            alone = " and ".join(given)
+            raise SettingsError(f"give a preset, or rows, cols and mines: got {alone} alone")
+        return cls.of(size=(rows, cols), mines=mines, rule=rule, seed=seed, no_guess=no_guess)
+
     @property
     def kind(self) -> str:
-        """The key records and leaderboards are filed under.
+        """The key records and leaderboards are filed under: the text of :attr:`kind_of`.
 
-        The preset or ``ROWSxCOLS/MINES``, then ``/safe`` or ``/none`` for
-        those rules and ``/no-guess``: games that are easier or harder rank
-        apart. Stored databases hold these keys: they never change.
+        Stored databases hold these keys: they never change.
 
         >>> Settings.of(preset="expert", no_guess=True).kind
         'expert/no-guess'
         """
-        base = self.preset or f"{self.rows}x{self.cols}/{self.mines}"
-        rule = "" if self.rule is FirstClickRule.OPENING else f"/{self.rule.value}"
-        return base + rule + ("/no-guess" if self.no_guess else "")
+        return str(self.kind_of)
+
+    @property
+    def kind_of(self) -> Kind:
+        """The kind of game these settings make, in its parts (:class:`minesweep.records.Kind`)."""
+        return Kind(self.rows, self.cols, self.mines, self.preset, self.rule, self.no_guess)
 
     def new_game(
         self,
@@ -424,23 +451,6 @@ def click(game: Game, row: int, col: int, button: Button) -> Action:
 
 
 # --- records and scores -----------------------------------------------------------------------
-
-#: The grammar of :attr:`Settings.kind`.
-_KIND: Final = re.compile(rf"({'|'.join(PRESETS)}|[1-9]\d*x[1-9]\d*/\d+)(/safe|/none)?(/no-guess)?")
-
-
-def is_kind(text: str) -> bool:
-    """Whether ``text`` is a key :attr:`Settings.kind` can give (``20x30/100/safe``...)."""
-    return _KIND.fullmatch(text) is not None
-
-
-def ranks(kind: str, *, won: bool, seeded: bool, assisted: bool) -> bool:
-    """Whether a game ranks on its leaderboard: a win on a preset, unseeded and unassisted.
-
-    A seed makes a game reproducible, so it could be rehearsed; hints and
-    undo help; custom sizes have no leaderboard.
-    """
-    return won and not seeded and not assisted and kind.split("/")[0] in PRESETS
 
 
 @dataclass(frozen=True, slots=True)

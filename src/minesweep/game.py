@@ -40,15 +40,7 @@ from .errors import (
     SettingsError,
 )
 from .field import Minefield
-from .generate import (
-    FirstClickRule,
-    Preset,
-    check_fits,
-    check_seed,
-    first_click_rule,
-    generate_field,
-    new_seed,
-)
+from .generate import check_fits, check_seed, generate_field, new_seed
 from .grid import check_position, position_pair
 from .leetcode import LeetCodeBoard
 from .moves import (
@@ -62,6 +54,7 @@ from .moves import (
     view_of,
     win_flags,
 )
+from .presets import FirstClickRule, Preset, first_click_rule
 from .squares import STATE_FLAGGED, STATE_HIDDEN, STATE_QUESTIONED, CellState, Glyph
 
 __all__ = [

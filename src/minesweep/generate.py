@@ -30,16 +30,12 @@ import numpy.typing as npt
 from .errors import InvalidClickError, SettingsError
 from .field import Minefield
 from .grid import check_position, neighbours
-from .presets import PRESETS, FirstClickRule, Preset, first_click_rule
+from .presets import FirstClickRule, first_click_rule
 
 __all__ = [
     "MAX_SQUARES",
-    "PRESETS",
-    "FirstClickRule",
-    "Preset",
     "check_fits",
     "check_seed",
-    "first_click_rule",
     "generate_field",
     "new_seed",
 ]
