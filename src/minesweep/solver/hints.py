@@ -10,8 +10,8 @@ import numpy.typing as npt
 from ..actions import GameStatus
 from ..errors import GameOverError, InvalidBoardError
 from ..game import Game
-from ..generate import FirstClickRule
 from ..grid import middle
+from ..presets import FirstClickRule
 from ..squares import GLYPH_FLAG
 from .probability import DEFAULT_MAX_STATES, Analysis, analyze
 

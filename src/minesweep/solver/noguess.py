@@ -29,8 +29,9 @@ import numpy as np
 from ..errors import MinesweepError
 from ..field import Minefield
 from ..game import Game
-from ..generate import FirstClickRule, check_fits, check_seed, generate_field, new_seed
+from ..generate import check_fits, check_seed, generate_field, new_seed
 from ..grid import check_position
+from ..presets import FirstClickRule
 from .certain import play_until_stuck
 from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError
 
