@@ -39,7 +39,7 @@ taken anyway changes nothing and earns ``Rewards.invalid``, or raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium
@@ -100,15 +100,42 @@ def settings_of(
     rule: str,
     no_guess: bool = False,
 ) -> Settings:
-    """The game an environment plays: a preset (beginner by default) or a size, not both."""
-    sized = (rows, cols, mines)
-    if preset is not None or all(value is None for value in sized):
-        if any(value is not None for value in sized):
-            raise SettingsError("give a preset or rows, cols and mines, not both")
-        return Settings.of(preset=preset or "beginner", rule=rule, no_guess=no_guess)
-    if rows is None or cols is None or mines is None:
-        raise SettingsError("give rows, cols and mines together")
-    return Settings.of(size=(rows, cols), mines=mines, rule=rule, no_guess=no_guess)
+    """The game an environment plays: a preset (beginner by default) or a size, not both.
+
+    Only which of the environment's keywords go together is decided here:
+    they are the RL's own (``rows``, ``cols`` and ``mines`` apart, where the
+    settings take a size and a mine count). Every rule of the game itself
+    (the preset names, the size, whether the mines fit, the rule, no-guess)
+    is :meth:`Settings.of`'s, and its messages name settings, not options.
+    """
+    sized = {"rows": rows, "cols": cols, "mines": mines}
+    given = [name for name, value in sized.items() if value is not None]
+    if preset is not None and given:
+        raise SettingsError(
+            f"give a preset or rows, cols and mines, not both: got preset {preset!r} "
+            f"and {', '.join(given)}"
+        )
+    if given and len(given) < len(sized):
+        missing = [name for name in sized if name not in given]
+        raise SettingsError(
+            f"give rows, cols and mines together: got {', '.join(given)}, "
+            f"without {', '.join(missing)}"
+        )
+    if rows is not None and cols is not None and mines is not None:
+        return Settings.of(size=(rows, cols), mines=mines, rule=rule, no_guess=no_guess)
+    # The environment's default is the smallest preset (the settings' is expert).
+    return Settings.of(
+        preset="beginner" if preset is None else preset, rule=rule, no_guess=no_guess
+    )
+
+
+def rewards_of(rewards: object) -> Rewards:
+    """The rewards an environment pays: the defaults for None, else a :class:`Rewards`."""
+    if rewards is None:
+        return Rewards()
+    if not isinstance(rewards, Rewards):
+        raise SettingsError(f"rewards must be a Rewards, got {rewards!r}")
+    return rewards
 
 
 def action_blocks(actions: str) -> int:
@@ -171,7 +198,7 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         self.actions = actions
         self._blocks = blocks
         self.solver_features = solver_features
-        self.rewards = rewards or Rewards()
+        self.rewards = rewards_of(rewards)
         self.invalid_action = invalid_action
         self.render_mode = render_mode
         #: How many actions there are (``action_space.n``).
@@ -272,15 +299,9 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
     # --- what the agent sees -----------------------------------------------------------------
 
     def _new_game(self, seed: int) -> Game:
-        settings = Settings.of(
-            size=(self.settings.rows, self.settings.cols),
-            mines=self.settings.mines,
-            rule=self.settings.rule,
-            no_guess=self.settings.no_guess,
-            seed=seed,
-        )
+        # The settings decided once, in __init__; a game only adds its seed.
         self._clock = _Steps()
-        return settings.new_game(clock=self._clock)
+        return replace(self.settings, seed=seed).new_game(clock=self._clock)
 
     def _look(self) -> None:
         """The game's view read once after each change: the observation and the mask."""

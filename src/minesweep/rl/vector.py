@@ -31,7 +31,14 @@ from minesweep.generate import check_seed
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
 
 from ._kernels import step_boards
-from .env import OBSERVATION_HIGH, InvalidActionError, Rewards, action_blocks, settings_of
+from .env import (
+    OBSERVATION_HIGH,
+    InvalidActionError,
+    Rewards,
+    action_blocks,
+    rewards_of,
+    settings_of,
+)
 
 __all__ = ["MinesweeperVectorEnv"]
 
@@ -77,9 +84,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.settings = settings
         self.num_envs = num_envs
         self.rows, self.cols, self.mines = settings.rows, settings.cols, settings.mines
-        if rewards is not None and not isinstance(rewards, Rewards):
-            raise SettingsError(f"rewards must be a Rewards, got {rewards!r}")
-        self.rewards = rewards or Rewards()
+        self.rewards = rewards_of(rewards)
         if self.rewards.avoidable_guess:
             raise SettingsError(
                 "MinesweeperVectorEnv does not price avoidable guesses (the solver would run "
