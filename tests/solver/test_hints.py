@@ -6,7 +6,7 @@ import pytest
 
 from minesweep import Game, GameOverError, InvalidBoardError, Minefield
 from minesweep.formats import parse_view
-from minesweep.solver import hint
+from minesweep.solver import HintReason, hint
 
 
 def test_hint_prefers_a_safe_square() -> None:
@@ -49,3 +49,33 @@ def test_hint_for_a_new_game_and_a_finished_one() -> None:
         hint(over)
     with pytest.raises(InvalidBoardError, match="needs the total number of mines"):
         hint(parse_view("1#\n"))
+
+
+@pytest.mark.parametrize(
+    ("source", "mines", "why"),
+    [
+        ("..1F\n..1#\n..11\n", 1, HintReason.WRONG_FLAG),
+        ("1#\n##\n", 1, HintReason.LOWEST_PROBABILITY),
+        ("..1#\n..1#\n..11\n", 1, HintReason.SAFE),
+    ],
+)
+def test_a_hint_is_worded_in_each_front_end_s_numbering(
+    source: str, mines: int, why: HintReason
+) -> None:
+    advice = hint(parse_view(source), mines)
+    assert advice.why is why
+    counted_from_one = advice.words(lambda row, col: f"row {row + 1}, column {col + 1}")
+    assert f"row {advice.row + 1}, column {advice.col + 1}" in counted_from_one
+    assert f"({advice.row}, {advice.col})" not in counted_from_one
+    assert f"({advice.row}, {advice.col})" in advice.reason
+
+
+@pytest.mark.parametrize(
+    ("rule", "why"),
+    [("none", HintReason.FIRST_CLICK_UNIFORM), ("safe", HintReason.FIRST_CLICK_SAFE)],
+)
+def test_the_first_click_hint_names_its_rule(rule: str, why: HintReason) -> None:
+    advice = hint(Game(5, 5, 5, rule=rule, seed=1))
+    assert advice.why is why
+    assert advice.safe is (rule != "none")
+    assert (rule in advice.reason) is (rule != "none")

@@ -26,7 +26,7 @@ the analysis), ``hints`` and ``noguess``. Only the names below are public.
 
 from __future__ import annotations
 
-from .hints import Hint, before_first_reveal, hint, hint_from_analysis
+from .hints import Hint, HintReason, before_first_reveal, hint, hint_from_analysis
 from .noguess import (
     NoGuessBudgetError,
     NoGuessField,
@@ -48,6 +48,7 @@ __all__ = [
     "AnalysisBudgetError",
     "ContradictionError",
     "Hint",
+    "HintReason",
     "NoGuessBudgetError",
     "NoGuessField",
     "analyze",

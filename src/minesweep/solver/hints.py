@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
@@ -15,22 +17,75 @@ from ..presets import FirstClickRule
 from ..squares import GLYPH_FLAG
 from .probability import DEFAULT_MAX_STATES, Analysis, analyze
 
-__all__ = ["Hint", "before_first_reveal", "hint", "hint_from_analysis"]
+__all__ = ["Hint", "HintReason", "before_first_reveal", "hint", "hint_from_analysis"]
+
+
+class HintReason(StrEnum):
+    """Why a hint names its square."""
+
+    #: The square is certainly safe.
+    SAFE = "safe"
+    #: A flag is on a square that is certainly safe.
+    WRONG_FLAG = "wrong-flag"
+    #: No square is certainly safe; this one is the likeliest to be.
+    LOWEST_PROBABILITY = "lowest-probability"
+    #: Before the first reveal, the first-click rule keeps this square clear.
+    FIRST_CLICK_SAFE = "first-click-safe"
+    #: Before the first reveal, with no first-click rule: every square alike.
+    FIRST_CLICK_UNIFORM = "first-click-uniform"
+
+
+def _zero_based(row: int, col: int) -> str:
+    return f"({row}, {col})"
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """Where to click next, and why.
+    """Where to click next, and why, as values a front end words in its own numbering.
 
     ``probability`` is the square's exact mine probability (0.0 when
-    ``safe``); ``reason`` says in a sentence why this square.
+    ``safe``); ``why`` says why this square; ``rule`` is the first-click
+    rule's name for the first-click reasons. :meth:`words` (and ``reason``,
+    its default wording) says it in a sentence.
     """
 
     row: int
     col: int
     probability: float
     safe: bool
-    reason: str
+    why: HintReason
+    rule: str | None = None
+
+    def words(self, square: Callable[[int, int], str] = _zero_based) -> str:
+        """The hint in a sentence, naming squares as ``square(row, col)`` does.
+
+        >>> advice = Hint(2, 5, 0.0, True, HintReason.SAFE)
+        >>> advice.words(lambda row, col: f"row {row + 1}, column {col + 1}")
+        'row 3, column 6 is certainly safe'
+        """
+        here = square(self.row, self.col)
+        match self.why:
+            case HintReason.SAFE:
+                return f"{here} is certainly safe"
+            case HintReason.WRONG_FLAG:
+                return f"the flag at {here} is wrong: that square is certainly safe"
+            case HintReason.LOWEST_PROBABILITY:
+                return (
+                    f"no square is certainly safe; {here} holds a mine with probability "
+                    f"{self.probability:.3f}, the lowest on the board"
+                )
+            case HintReason.FIRST_CLICK_UNIFORM:
+                return (
+                    "nothing is revealed yet, and with no first-click rule every square is a "
+                    f"mine with probability {self.probability:.3f}"
+                )
+            case HintReason.FIRST_CLICK_SAFE:
+                return f"the first click is safe: the {self.rule!r} rule keeps it clear of mines"
+
+    @property
+    def reason(self) -> str:
+        """:meth:`words` with squares as ``(row, col)`` counted from 0."""
+        return self.words()
 
 
 def hint(
@@ -74,16 +129,10 @@ def hint_from_analysis(analysis: Analysis, glyphs: npt.ArrayLike) -> Hint:
     flagged = view == GLYPH_FLAG
     for row, col in analysis.safe.tolist():
         if not flagged[row, col]:
-            return Hint(row, col, 0.0, True, f"({row}, {col}) is certainly safe")
+            return Hint(row, col, 0.0, True, HintReason.SAFE)
     if len(analysis.safe):
         row, col = analysis.safe[0].tolist()
-        return Hint(
-            row,
-            col,
-            0.0,
-            True,
-            f"the flag at ({row}, {col}) is wrong: that square is certainly safe",
-        )
+        return Hint(row, col, 0.0, True, HintReason.WRONG_FLAG)
     probability = np.where(flagged, np.nan, analysis.probability)
     if np.all(np.isnan(probability)):
         raise InvalidBoardError("every hidden square is flagged: unflag one to get a hint")
@@ -94,14 +143,7 @@ def hint_from_analysis(analysis: Analysis, glyphs: npt.ArrayLike) -> Hint:
     # float, accurate to about 1e-12, instead of seconds of big-integer sums.
     hidden = int(np.count_nonzero(~np.isnan(analysis.probability)))
     value = float(analysis.exact(row, col)) if hidden <= EXACT_HINT_SQUARES else float(lowest)
-    return Hint(
-        row,
-        col,
-        value,
-        False,
-        f"no square is certainly safe; ({row}, {col}) holds a mine with probability "
-        f"{value:.3f}, the lowest on the board",
-    )
+    return Hint(row, col, value, False, HintReason.LOWEST_PROBABILITY)
 
 
 def _first_click(game: Game) -> Hint:
@@ -109,18 +151,5 @@ def _first_click(game: Game) -> Hint:
     row, col = middle(game.shape)
     if game.rule is FirstClickRule.NONE:
         value = game.mine_count / (rows * cols)
-        return Hint(
-            row,
-            col,
-            value,
-            False,
-            f"nothing is revealed yet, and with no first-click rule every square is a "
-            f"mine with probability {value:.3f}",
-        )
-    return Hint(
-        row,
-        col,
-        0.0,
-        True,
-        f"the first click is safe: the {game.rule.value!r} rule keeps it clear of mines",
-    )
+        return Hint(row, col, value, False, HintReason.FIRST_CLICK_UNIFORM)
+    return Hint(row, col, 0.0, True, HintReason.FIRST_CLICK_SAFE, game.rule.value)
