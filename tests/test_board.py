@@ -103,6 +103,35 @@ def test_flags_stop_the_flood_and_are_not_opened() -> None:
     assert str(board) == "#F..\n#F..\n#F.."
 
 
+#: The symbols str(board) has always drawn for the states that hide a square's
+#: number, written out by hand (the CLI's outputs depend on them).
+_STR_OF_STATE = {0: "#", 1: "?", 2: "F", 4: "X"}
+
+
+@given(positions())
+def test_str_is_the_players_view_in_the_view_alphabet(
+    case: tuple[list[list[bool]], list[list[int]], tuple[int, int]],
+) -> None:
+    mines, state, click = case
+    board = board_from(mines, state)
+    board.reveal(*click)  # opens a region, or explodes a mine
+    rows, cols = len(mines), len(mines[0])
+
+    def shown(r: int, c: int) -> str:
+        square = int(board.state[r, c])
+        if square != CellState.REVEALED:
+            return _STR_OF_STATE[square]
+        count = sum(
+            mines[y][x]
+            for y in range(max(r - 1, 0), min(r + 2, rows))
+            for x in range(max(c - 1, 0), min(c + 2, cols))
+        )
+        return str(count) if count else "."
+
+    expected = "\n".join("".join(shown(r, c) for c in range(cols)) for r in range(rows))
+    assert str(board) == expected
+
+
 def test_question_marks_are_opened_by_the_flood() -> None:
     board = Board(Minefield.from_text("...\n...\n"))
     board.question(0, 0)

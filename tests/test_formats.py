@@ -19,6 +19,7 @@ from minesweep.formats import (
     to_mbf,
     to_view,
 )
+from minesweep.squares import VIEW_SYMBOLS, glyph_of
 
 from .helpers import Clock
 
@@ -83,6 +84,15 @@ def test_view_symbols() -> None:
     shown = [Glyph.HIDDEN, Glyph.FLAG, Glyph.QUESTION, Glyph.MINE, Glyph.EXPLODED, Glyph.WRONG_FLAG]
     assert to_view(np.array([[0, 1, 8, *shown]], np.uint8)) == ".18#F?*X!\n"
     assert parse_view("0 #\n\n1 F\n").tolist() == [[0, Glyph.HIDDEN], [1, Glyph.FLAG]]
+
+
+def test_views_are_written_and_read_in_the_one_alphabet() -> None:
+    every_glyph = np.arange(len(VIEW_SYMBOLS), dtype=np.uint8).reshape(1, -1)
+    assert to_view(every_glyph) == VIEW_SYMBOLS + "\n"
+    assert parse_view(VIEW_SYMBOLS).tolist() == every_glyph.tolist()
+    # A column of each symbol, read back square by square.
+    column = "\n".join(VIEW_SYMBOLS)
+    assert parse_view(column).reshape(-1).tolist() == [glyph_of(s) for s in VIEW_SYMBOLS]
 
 
 @pytest.mark.parametrize(

@@ -54,3 +54,33 @@ def test_the_flood_mark_is_no_state_a_square_keeps() -> None:
     # A flood opens exactly the hidden squares, question-marked or not.
     openable = {state for state in CellState if state <= squares.STATE_OPENABLE_MAX}
     assert openable == {CellState.HIDDEN, CellState.QUESTIONED}
+
+
+def test_the_view_alphabet_is_one_symbol_a_glyph_and_back() -> None:
+    symbols = squares.VIEW_SYMBOLS
+    # One symbol for every glyph value, 0 to the last glyph, none repeated.
+    assert len(symbols) == max(Glyph) + 1
+    assert len(set(symbols)) == len(symbols)
+    assert all(
+        symbol.isascii() and symbol.isprintable() and not symbol.isspace() for symbol in symbols
+    )
+    for glyph in range(len(symbols)):
+        assert squares.glyph_of(symbols[glyph]) == glyph
+    # Reading accepts exactly the alphabet and "0", an old spelling of a blank.
+    read = {chr(code) for code in range(0x110000) if squares.glyph_of(chr(code)) is not None}
+    assert read == set(symbols) | {"0"}
+    assert squares.glyph_of("0") == 0
+
+
+def test_the_view_alphabet_is_the_one_files_have_always_used() -> None:
+    # Written out by hand: views in saved games and the CLI's outputs use these.
+    assert squares.VIEW_SYMBOLS[: squares.MAX_NUMBER + 1] == ".12345678"
+    marks = {
+        Glyph.HIDDEN: "#",
+        Glyph.FLAG: "F",
+        Glyph.QUESTION: "?",
+        Glyph.MINE: "*",
+        Glyph.EXPLODED: "X",
+        Glyph.WRONG_FLAG: "!",
+    }
+    assert {glyph: squares.VIEW_SYMBOLS[glyph] for glyph in Glyph} == marks

@@ -30,11 +30,16 @@ from .field import Minefield, leetcode_codes
 from .grid import check_position, position_pair
 from .leetcode import REVEALED, LeetCodeBoard
 from .squares import (
+    GLYPH_EXPLODED,
+    GLYPH_FLAG,
+    GLYPH_HIDDEN,
+    GLYPH_QUESTION,
     STATE_EXPLODED,
     STATE_FLAGGED,
     STATE_HIDDEN,
     STATE_OPENING,
     STATE_REVEALED,
+    VIEW_SYMBOLS,
     CellState,
 )
 
@@ -45,13 +50,23 @@ _STATE_MAX: Final = int(max(CellState))
 # ASCII codes, for converting LeetCode boards in bulk.
 _CODE = {symbol: ord(symbol) for symbol in "MEBX"}
 _LEETCODE_DIGITS: Final = np.frombuffer("".join(REVEALED).encode("ascii"), np.uint8)
-#: Symbols of str(board): the player's view, mines hidden.
-_VIEW_SYMBOLS: Final = {
-    CellState.HIDDEN: "#",
-    CellState.QUESTIONED: "?",
-    CellState.FLAGGED: "F",
-    CellState.EXPLODED: "X",
-}
+#: The glyph str(board) draws for each CellState, indexed by state: the
+#: player's view, mines hidden. A revealed square shows its number instead.
+_STATE_GLYPHS: Final = np.array(
+    [
+        {
+            CellState.HIDDEN: GLYPH_HIDDEN,
+            CellState.QUESTIONED: GLYPH_QUESTION,
+            CellState.FLAGGED: GLYPH_FLAG,
+            CellState.REVEALED: 0,  # replaced by the square's number
+            CellState.EXPLODED: GLYPH_EXPLODED,
+        }[CellState(state)]
+        for state in range(_STATE_MAX + 1)
+    ],
+    np.uint8,
+)
+#: The one view alphabet (see minesweep.squares), as bytes to index.
+_VIEW_BYTES: Final = np.frombuffer(VIEW_SYMBOLS.encode("ascii"), np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,19 +370,16 @@ class Board:
         )
 
     def __str__(self) -> str:
-        """The player's view: ``#`` hidden, ``F`` flag, ``?``, ``.`` blank, digits, ``X``."""
-        numbers = self._field.numbers
-        lines = []
-        for r in range(self.shape[0]):
-            line = []
-            for c in range(self.shape[1]):
-                state = CellState(int(self._state[r, c]))
-                if state == CellState.REVEALED:
-                    line.append(str(numbers[r, c]) if numbers[r, c] else ".")
-                else:
-                    line.append(_VIEW_SYMBOLS[state])
-            lines.append("".join(line))
-        return "\n".join(lines)
+        """The player's view in the view alphabet: ``#`` hidden, ``F`` flag, ``?``,
+        ``.`` blank, digits, ``X``; rows joined by newlines, none after the last.
+
+        Mines stay hidden, and a lost board shows only the mine that went off:
+        a board knows no game, so no end-of-game marks (a game's view has them).
+        """
+        state = self._state
+        glyphs = np.where(state == STATE_REVEALED, self._field.numbers, _STATE_GLYPHS[state])
+        symbols = _VIEW_BYTES[glyphs]
+        return "\n".join(row.tobytes().decode("ascii") for row in symbols)
 
 
 def _checked_state(field: Minefield, state: npt.ArrayLike) -> npt.NDArray[np.uint8]:

@@ -40,7 +40,7 @@ from .game import Game
 from .generate import generate_field
 from .history import action_record, read_history, read_history_lines
 from .notation import load_json
-from .squares import MAX_NUMBER, CellState, Glyph
+from .squares import VIEW_SYMBOLS, CellState, glyph_of
 
 __all__ = [
     "GAME_FORMAT",
@@ -58,24 +58,8 @@ __all__ = [
 GAME_FORMAT: Final = "minesweep-game"
 GAME_FORMAT_VERSION: Final = 1
 
-#: The symbol of every glyph that is not a number.
-_GLYPH_SYMBOLS: Final = {
-    Glyph.HIDDEN: "#",
-    Glyph.FLAG: "F",
-    Glyph.QUESTION: "?",
-    Glyph.MINE: "*",
-    Glyph.EXPLODED: "X",
-    Glyph.WRONG_FLAG: "!",
-}
-#: The symbol of every glyph, indexed by its value: ``.`` and the digits for the
-#: revealed numbers, then the other glyphs in the order of their values.
-_VIEW_SYMBOLS: Final = "".join(
-    [".", *(str(n) for n in range(1, MAX_NUMBER + 1))]
-    + [_GLYPH_SYMBOLS[Glyph(value)] for value in range(MAX_NUMBER + 1, max(Glyph) + 1)]
-)
 #: The digits of the CellState values that "initial" holds, one a square.
 _STATE_DIGITS: Final = "".join(str(int(state)) for state in CellState)
-_VIEW_CODES: Final = {symbol: code for code, symbol in enumerate(_VIEW_SYMBOLS)} | {"0": 0}
 
 
 # --- MBF ---------------------------------------------------------------------------
@@ -138,9 +122,9 @@ def to_view(glyphs: npt.NDArray[np.uint8]) -> str:
     codes = np.asarray(glyphs)
     if codes.ndim != 2 or codes.dtype.kind not in "iu" or codes.size == 0:
         raise InvalidBoardError(f"a view is a 2-D array of glyphs, got {codes.dtype} {codes.shape}")
-    if codes.min() < 0 or codes.max() >= len(_VIEW_SYMBOLS):
-        raise InvalidBoardError(f"glyphs go from 0 to {len(_VIEW_SYMBOLS) - 1}, got {codes.max()}")
-    table = np.frombuffer(_VIEW_SYMBOLS.encode("ascii"), np.uint8)
+    if codes.min() < 0 or codes.max() >= len(VIEW_SYMBOLS):
+        raise InvalidBoardError(f"glyphs go from 0 to {len(VIEW_SYMBOLS) - 1}, got {codes.max()}")
+    table = np.frombuffer(VIEW_SYMBOLS.encode("ascii"), np.uint8)
     symbols = table[codes.astype(np.intp)]
     return "".join(row.tobytes().decode("ascii") + "\n" for row in symbols)
 
@@ -162,11 +146,11 @@ def parse_view(text: str) -> npt.NDArray[np.uint8]:
         if len(line) != width:
             raise ParseError(f"view row {row} has {len(line)} squares; expected {width} like row 0")
         for col, symbol in enumerate(line):
-            code = _VIEW_CODES.get(symbol)
+            code = glyph_of(symbol)
             if code is None:
                 raise ParseError(
                     f"view row {row} column {col} is {symbol!r}; expected one of "
-                    f"{_VIEW_SYMBOLS!r} or '0'"
+                    f"{VIEW_SYMBOLS!r} or '0'"
                 )
             codes[row, col] = code
     return codes
@@ -348,8 +332,8 @@ def _check_outcome(document: dict[str, Any], game: Game) -> None:
         row, col = (int(v) for v in wrong[0])
         raise ParseError(
             f"game history does not lead to the recorded view: square ({row}, {col}) "
-            f"shows {_VIEW_SYMBOLS[replayed[row, col]]!r} after replay but the file says "
-            f"{_VIEW_SYMBOLS[recorded[row, col]]!r}"
+            f"shows {VIEW_SYMBOLS[replayed[row, col]]!r} after replay but the file says "
+            f"{VIEW_SYMBOLS[recorded[row, col]]!r}"
         )
 
 

@@ -8,7 +8,8 @@ break another module. Three encodings live here, each for its own audience:
   question-marked, flagged, revealed, exploded), one byte a square;
 - :class:`Glyph`: what a player sees on a square: ``0`` to ``8`` for a
   revealed number, then the hidden kinds and the end-of-game marks. The solver
-  reads views written in glyphs;
+  reads views written in glyphs, and :data:`VIEW_SYMBOLS` is the one
+  alphabet a view is written in as text;
 - :class:`Knowledge`: what the solver's own bookkeeping knows of a square
   while it plays (unknown, open, a mine), which is less than the game knows.
 
@@ -20,7 +21,9 @@ compile-time constants. Each is defined from its enum member, never retyped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
+from types import MappingProxyType
 from typing import Final
 
 __all__ = [
@@ -44,9 +47,11 @@ __all__ = [
     "STATE_OPENING",
     "STATE_QUESTIONED",
     "STATE_REVEALED",
+    "VIEW_SYMBOLS",
     "CellState",
     "Glyph",
     "Knowledge",
+    "glyph_of",
 ]
 
 
@@ -120,3 +125,45 @@ KNOWN_MINE: Final = int(Knowledge.MINE)
 #: In the endgame search's tally of what a square can show (``0`` to ``8``),
 #: the slot after the numbers counts the layouts where the square is a mine.
 OUTCOME_MINE: Final = MAX_NUMBER + 1
+
+
+# --- the view as text -------------------------------------------------------------
+
+#: The symbol of each glyph that is not a number. Written against the members,
+#: not their values, so that renumbering a glyph moves its symbol with it.
+_MARK_SYMBOLS: Final = {
+    Glyph.HIDDEN: "#",
+    Glyph.FLAG: "F",
+    Glyph.QUESTION: "?",
+    Glyph.MINE: "*",
+    Glyph.EXPLODED: "X",
+    Glyph.WRONG_FLAG: "!",
+}
+#: The one alphabet of the player's view as text, indexed by glyph value: ``.``
+#: for a revealed blank, the digits, then the other glyphs in the order of
+#: their values. :mod:`minesweep.formats` writes and reads views with it, and
+#: ``str(board)`` draws a board with it; a screen may draw some glyphs its own
+#: way (the terminal game shows a hidden square as ``·``), but a file never does.
+#: ``VIEW_SYMBOLS[glyph]`` is the symbol of a glyph; :func:`glyph_of` reads one.
+VIEW_SYMBOLS: Final[str] = "".join(
+    [".", *(str(number) for number in range(1, MAX_NUMBER + 1))]
+    + [_MARK_SYMBOLS[Glyph(value)] for value in range(MAX_NUMBER + 1, max(Glyph) + 1)]
+)
+#: The glyph of each symbol; ``0`` is read as a blank too (a view written by
+#: hand often has one), but never written.
+_SYMBOL_GLYPHS: Final[Mapping[str, int]] = MappingProxyType(
+    {symbol: glyph for glyph, symbol in enumerate(VIEW_SYMBOLS)} | {"0": 0}
+)
+
+
+def glyph_of(symbol: str) -> int | None:
+    """The glyph a view symbol stands for, or None if ``symbol`` is none.
+
+    >>> VIEW_SYMBOLS
+    '.12345678#F?*X!'
+    >>> glyph_of("F") == Glyph.FLAG, VIEW_SYMBOLS[Glyph.FLAG]
+    (True, 'F')
+    >>> glyph_of("0"), glyph_of("@")
+    (0, None)
+    """
+    return _SYMBOL_GLYPHS.get(symbol)
