@@ -12,9 +12,11 @@ from hypothesis.extra import numpy as hnp
 
 from minesweep import Action, ActionKind, Game, Glyph, InvalidBoardError, Minefield, ParseError
 from minesweep.formats import (
+    Format,
     parse_game_json,
     parse_mbf,
     parse_view,
+    sniff,
     to_game_json,
     to_mbf,
     to_view,
@@ -234,3 +236,82 @@ def test_views_of_bad_glyphs_are_refused() -> None:
         to_view(np.array([1, 2]))
     with pytest.raises(ParseError, match="a view is text"):
         parse_view(None)  # type: ignore[arg-type]
+
+
+# --- sniff: which format a file holds ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        ('{"format": "minesweep-game"}', Format.GAME),
+        (' \n{"version": 1, "format": "x"}', Format.GAME),
+        ('  {"board": [["E"]]}', Format.LEETCODE_JSON),
+        ('[["E"]]', Format.LEETCODE_JSON),
+        ("[1, 2", Format.LEETCODE_JSON),  # malformed: its parser says so
+        ("*..\n.*.\n", Format.MINEFIELD_TEXT),
+        ("...\n", Format.MINEFIELD_TEXT),  # a minefield before a view of blanks
+        ("EEM\nB1e\n", Format.LEETCODE_GRID),
+        ("11\n11\n", Format.LEETCODE_GRID),  # a LeetCode board before a view
+        ("E E M\r\n", Format.LEETCODE_GRID),
+        ("#1\n#.\n", Format.VIEW),
+        ("F?*X!0\n", Format.VIEW),
+        ("##\n#\n", Format.VIEW),  # ragged: parse_view refuses it, sniff does not parse
+        ("", Format.UNKNOWN),
+        ("   \n", Format.UNKNOWN),
+        ("hello\n", Format.UNKNOWN),
+        ("#1@\n", Format.UNKNOWN),
+        ("\x03\x03\x00\x01", Format.UNKNOWN),  # a str is never MBF
+        (b"*.\n", Format.MINEFIELD_TEXT),
+        (b'\xef\xbb\xbf[["E"]]', Format.LEETCODE_JSON),  # the byte-order mark skipped
+        (b"\xef\xbb\xbf", Format.UNKNOWN),
+        (b"", Format.UNKNOWN),
+        (bytes([3, 3, 0, 1, 1, 1]), Format.MBF),
+        (b"\xff\x01", Format.MBF),  # not UTF-8
+        (bytearray(b"#F\n"), Format.VIEW),
+    ],
+)
+def test_sniff_names_each_format(data: str | bytes, kind: Format) -> None:
+    assert sniff(data) is kind
+
+
+def test_sniff_refuses_what_is_neither_text_nor_bytes() -> None:
+    with pytest.raises(ParseError, match="sniff reads text or bytes, got list"):
+        sniff([["E"]])  # type: ignore[arg-type]
+
+
+@given(st.text(alphabet="MEBXme12345678", min_size=1), st.text(alphabet=" \t\n"))
+def test_a_grid_of_leetcode_letters_is_a_leetcode_grid(body: str, padding: str) -> None:
+    # Letters other than '.' and '*' make it a LeetCode board whatever the spacing;
+    # a board of digits alone is one too (no '*' or '.' in it).
+    assert sniff(padding + body + padding) is Format.LEETCODE_GRID
+
+
+@given(st.text(alphabet="*.", min_size=1), st.text(alphabet="MEBme", min_size=1))
+def test_a_minefield_with_a_leetcode_letter_is_unknown(field: str, letters: str) -> None:
+    assert sniff(field + letters) is Format.UNKNOWN
+
+
+@given(glyph_grids)
+def test_every_view_is_sniffed_as_a_view_or_what_its_symbols_also_spell(
+    glyphs: np.ndarray,
+) -> None:
+    text = to_view(glyphs)
+    kind = sniff(text)
+    used = set(text) - {"\n"}
+    # Only a view whose every symbol is also a minefield's (or a LeetCode
+    # board's) reads as that first; every other view reads as a view.
+    if used <= set("*."):
+        assert kind is Format.MINEFIELD_TEXT
+    elif used <= set("X12345678"):
+        assert kind is Format.LEETCODE_GRID
+    else:
+        assert kind is Format.VIEW
+    assert sniff(text.encode()) is kind
+
+
+@given(masks)
+def test_what_minesweep_writes_is_sniffed_as_it(mask: np.ndarray) -> None:
+    field = Minefield(mask)
+    assert sniff(field.to_text()) is Format.MINEFIELD_TEXT
+    assert sniff(to_mbf(field)) is Format.MBF

@@ -16,6 +16,9 @@
   action, with its field once laid), then one history record a line
   (:mod:`minesweep.history`), appended as the game is played.
 
+:func:`sniff` tells which of these (or of LeetCode's notations, or a
+minefield's ``*``/``.`` text) a file holds, from its characters alone.
+
 >>> from minesweep import Minefield
 >>> field = Minefield.from_text("*..\\n..*\\n")
 >>> to_mbf(field)
@@ -29,6 +32,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable
+from enum import StrEnum
 from typing import Any, Final
 
 import numpy as np
@@ -45,11 +49,13 @@ from .squares import VIEW_SYMBOLS, CellState, glyph_of
 __all__ = [
     "GAME_FORMAT",
     "GAME_FORMAT_VERSION",
+    "Format",
     "log_base",
     "parse_game_json",
     "parse_game_log",
     "parse_mbf",
     "parse_view",
+    "sniff",
     "to_game_json",
     "to_mbf",
     "to_view",
@@ -60,6 +66,93 @@ GAME_FORMAT_VERSION: Final = 1
 
 #: The digits of the CellState values that "initial" holds, one a square.
 _STATE_DIGITS: Final = "".join(str(int(state)) for state in CellState)
+
+
+# --- which format a file holds ---------------------------------------------------------
+
+
+class Format(StrEnum):
+    """What a file holds, as :func:`sniff` tells it; each value is its name in words."""
+
+    #: Game JSON (:func:`parse_game_json`): a JSON object with a ``"format"`` key.
+    GAME = "game"
+    #: LeetCode JSON: a list of rows, or an object with ``"board"`` (and ``"click"``).
+    LEETCODE_JSON = "leetcode-json"
+    #: A minefield as :meth:`Minefield.to_text` writes it: ``*`` a mine, ``.`` none.
+    MINEFIELD_TEXT = "minefield-text"
+    #: A LeetCode board as a text grid: ``M E B X``, the digits, flags ``m e``.
+    LEETCODE_GRID = "leetcode-grid"
+    #: The player's view (:func:`parse_view`), in :data:`~minesweep.squares.VIEW_SYMBOLS`.
+    VIEW = "view"
+    #: Bytes that are not text: MBF (:func:`parse_mbf`), the one binary format.
+    MBF = "mbf"
+    #: None of these: empty, or characters no format has.
+    UNKNOWN = "unknown"
+
+
+#: The blanks around and between a grid's rows, which say nothing of its notation.
+_BLANKS: Final = " \t\r\n"
+_MINEFIELD_SYMBOLS: Final = "*." + _BLANKS
+_LEETCODE_SYMBOLS: Final = "MEBXme12345678" + _BLANKS
+_VIEW_TEXT_SYMBOLS: Final = VIEW_SYMBOLS + "0" + _BLANKS
+
+
+def sniff(data: str | bytes) -> Format:
+    """Which format ``data`` is written in, told by its characters alone; nothing is parsed.
+
+    A JSON object with a ``"format"`` key is a game, other JSON is LeetCode's;
+    a grid of only ``*`` and ``.`` is a minefield; one of LeetCode's letters
+    and digits a LeetCode board; one of view symbols a view. Where two fit,
+    the first of that order wins: ``...`` is a minefield with no mine before it
+    is a view of blanks, and ``11`` a LeetCode board before it is a view.
+    Bytes are read as UTF-8 (a byte-order mark skipped); bytes that are not
+    text (not UTF-8, or control characters and no other format) are MBF. A
+    ``str`` is taken as it is, and is never MBF. What fits nothing, the empty text included, is
+    :attr:`Format.UNKNOWN`: the parser of the format a caller expects says
+    what is wrong with it.
+
+    >>> sniff('{"format": "minesweep-game", "version": 1}')
+    <Format.GAME: 'game'>
+    >>> sniff('[["E", "M"]]').value, sniff("*..\\n.*.\\n").value, sniff("EM\\nB1\\n").value
+    ('leetcode-json', 'minefield-text', 'leetcode-grid')
+    >>> sniff("#1F\\n#2.\\n").value, sniff("hello").value, sniff("").value
+    ('view', 'unknown', 'unknown')
+    >>> sniff(bytes([2, 1, 0, 1, 0, 0])).value  # a 2x1 MBF board, its mine at (0, 0)
+    'mbf'
+    """
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return Format.MBF
+        kind = _sniff_text(text)
+        # MBF's first bytes (its size, its mine count) are control characters;
+        # text has none but its blanks.
+        if kind is Format.UNKNOWN and not "".join(text.split()).isprintable():
+            return Format.MBF
+        return kind
+    if isinstance(data, str):
+        return _sniff_text(data)
+    raise ParseError(f"sniff reads text or bytes, got {type(data).__name__}")
+
+
+def _sniff_text(text: str) -> Format:
+    start = text.lstrip()[:1]
+    if start == "{" and '"format"' in text:
+        return Format.GAME
+    if start in ("[", "{"):
+        return Format.LEETCODE_JSON
+    body = text.strip()
+    if not body:
+        return Format.UNKNOWN
+    for symbols, kind in (
+        (_MINEFIELD_SYMBOLS, Format.MINEFIELD_TEXT),
+        (_LEETCODE_SYMBOLS, Format.LEETCODE_GRID),
+        (_VIEW_TEXT_SYMBOLS, Format.VIEW),
+    ):
+        if not body.strip(symbols):
+            return kind
+    return Format.UNKNOWN
 
 
 # --- MBF ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The command line's one file reader and its one sniffer of a position's notation."""
+"""The command line's one file reader: files and standard input, a byte-order mark, bad text."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ import pathlib
 import sys
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from minesweep.cli._input import decode_text, read_text, sniff_position
+from minesweep.cli._input import decode_text, read_text
 
 from .runner import run, run_raw
 
@@ -66,30 +64,35 @@ def test_text_that_is_not_utf8_is_refused_in_one_line(
 
 
 @pytest.mark.parametrize(
-    ("text", "kind"),
+    ("data", "message"),
     [
-        ('{"format": "minesweep-game"}', "game"),
-        ('  {"board": [["E"]]}', "leetcode-json"),
-        ('[["E"]]', "leetcode-json"),
-        ("*..\n.*.\n", "minefield-text"),
-        ("...\n", "minefield-text"),
-        ("EEM\nB1e\n", "leetcode-grid"),
-        ("#1\n#.\n", "other"),
-        ("", "other"),
-        ("   \n", "other"),
+        (b"", "minesweep stats: the input is empty"),
+        (b" \n\t\n", "minesweep stats: the input is empty"),
+        (b"#1\n11\n", "minesweep stats: not a board minesweep reads: expected MBF"),
+        (b"hello\n", "minesweep stats: not a board minesweep reads: expected MBF"),
+        (b"\xef\xbb\xbf", "minesweep stats: not a board minesweep reads: expected MBF"),
+        (bytes([3, 3, 0, 5, 0]), "minesweep stats: MBF data is truncated"),
+        (b"\xff\xfe\x00", "minesweep stats: MBF data is"),
     ],
 )
-def test_sniff_position_names_each_notation(text: str, kind: str) -> None:
-    assert sniff_position(text) == kind
+def test_stats_words_what_the_sniffer_found_it_cannot_read(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], data: bytes, message: str
+) -> None:
+    # Empty, a view (no mines to count), unknown text: refused in the CLI's
+    # words; bytes that are not text are read as MBF, whose parser says why not.
+    path = tmp_path / "board"
+    path.write_bytes(data)
+    status, out, err = run_raw(capsys, "stats", str(path))
+    assert (status, out) == (2, "")
+    assert err.startswith(message)
+    assert err.count("\n") == 1
 
 
-@given(st.text(alphabet="MEBXme12345678", min_size=1), st.text(alphabet=" \t\n"))
-def test_a_grid_of_leetcode_letters_is_a_leetcode_grid(body: str, padding: str) -> None:
-    # Letters other than '.' and '*' make it a LeetCode board whatever the spacing;
-    # a board of digits alone is one too (no '*' or '.' in it).
-    assert sniff_position(padding + body + padding) == "leetcode-grid"
-
-
-@given(st.text(alphabet="*.", min_size=1), st.text(alphabet="MEBXme12345678", min_size=1))
-def test_a_minefield_with_any_leetcode_letter_is_neither(field: str, letters: str) -> None:
-    assert sniff_position(field + letters) == "other"
+def test_stats_reads_an_mbf_file(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "board.mbf"
+    path.write_bytes(bytes([3, 2, 0, 2, 0, 0, 2, 1]))  # "*..\n..*"
+    status, out, err = run_raw(capsys, "stats", str(path))
+    assert (status, err) == (0, "")
+    assert out.startswith("size        2x3\nmines       2 (33.3%)\n")

@@ -1,18 +1,20 @@
-"""Reading the user's files: one reader of bytes and text, and one sniffer of what a file holds."""
+"""Reading the user's files: the command line's one reader of bytes and text.
+
+Every file a command reads comes through :func:`read_bytes` (and
+:func:`read_text` for text), so that a missing file, standard input and a
+byte-order mark are handled, and worded, once. Which format a file holds is
+:func:`minesweep.formats.sniff`'s answer; this module only words what the
+command line says about it.
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 from ._args import fail
 
-__all__ = ["PositionKind", "decode_text", "read_bytes", "read_text", "sniff_position"]
-
-#: What a position's text holds, as :func:`sniff_position` tells it.
-PositionKind: TypeAlias = Literal[
-    "game", "leetcode-json", "minefield-text", "leetcode-grid", "other"
-]
+__all__ = ["decode_text", "load_field_or_game", "load_view", "read_bytes", "read_text"]
 
 
 def _where(path: str) -> str:
@@ -51,27 +53,6 @@ def read_text(path: str, command: str) -> str:
         fail(f"minesweep {command}: cannot read {_where(path)}: not UTF-8 text ({error.reason})")
 
 
-def sniff_position(text: str) -> PositionKind:
-    """Which notation a position's text is written in, told by its characters alone.
-
-    A game file is JSON with a ``"format"`` key; other JSON is LeetCode's; a
-    grid of only ``*`` and ``.`` is a minefield; a grid of LeetCode's letters
-    and digits is a LeetCode board. Anything else is ``"other"``: a player's
-    view, a binary format, or nothing minesweep reads.
-    """
-    start = text.lstrip()[:1]
-    if start == "{" and '"format"' in text:
-        return "game"
-    if start in ("[", "{"):
-        return "leetcode-json"
-    body = text.strip()
-    if body and not body.strip("*.\n\r\t "):
-        return "minefield-text"
-    if body and not body.strip("MEBXme12345678\n\r\t "):
-        return "leetcode-grid"
-    return "other"
-
-
 def load_view(path: str) -> tuple[Any, int | None, Any]:
     """A position to solve: (glyphs, total mines or None when the file does not say, game).
 
@@ -79,20 +60,22 @@ def load_view(path: str) -> tuple[Any, int | None, Any]:
     """
     from .. import Board
     from ..actions import GameStatus
-    from ..formats import parse_game_json, parse_view
+    from ..formats import Format, parse_game_json, parse_view, sniff
     from ..moves import view_of
     from ..notation import parse_leetcode_json, parse_text_grid
 
     text = read_text(path, "solve")
-    kind = sniff_position(text)
-    if kind == "game":
+    kind = sniff(text)
+    if kind is Format.GAME:
         game = parse_game_json(text)
         return game.glyphs(), game.mine_count, game
-    if kind == "leetcode-json":
+    if kind is Format.LEETCODE_JSON:
         board, _ = parse_leetcode_json(text)
-    elif kind == "leetcode-grid":
+    elif kind is Format.LEETCODE_GRID:
         board = parse_text_grid(text)
     else:
+        # A view, a minefield's text (a view of blanks) or neither: the view's
+        # parser says what is wrong with it.
         return parse_view(text), None, None
     if any("X" in row for row in board):
         fail("minesweep solve: the board shows an exploded mine: the game is over")
@@ -105,36 +88,33 @@ def load_view(path: str) -> tuple[Any, int | None, Any]:
 def load_field_or_game(path: str) -> tuple[Any, Any]:
     """A board file in any format minesweep reads: (minefield, game or None)."""
     from .. import Minefield
-    from ..formats import parse_game_json, parse_mbf
+    from ..formats import Format, parse_game_json, parse_mbf, sniff
     from ..notation import parse_leetcode_json, parse_text_grid
 
     data = read_bytes(path, "stats")
-    try:
-        text = decode_text(data)
-    except UnicodeDecodeError:
+    kind = sniff(data)
+    if kind is Format.MBF:
         return parse_mbf(data), None
-    kind = sniff_position(text)
-    if kind == "game":
+    text = decode_text(data)
+    if kind is Format.GAME:
         game = parse_game_json(text)
         if game.field is None:
             fail("minesweep stats: the game's mines are not laid yet (no reveal so far)")
         return game.field, game
-    if kind == "leetcode-json":
+    if kind is Format.LEETCODE_JSON:
         board, _ = parse_leetcode_json(text)
         return Minefield.from_leetcode(_unflagged(board)), None
-    if kind == "minefield-text":
+    if kind is Format.MINEFIELD_TEXT:
         return Minefield.from_text(text), None
-    if kind == "leetcode-grid":
+    if kind is Format.LEETCODE_GRID:
         return Minefield.from_leetcode(_unflagged(parse_text_grid(text))), None
     if not data.strip():
         fail("minesweep stats: the input is empty")
-    if "".join(text.split()).isprintable():
-        # MBF is binary: its first bytes (the size) are control characters.
-        fail(
-            "minesweep stats: not a board minesweep reads: expected MBF, a game file, "
-            "LeetCode JSON or grid, or '*'/'.' text"
-        )
-    return parse_mbf(data), None
+    # A view, or text no format has: a view shows no mines, so it is no board.
+    fail(
+        "minesweep stats: not a board minesweep reads: expected MBF, a game file, "
+        "LeetCode JSON or grid, or '*'/'.' text"
+    )
 
 
 def _unflagged(board: list[list[str]]) -> list[list[str]]:
