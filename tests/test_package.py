@@ -83,6 +83,7 @@ LAYERS: dict[str, int] = {
     "minesweep.generate": 4,
     "minesweep.actions": 5,
     "minesweep.moves": 5,
+    "minesweep.position": 5,
     "minesweep._vector_kernels": 5,
     "minesweep.game": 5,
     "minesweep.history": 6,

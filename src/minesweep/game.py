@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final, final
+from collections.abc import Callable, Iterable, Iterator
+from typing import final
 
 import numpy as np
 import numpy.typing as npt
@@ -43,19 +43,10 @@ from .field import Minefield
 from .generate import check_fits, check_seed, generate_field, new_seed
 from .grid import check_position, position_pair
 from .leetcode import LeetCodeBoard
-from .moves import (
-    chord_targets,
-    is_openable,
-    lays_mines,
-    mark_target,
-    open_squares,
-    settled_status,
-    toggled_mark,
-    view_of,
-    win_flags,
-)
+from .moves import lays_mines, toggled_mark, view_of
+from .position import Position, read_only
 from .presets import FirstClickRule, Preset, first_click_rule
-from .squares import STATE_FLAGGED, STATE_HIDDEN, STATE_QUESTIONED, CellState, Glyph
+from .squares import STATE_HIDDEN, CellState, Glyph
 
 __all__ = [
     "Action",
@@ -71,26 +62,9 @@ __all__ = [
 ]
 
 
-_NO_SQUARES: Final = np.zeros(0, np.int64)
-_NO_STATES: Final = np.zeros(0, np.uint8)
-_NO_SQUARES.flags.writeable = False
-_NO_STATES.flags.writeable = False
-#: The Board method that gives a square that mark.
-_BOARD_MARKS: Final = {
-    ActionKind.FLAG: Board.flag,
-    ActionKind.UNFLAG: Board.unflag,
-    ActionKind.QUESTION: Board.question,
-}
-
-
 def _still_clock() -> float:
     """The clock of a replay's copy: its actions carry their recorded times."""
     return 0.0
-
-
-def _read_only(array: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    array.flags.writeable = False
-    return array
 
 
 @final
@@ -105,22 +79,18 @@ class Game:
     """
 
     __slots__ = (
-        "_board",
         "_clock",
         "_cols",
         "_end",
-        "_field",
         "_first_click",
-        "_flags",
         "_initial",
         "_mines",
-        "_questions",
+        "_position",
         "_redo",
         "_rows",
         "_rule",
         "_seed",
         "_start",
-        "_state",
         "_status",
         "_steps",
         "_undos",
@@ -161,13 +131,7 @@ class Game:
                 f"field is {field.rows}x{field.cols} with {field.mine_count} mines; "
                 f"the game is {rows}x{cols} with {mines}"
             )
-        self._field = field
-        self._board = Board(field) if field is not None else None
-        # Before the mines are laid, flags and question marks live here.
-        self._state = np.zeros((rows, cols), np.uint8)
-        # Flat indices of question-marked squares: a flood may open them, and
-        # undo must then know they were question marks, not plain hidden.
-        self._questions: set[int] = set()
+        self._position = Position(rows, cols, field)
         # The position before the first action, when it is not all hidden.
         self._initial: npt.NDArray[np.uint8] | None = None
         self._clock = clock
@@ -177,10 +141,6 @@ class Game:
         self._steps: list[Step] = []
         self._redo: list[Action] = []
         self._undos = 0
-        # How many squares are flagged, kept as actions change squares: the
-        # counter a front end shows after every action costs nothing on a
-        # board of 10^8 squares.
-        self._flags = 0
         self.question_marks = question_marks
 
     # --- building games ---------------------------------------------------------
@@ -248,18 +208,16 @@ class Game:
 
     def _start_from(self, position: Board) -> None:
         """Start from a position on the game's field instead of all hidden."""
-        self._board = position
+        self._position.start_from(position)
         state = position.state
         if np.any(state != STATE_HIDDEN):
             self._initial = state.copy()
             self._initial.flags.writeable = False
-        self._questions = set(np.flatnonzero(state == STATE_QUESTIONED).tolist())
-        self._flags = int(np.count_nonzero(state == STATE_FLAGGED))
         self._status = self._position_status()
 
     def _position_status(self) -> GameStatus:
         """The status a position shows by itself, with no history to say more."""
-        board = self._board
+        board = self._position.board
         if board is None or self._initial is None:
             return GameStatus.READY
         if board.exploded_at is not None:
@@ -295,7 +253,7 @@ class Game:
     @property
     def field(self) -> Minefield | None:
         """The minefield, once laid (at the first reveal for a new game)."""
-        return self._field
+        return self._position.field
 
     @property
     def status(self) -> GameStatus:
@@ -318,7 +276,7 @@ class Game:
     @property
     def flags(self) -> int:
         """How many squares are flagged now."""
-        return self._flags
+        return self._position.flags
 
     @property
     def mines_left(self) -> int:
@@ -376,7 +334,7 @@ class Game:
         return self._undos
 
     def outcome(self) -> Outcome:
-        board = self._board
+        board = self._position.board
         return Outcome(
             status=self._status,
             exploded_at=board.exploded_at if board is not None else None,
@@ -393,9 +351,10 @@ class Game:
         Before the first reveal of a new game the mines are not laid yet, and
         there is no LeetCode board to write.
         """
-        if self._board is None:
+        board = self._position.board
+        if board is None:
             raise InvalidBoardError("the mines are not laid until the first reveal")
-        return self._board.to_leetcode()
+        return board.to_leetcode()
 
     def glyphs(self, rows: slice | None = None) -> npt.NDArray[np.uint8]:
         """What the player sees on every square: a :class:`Glyph` value or a number 0-8.
@@ -409,7 +368,7 @@ class Game:
         if not isinstance(band, slice):
             raise SettingsError(f"rows must be a slice, got {rows!r}")
         state = self._current_state()[band]
-        field = self._field
+        field = self._position.field
         if field is None:
             return view_of(state, None, None, self._status)
         return view_of(state, field.numbers[band], field.mines[band], self._status)
@@ -448,10 +407,11 @@ class Game:
         a hidden or question-marked square while no field is laid (a reveal
         of a flag is a wasted click, and lays nothing).
         """
-        if action.kind is not ActionKind.REVEAL or self._field is not None:
+        if action.kind is not ActionKind.REVEAL or self._position.field is not None:
             return False
         check_position(self.shape, action.row, action.col)
-        return lays_mines(action.kind, laid=False, state=int(self._state[action.row, action.col]))
+        state = self._position.mark_before_laying(action.row, action.col)
+        return lays_mines(action.kind, laid=False, state=state)
 
     def push(self, action: Action) -> Effect:
         """Apply an action now (its ``time`` is set from the clock) and clear the redo stack."""
@@ -467,14 +427,7 @@ class Game:
         if not self._steps:
             raise ActionError("there is nothing to undo")
         step = self._steps.pop()
-        if len(step.squares):
-            now = self._current_state().reshape(-1)[step.squares]
-            self._flags += _flagged(step.before) - _flagged(now)
-            self._write(step.squares, step.before)
-            was_question = step.before == STATE_QUESTIONED
-            self._questions.update(step.squares[was_question].tolist())
-            if self._questions:
-                self._questions.difference_update(step.squares[~was_question].tolist())
+        self._position.restore(step.squares, step.before)
         self._status = step.status_before
         self._end = None
         if not self._steps:
@@ -510,22 +463,23 @@ class Game:
         """
         if isinstance(undos, bool) or not isinstance(undos, int) or undos < 0:
             raise SettingsError(f"undos must be a non-negative int, got {undos!r}")
+        field = game._position.field
         fresh = cls(
             game._rows,
             game._cols,
             game._mines,
             rule=game._rule,
             seed=game._seed,
-            field=game._field,
+            field=field,
             first_click=game._first_click,
             clock=clock,
             question_marks=game.question_marks,
         )
         start = game._initial if initial is None else initial
         if start is not None:
-            if game._field is None:
+            if field is None:
                 raise InvalidBoardError("a game starts from a position only on a given field")
-            fresh._start_from(Board(game._field, start))
+            fresh._start_from(Board(field, start))
         for action in actions:
             fresh._apply(action, at=action.time)
         fresh._undos = undos
@@ -547,25 +501,16 @@ class Game:
         [[[9, 9, 9], [9, 9, 9]], [[9, 1, 0], [9, 1, 0]]]
         """
         copy = Game.replay(self, (), clock=_still_clock)
-        yield ReplayFrame(None, copy._status, _read_only(copy.glyphs()))
+        yield ReplayFrame(None, copy._status, read_only(copy.glyphs()))
         for action in self.history:
             copy._apply(action, at=action.time)
-            yield ReplayFrame(action, copy._status, _read_only(copy.glyphs()))
+            yield ReplayFrame(action, copy._status, read_only(copy.glyphs()))
 
     # --- the rules ----------------------------------------------------------------
 
     def _current_state(self) -> npt.NDArray[np.uint8]:
         """Every square's state, read-only: the board's once the mines are laid."""
-        if self._board is not None:
-            return self._board.state
-        return _read_only(self._state.view())
-
-    def _write(self, squares: npt.NDArray[np.int64], states: npt.NDArray[np.uint8]) -> None:
-        """Write the states of squares (flat indices): to the board once the mines are laid."""
-        if self._board is not None:
-            self._board.restore(squares, states)
-        else:
-            self._state.reshape(-1)[squares] = states
+        return self._position.state()
 
     def _apply(self, action: Action, *, at: float | None) -> Effect:
         """Apply ``action`` now (``at`` None) or at a recorded time (a replay).
@@ -594,17 +539,19 @@ class Game:
         status_before = self._status
         if self.lays_mines(action):
             self._lay_mines(action.row, action.col)
-        squares, old, opened = self._perform(action)
+        position = self._position
+        squares, old, opened = position.perform(action)
         # A replayed game's clock reads as if it had been played live.
         self._start = now - stamp
         if self._status is GameStatus.READY:
             self._status = GameStatus.PLAYING
         if action.kind in (ActionKind.REVEAL, ActionKind.CHORD) and len(squares):
-            self._settle()
+            self._status = position.settled(self._status)
         if self.is_over:
             self._end = self._start + stamp
-            squares, old = self._show_end(squares, old)
-        self._flags += _flagged(self._current_state().reshape(-1)[squares]) - _flagged(old)
+        if self._status is GameStatus.WON:
+            squares, old = position.flag_every_mine(squares, old)
+        position.recount(squares, old)
         squares.flags.writeable = False
         old.flags.writeable = False
         self._steps.append(Step(action, squares, old, opened, status_before))
@@ -618,12 +565,12 @@ class Game:
         )
 
     def _lay_mines(self, row: int, col: int) -> None:
-        """At the first reveal: lay the mines and carry the marks over to the board."""
-        if self._field is not None:
+        """At the first reveal: lay the mines around it (the marks carry over)."""
+        if self._position.field is not None:
             return
         assert self._seed is not None
         self._first_click = (row, col)
-        self._field = generate_field(
+        field = generate_field(
             self._rows,
             self._cols,
             self._mines,
@@ -631,93 +578,10 @@ class Game:
             rule=self._rule,
             seed=self._seed,
         )
-        self._board = Board(self._field, self._state)
-
-    def _perform(self, action: Action) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
-        """Apply the action's rule; return changed squares, their old states, opened count."""
-        kind = action.kind
-        if kind in (ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.QUESTION):
-            return self._mark(action)
-        if self._board is None or self._field is None:
-            return _NO_SQUARES, _NO_STATES, 0  # a chord before any square is revealed
-        if kind is ActionKind.REVEAL:
-            if not is_openable(int(self._board.state[action.row, action.col])):
-                return _NO_SQUARES, _NO_STATES, 0
-            return self._open([(action.row, action.col)])
-        targets = chord_targets(self._board.state, self._field.numbers, action.row, action.col)
-        if not targets:
-            return _NO_SQUARES, _NO_STATES, 0
-        return self._open(targets)
-
-    def _mark(self, action: Action) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
-        """Flag, unflag or question-mark a hidden square; a revealed one takes no mark."""
-        current = int(self._current_state()[action.row, action.col])
-        target = mark_target(action.kind, current)
-        if target is None:
-            return _NO_SQUARES, _NO_STATES, 0
-        index = action.row * self._cols + action.col
-        if self._board is None:
-            self._state[action.row, action.col] = target
-        else:
-            _BOARD_MARKS[action.kind](self._board, action.row, action.col)
-        if target == STATE_QUESTIONED:
-            self._questions.add(index)
-        else:
-            self._questions.discard(index)
-        return np.array([index], np.int64), np.array([current], np.uint8), 0
-
-    def _open(
-        self, targets: Sequence[tuple[int, int]]
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], int]:
-        """Reveal squares by the rule of :func:`~minesweep.moves.open_squares`."""
-        assert self._board is not None
-        assert self._field is not None
-        changed, opened = open_squares(self._board, self._field.mines, targets)
-        if not len(changed):
-            return _NO_SQUARES, _NO_STATES, 0
-        return changed, self._states_before_opening(changed), opened
-
-    def _states_before_opening(self, flat: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
-        """The states squares had before a reveal opened them: hidden or question-marked."""
-        before = np.full(len(flat), STATE_HIDDEN, np.uint8)
-        if self._questions:
-            marked = np.isin(flat, np.fromiter(self._questions, np.int64))
-            before[marked] = STATE_QUESTIONED
-            self._questions.difference_update(flat[marked].tolist())
-        return before
-
-    def _settle(self) -> None:
-        """Decide won or lost after an action."""
-        board = self._board
-        if board is None:
-            return
-        self._status = settled_status(
-            self._status,
-            exploded=board.exploded_at is not None,
-            safe_remaining=board.safe_remaining,
-        )
-
-    def _show_end(
-        self, squares: npt.NDArray[np.int64], old: npt.NDArray[np.uint8]
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
-        """On a win, flag every mine still unflagged; part of the same step for undo."""
-        if self._status is not GameStatus.WON:
-            return squares, old
-        assert self._field is not None
-        state = self._current_state().reshape(-1)
-        unflagged = win_flags(state, self._field.mines.reshape(-1), squares)
-        if not len(unflagged):
-            return squares, old
-        previous = state[unflagged]
-        self._write(unflagged, np.full(len(unflagged), STATE_FLAGGED, np.uint8))
-        return np.concatenate([squares, unflagged]), np.concatenate([old, previous])
+        self._position.lay(field)
 
     def __repr__(self) -> str:
         return (
             f"<Game {self._rows}x{self._cols}, {self._mines} mines, {self._status.value}, "
             f"{len(self._steps)} actions>"
         )
-
-
-def _flagged(states: npt.NDArray[np.uint8]) -> int:
-    return int(np.count_nonzero(states == STATE_FLAGGED))
