@@ -148,3 +148,60 @@ def test_stats_of_a_truncated_mbf_file(
     status, _, err = run(capsys, monkeypatch, "stats", str(path))
     assert status == 2
     assert "truncated" in err
+
+
+@pytest.mark.parametrize("command", ["new", "play"])
+@pytest.mark.parametrize(
+    ("options", "line"),
+    [
+        (["--size", "9x9"], "--size needs --mines"),
+        (["--mines", "3"], "--mines goes with --size; a preset has its own"),
+        (["--preset", "expert", "--mines", "3"], "--mines goes with --size; a preset has its own"),
+    ],
+)
+def test_game_options_are_refused_in_the_command_lines_own_words(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: pathlib.Path,
+    command: str,
+    options: list[str],
+    line: str,
+) -> None:
+    # The settings word these in no front end's options; the CLI names its own.
+    keys = tmp_path / "keys.toml"
+    keys.write_text("")  # play: no key file of the machine's own
+    extra = ["--keys", str(keys)] if command == "play" else []
+    result = run(capsys, monkeypatch, command, *options, *extra)
+    assert result == (2, "", f"minesweep {command}: {line}\n")
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (
+            ["--size", "9x12", "--mines", "20", "--seed", "4", "--rule", "safe"],
+            {"size": (9, 12), "mines": 20, "seed": 4, "rule": "safe"},
+        ),
+        (["--preset", "intermediate", "--no-guess"], {"preset": "intermediate", "no_guess": True}),
+        ([], {}),
+    ],
+)
+def test_new_and_play_read_the_game_options_alike(
+    options: list[str], expected: dict[str, object]
+) -> None:
+    from minesweep.cli._args import settings_from
+    from minesweep.cli._parser import build_parser
+    from minesweep.frontend import Settings
+
+    parser = build_parser()
+    played = settings_from(parser.parse_args(["play", *options]), "play")
+    assert played == Settings.of(**expected)  # type: ignore[arg-type]
+    # new lays the field itself: around the middle square, from a seed it records.
+    made = settings_from(
+        parser.parse_args(["new", *options]), "new", draw_seed=True, first_click="middle"
+    )
+    assert made.seed is not None
+    assert made.first_click == (made.rows // 2, made.cols // 2)
+    assert made == Settings.of(
+        **expected | {"seed": made.seed, "first_click": "middle"}  # type: ignore[arg-type]
+    )

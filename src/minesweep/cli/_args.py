@@ -10,9 +10,12 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from typing import Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn
 
 from ..presets import PRESETS, FirstClickRule
+
+if TYPE_CHECKING:
+    from ..frontend import Settings
 
 __all__ = [
     "EXIT_USAGE",
@@ -28,6 +31,7 @@ __all__ = [
     "positive",
     "rate",
     "seconds",
+    "settings_from",
     "size",
 ]
 
@@ -156,14 +160,43 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def check_game_options(arguments: argparse.Namespace, command: str) -> None:
-    """Refuse, in the command line's words, what :func:`add_game_options` cannot say alone.
+def settings_from(
+    arguments: argparse.Namespace,
+    command: str,
+    *,
+    draw_seed: bool = False,
+    first_click: tuple[int, int] | Literal["middle"] | None = None,
+) -> Settings:
+    """The game settings the options of :func:`add_game_options` name, for ``command``.
 
-    argparse has no "this option needs that one"; the settings would refuse it
-    too, but in words that name no option.
+    With ``draw_seed``, a seed is drawn when ``--seed`` gives none, so that
+    what the command writes records one. ``first_click`` is the square the
+    rule keeps clear, where the command lays the field itself.
+
+    What argparse cannot say ("this option needs that one") is refused here,
+    in the command line's words: the settings would refuse it too, but in
+    words that name no option.
     """
+    from ..frontend import Settings
+
     if arguments.size is not None and arguments.mines is None:
         fail(f"minesweep {command}: --size needs --mines")
+    if arguments.size is None and arguments.mines is not None:
+        fail(f"minesweep {command}: --mines goes with --size; a preset has its own")
+    seed = arguments.seed
+    if seed is None and draw_seed:
+        from ..generate import new_seed
+
+        seed = new_seed()
+    return Settings.of(
+        preset=arguments.preset,
+        size=arguments.size,
+        mines=arguments.mines,
+        rule=arguments.rule,
+        seed=seed,
+        no_guess=arguments.no_guess,
+        first_click=first_click,
+    )
 
 
 #: Options whose value is a square: a negative row ("-1,0") must reach our

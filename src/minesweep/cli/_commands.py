@@ -8,7 +8,7 @@ from typing import Any
 
 from ..leetcode import update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
-from ._args import check_game_options, fail
+from ._args import fail, settings_from
 from ._input import load_field_or_game, load_view, read_text
 
 __all__ = ["bench_play", "new", "play", "reveal", "serve", "solve", "stats"]
@@ -27,18 +27,9 @@ def reveal(arguments: argparse.Namespace) -> None:
 
 def new(arguments: argparse.Namespace) -> None:
     from ..formats import to_game_json, to_mbf
-    from ..frontend import Settings
-    from ..generate import new_seed
 
-    check_game_options(arguments, "new")
-    settings = Settings.of(
-        preset=arguments.preset,
-        size=arguments.size,
-        mines=arguments.mines,
-        rule=arguments.rule,
-        seed=arguments.seed if arguments.seed is not None else new_seed(),
-        no_guess=arguments.no_guess,
-        first_click=arguments.first_click or "middle",
+    settings = settings_from(
+        arguments, "new", draw_seed=True, first_click=arguments.first_click or "middle"
     )
     field = settings.lay_field()
     data: bytes
@@ -115,18 +106,8 @@ def play(arguments: argparse.Namespace) -> None:
         from platformdirs import user_config_dir
 
         key_file = Path(user_config_dir("minesweep", appauthor=False)) / "tui.toml"
-    from ..frontend import Settings
-
     keys = load_keys(key_file)
-    check_game_options(arguments, "play")
-    settings = Settings.of(
-        preset=arguments.preset,
-        size=arguments.size,
-        mines=arguments.mines,
-        rule=arguments.rule,
-        seed=arguments.seed,
-        no_guess=arguments.no_guess,
-    )
+    settings = settings_from(arguments, "play")
     MinesweeperApp(settings, theme="mono" if arguments.mono else "color", keys=keys).run()
 
 
@@ -270,11 +251,11 @@ def _first_click_promise(rule: str) -> str:
 
 def _square(glyphs: Any, analysis: Any, row: int, col: int) -> str:
     """A square of ``solve``'s table, four columns wide: its number, or its mine probability."""
-    from ..squares import MAX_NUMBER
+    from ..squares import MAX_NUMBER, VIEW_SYMBOLS
 
     glyph = glyphs[row, col]
     if glyph <= MAX_NUMBER:
-        return f"{'.12345678'[glyph]:>4}"
+        return f"{VIEW_SYMBOLS[glyph]:>4}"
     value = analysis.probability[row, col]
     exact = analysis.exact(row, col)
     if exact == 0:
