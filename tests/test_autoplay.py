@@ -101,7 +101,7 @@ def test_bad_configurations(make: object, error: type[Exception], message: str) 
 def test_a_missing_dask_extra_is_a_settings_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails
     config = PlayConfig.preset("beginner")
-    with pytest.raises(SettingsError, match=r"--dask needs the optional extra"):
+    with pytest.raises(SettingsError, match=r"playing on a Dask cluster needs the optional extra"):
         play_games(config, range(2), dask_address="tcp://nowhere:1")
 
 

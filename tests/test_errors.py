@@ -56,3 +56,33 @@ def test_each_error_says_what_went_wrong(
 ) -> None:
     with pytest.raises(error, match=message):
         make()  # type: ignore[operator]
+
+
+def test_the_tree_in_the_errors_docstring_names_every_error_class() -> None:
+    # Every module of the package, front ends included where their extras are
+    # installed: a class left out of the tree is an error a user cannot find.
+    import importlib
+    import pkgutil
+
+    import minesweep.errors
+
+    for module in pkgutil.walk_packages(minesweep.__path__, "minesweep."):
+        if module.name.endswith("__main__"):
+            continue  # importing it runs the command line
+        try:
+            importlib.import_module(module.name)
+        except ImportError:
+            continue  # an optional extra that is not installed here
+    found: set[type[BaseException]] = set()
+    pending: list[type[BaseException]] = [minesweep.errors.MinesweepError]
+    while pending:
+        error = pending.pop()
+        found.add(error)
+        pending.extend(error.__subclasses__())
+    documented = minesweep.errors.__doc__ or ""
+    missing = sorted(
+        error.__name__
+        for error in found
+        if error.__module__.startswith("minesweep") and f" {error.__name__}" not in documented
+    )
+    assert not missing, f"errors.py's tree leaves out {missing}"

@@ -198,7 +198,8 @@ def play_games(
             dask: Any = importlib.import_module("distributed")
         except ImportError:
             raise SettingsError(
-                "--dask needs the optional extra: pip install 'minesweep[dask]'"
+                "playing on a Dask cluster needs the optional extra: "
+                "pip install 'minesweep[dask]'"
             ) from None
         try:
             client = dask.Client(dask_address, timeout=dask_timeout)

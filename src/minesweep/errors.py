@@ -7,10 +7,22 @@ values keeps working; catch :class:`MinesweepError` to handle all of ours::
     ├── InvalidBoardError    the board is malformed: wrong type, shape or cell value
     ├── InvalidClickError    the click is malformed, out of range, or on a revealed cell
     ├── GameOverError        the game has already ended (a mine is shown exploded)
-    ├── ActionError          an action that cannot apply to the game now (nothing to undo)
+    ├── ActionError          an action that cannot apply to the game now (nothing to
+    │                        undo, a time before the previous action's)
     ├── SettingsError        settings that describe no game: preset, size, seed, rule,
-    │                        or an optional extra that is not installed
-    └── ParseError           text or bytes in one of our formats could not be read
+    │                        kind, or an optional extra that is not installed
+    ├── ParseError           text or bytes in one of our formats could not be read
+    │   (the solver, minesweep.solver.errors and minesweep.solver.noguess)
+    ├── ContradictionError   no mine layout agrees with the view; names a square at fault
+    ├── AnalysisBudgetError  the frontier is too tangled to count within the budget
+    ├── NoGuessBudgetError   no no-guess field was found in the attempts or time allowed
+    │   (the front ends)
+    ├── InvalidActionError   minesweep.rl: an action the mask forbids (invalid_action="raise")
+    └── BadNameError         minesweep.web: a player name that is not a fair name
+
+The front ends word their own options: no message here names a command-line
+flag. (The web game's ``BusyError``, a server past its capacity, is no bad
+value and is not in this tree.)
 
 Messages are lowercase, say what was expected and where, and repeat the bad
 value with ``repr`` so that ``'1'`` and ``1`` cannot be confused.
