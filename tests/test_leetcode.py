@@ -13,9 +13,9 @@ from minesweep import (
     InvalidBoardError,
     InvalidClickError,
     MinesweepError,
-    leetcode,
     update_board,
 )
+from minesweep.leetcode import ARRAYS_AT_ONCE, HANDOVER, PYTHON_ONLY, Handover
 
 from .reference import adjacent_mines, neighbours, reference_update
 from .strategies import boards_and_clicks
@@ -346,17 +346,6 @@ def test_numpy_style_integer_click_is_accepted() -> None:
 # --- update_board on the array path ------------------------------------------
 
 
-@pytest.fixture
-def eager_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make update_board hand every opening over to the array engine at once."""
-    monkeypatch.setattr(leetcode, "_ARRAY_MIN_CELLS", 1)
-    monkeypatch.setattr(leetcode, "_ARRAY_MIN_EXPANDED", 1)
-    monkeypatch.setattr(leetcode, "_ARRAY_CELLS_PER_EXPANDED", 10**9)
-    monkeypatch.setattr(leetcode, "_ARRAY_CELLS_PER_EXPANDED_UNCHECKED", 10**9)
-    monkeypatch.setattr(leetcode, "_ARRAY_COLD_EXPANDED", 1)
-
-
-@pytest.mark.usefixtures("eager_arrays")
 @settings(max_examples=max(300, settings.default.max_examples))
 @given(boards_and_clicks(max_rows=30, max_cols=30), st.booleans())
 def test_update_board_on_arrays_matches_the_reference(
@@ -366,45 +355,44 @@ def test_update_board_on_arrays_matches_the_reference(
     expected = (
         reference_update(board, click) if board[0] and len(board) * len(board[0]) <= 400 else None
     )
-    result = update_board(copy.deepcopy(board), click, check=check)
-    python_only = _python_only_update(board, click)
+    result = update_board(copy.deepcopy(board), click, check=check, handover=ARRAYS_AT_ONCE)
+    python_only = update_board(copy.deepcopy(board), click, handover=PYTHON_ONLY)
     assert result == python_only
     if expected is not None:
         assert result == expected
 
 
-def _python_only_update(board: list[list[str]], click: tuple[int, int]) -> list[list[str]]:
-    budget = leetcode._array_budget
-    try:
-        leetcode._array_budget = lambda rows, cols, checked: -1  # type: ignore[assignment]
-        return update_board(copy.deepcopy(board), click)
-    finally:
-        leetcode._array_budget = budget  # type: ignore[assignment]
-
-
-def test_update_board_uses_arrays_on_a_big_opening(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = []
-    real = leetcode._continue_on_arrays
-
-    def spy(*args: object) -> bool:
-        calls.append(args)
-        return real(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(leetcode, "_continue_on_arrays", spy)
+@pytest.mark.parametrize("handover", [HANDOVER, ARRAYS_AT_ONCE, PYTHON_ONLY])
+def test_update_board_gives_one_board_whichever_flood_runs(handover: Handover) -> None:
     board = [["E"] * 300 for _ in range(300)]
     board[150][150] = "M"
-    update_board(board, (0, 0))
-    assert len(calls) == 1
+    update_board(board, (0, 0), handover=handover)
     assert sum(row.count("B") for row in board) == 300 * 300 - 9
     assert board[149][149:152] == ["1", "1", "1"]
     assert board[150][149:152] == ["1", "M", "1"]
 
 
-def test_update_board_array_path_skips_boards_that_do_not_convert(eager_arrays: None) -> None:
+@pytest.mark.parametrize(
+    ("rows", "cols", "checked", "warm", "budget"),
+    [
+        (16, 30, True, True, -1),  # an expert board: Python always
+        (300, 300, True, True, 87),  # 90,000 squares / 1,024
+        (300, 300, False, True, 1406),  # unchecked: 90,000 / 64
+        (300, 300, True, False, 100_000),  # kernels not loaded: earn the loading first
+        (30, 30, True, True, 64),  # at least 64
+    ],
+)
+def test_the_default_handover_is_the_measured_rule(
+    rows: int, cols: int, checked: bool, warm: bool, budget: int
+) -> None:
+    assert HANDOVER.budget(rows, cols, checked=checked, warm=warm) == budget
+
+
+def test_update_board_array_path_skips_boards_that_do_not_convert() -> None:
     # With check=False a bad cell out of the click's way is not seen; the
     # array path must then leave the work to the Python flood, not crash.
     board = [["E"] * 30 for _ in range(30)]
     board[29][29] = None  # type: ignore[call-overload]
-    update_board(board, (0, 0), check=False)
+    update_board(board, (0, 0), check=False, handover=ARRAYS_AT_ONCE)
     assert board[0][0] == "B"
     assert board[28][28] == "B"

@@ -29,11 +29,12 @@ from __future__ import annotations
 import operator
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from .errors import GameOverError, InvalidBoardError, InvalidClickError
 
-__all__ = ["LeetCodeBoard", "check_leetcode_board", "update_board"]
+__all__ = ["HANDOVER", "Handover", "LeetCodeBoard", "check_leetcode_board", "update_board"]
 
 #: A LeetCode board: a list of rows, each a list of one-character strings.
 LeetCodeBoard = list[list[str]]
@@ -50,7 +51,11 @@ BOARD_SYMBOLS: Final = PLAYABLE_SYMBOLS | {EXPLODED}
 
 
 def update_board(
-    board: LeetCodeBoard, click: Sequence[int], *, check: bool = True
+    board: LeetCodeBoard,
+    click: Sequence[int],
+    *,
+    check: bool = True,
+    handover: Handover | None = None,
 ) -> LeetCodeBoard:
     """Apply one click to ``board`` in place, following LeetCode 529, and return it.
 
@@ -72,6 +77,10 @@ def update_board(
     the squares next to it are revealed as if it were not a mine; what such a
     board becomes is unspecified.
 
+    ``handover`` says when a big opening leaves Python for the compiled flood
+    the game's Board uses (:class:`Handover`; :data:`HANDOVER` by default).
+    Both give the same board.
+
     >>> update_board([["E", "M"]], (0, 1))
     [['E', 'X']]
     """
@@ -89,7 +98,12 @@ def update_board(
     if symbol == MINE:
         board[row][col] = EXPLODED
     elif symbol == EMPTY:
-        _reveal_region(board, row, col, rows, cols, checked, journal=None if check else [])
+        # Whether the kernels are loaded is a fact of the process: loading
+        # them has a cost that a small opening does not earn.
+        budget = (handover or HANDOVER).budget(
+            rows, cols, checked=check, warm="minesweep._kernels" in sys.modules
+        )
+        _reveal_region(board, row, col, rows, cols, checked, budget, journal=None if check else [])
     elif symbol == EXPLODED:
         raise GameOverError(f"the game is over: the mine at ({row}, {col}) has exploded")
     elif isinstance(symbol, str) and symbol in PLAYABLE_SYMBOLS:  # a list is unhashable
@@ -201,6 +215,7 @@ def _reveal_region(
     rows: int,
     cols: int,
     checked: tuple[int, int],
+    budget: int,
     journal: list[tuple[int, int]] | None,
 ) -> None:
     """Reveal the hidden empty square ``(row, col)`` and, if it is blank, its region.
@@ -230,7 +245,7 @@ def _reveal_region(
     if journal is not None:
         journal.append((row, col))
     try:
-        _spread(board, [(row, col)], rows, cols, checked, journal)
+        _spread(board, [(row, col)], rows, cols, checked, budget, journal)
     except InvalidBoardError:
         if journal is not None:
             for r, c in journal:
@@ -244,6 +259,7 @@ def _spread(
     rows: int,
     cols: int,
     checked: tuple[int, int],
+    budget: int,
     journal: list[tuple[int, int]] | None,
 ) -> None:
     """Reveal the hidden neighbours of the revealed blank squares on ``stack``, and so on.
@@ -253,10 +269,10 @@ def _spread(
     slices with list.count to count mines in C. A slice clamps its upper end
     to the row, but a start of -1 would wrap around to the last column, hence
     the care at the left. Squares it reveals go on ``journal`` when given.
+    After ``budget`` blank squares expanded (-1: never) it hands over to arrays.
     """
     lo, hi = checked
     last_row = rows - 1
-    budget = _array_budget(rows, cols, journal is None)
     expanded = 0
     while stack:
         # The opening is big: finish it on arrays, if the board converts (it
@@ -304,23 +320,47 @@ def _spread(
 # so its share is smaller; before the kernels are loaded in the process,
 # loading them has to be earned first. BENCHMARKS.md and
 # benchmarks/bench_update_board.py hold the measurements.
-_ARRAY_MIN_CELLS: Final = 512
-_ARRAY_MIN_EXPANDED: Final = 64
-_ARRAY_CELLS_PER_EXPANDED: Final = 1024
-_ARRAY_CELLS_PER_EXPANDED_UNCHECKED: Final = 64
-_ARRAY_COLD_EXPANDED: Final = 100_000
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """When a flood leaves Python for the compiled kernel (see the comment above).
+
+    ``update_board(..., handover=...)`` takes one; :data:`HANDOVER` is the
+    measured default. A board of fewer than ``min_cells`` squares never hands
+    over; otherwise the flood does after expanding ``cells // cells_per_expanded``
+    blank squares (``cells_per_expanded_unchecked`` for a click that skipped
+    the full check), at least ``min_expanded``, and at least ``cold_expanded``
+    while the kernels are not loaded in the process.
+
+    >>> HANDOVER.budget(16, 30, checked=True, warm=True)
+    -1
+    >>> HANDOVER.budget(1000, 1000, checked=True, warm=True)
+    976
+    """
+
+    min_cells: int = 512
+    min_expanded: int = 64
+    cells_per_expanded: int = 1024
+    cells_per_expanded_unchecked: int = 64
+    cold_expanded: int = 100_000
+
+    def budget(self, rows: int, cols: int, *, checked: bool, warm: bool) -> int:
+        """Blank squares to expand in Python before switching to arrays; -1: never."""
+        cells = rows * cols
+        if cells < self.min_cells:
+            return -1
+        share = self.cells_per_expanded if checked else self.cells_per_expanded_unchecked
+        budget = max(self.min_expanded, cells // share)
+        if not warm:
+            budget = max(budget, self.cold_expanded)
+        return budget
 
 
-def _array_budget(rows: int, cols: int, checked: bool) -> int:
-    """How many blank squares to expand in Python before switching to arrays; -1: never."""
-    cells = rows * cols
-    if cells < _ARRAY_MIN_CELLS:
-        return -1
-    share = _ARRAY_CELLS_PER_EXPANDED if checked else _ARRAY_CELLS_PER_EXPANDED_UNCHECKED
-    budget = max(_ARRAY_MIN_EXPANDED, cells // share)
-    if "minesweep._kernels" not in sys.modules:
-        budget = max(budget, _ARRAY_COLD_EXPANDED)
-    return budget
+#: The measured hand-over (BENCHMARKS.md, benchmarks/bench_update_board.py).
+HANDOVER: Final = Handover()
+#: Never hand over: the flood stays in Python (the reference the arrays are tested against).
+PYTHON_ONLY: Final = Handover(min_cells=sys.maxsize)
+#: Hand over at once, on any board (tests of the array path).
+ARRAYS_AT_ONCE: Final = Handover(0, 1, sys.maxsize, sys.maxsize, 1)
 
 
 def _continue_on_arrays(
