@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -42,7 +43,7 @@ def midgame(draw: st.DrawFn) -> Game:
     return game
 
 
-def analyze_in_budget(glyphs: np.ndarray, mines: int, **options: bool) -> Analysis:
+def analyze_in_budget(glyphs: np.ndarray, mines: int, **options: Any) -> Analysis:
     """Analyse a random position, setting aside the rare one past the state budget.
 
     Scattered reveals now and then link a frontier of about a hundred squares

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from minesweep import Game, Minefield
 from minesweep.formats import parse_view
 from minesweep.solver import AnalysisBudgetError, analyze, counting
+from minesweep.solver.counting import ComponentCache
 from minesweep.squares import MAX_NUMBER
 
 from .helpers import HIDDEN, analyze_in_budget, midgame
@@ -50,11 +51,11 @@ def test_remembered_components_change_nothing(game: Game, data: st.DataObject) -
     game.reveal(int(r), int(c))
     assume(not game.is_over)
     after = game.glyphs()
-    counting.clear_cache()
-    cold = analyze_in_budget(after, game.mine_count)
-    counting.clear_cache()
-    analyze_in_budget(before, game.mine_count)
-    warm = analyze_in_budget(after, game.mine_count)
+    # Each its own cache: nothing remembered from other examples.
+    cold = analyze_in_budget(after, game.mine_count, cache=ComponentCache())
+    remembered = ComponentCache()
+    analyze_in_budget(before, game.mine_count, cache=remembered)
+    warm = analyze_in_budget(after, game.mine_count, cache=remembered)
     assert np.array_equal(cold.probability, warm.probability, equal_nan=True)
     assert np.array_equal(cold.safe, warm.safe)
     assert np.array_equal(cold.mines, warm.mines)
@@ -87,12 +88,22 @@ def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
     # Every component counted in pieces, and every piece too wide for the
     # compiled counter: all counted exactly, none taken from the cache.
     with mock.patch.object(counting, "WIDE", 0), mock.patch.object(_count, "MAX_WIDTH", -1):
-        counting.clear_cache()
-        try:
-            fallback = analyze_in_budget(glyphs, game.mine_count)
-        finally:
-            counting.clear_cache()
+        fallback = analyze_in_budget(glyphs, game.mine_count, cache=ComponentCache())
     hidden = glyphs > MAX_NUMBER
     assert np.allclose(fast.probability[hidden], fallback.probability[hidden], rtol=1e-12)
     assert np.array_equal(fast.safe, fallback.safe)
     assert math.isclose(fast.log_layouts, fallback.log_layouts, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_a_component_cache_forgets_the_oldest_past_its_limits() -> None:
+    cache = ComponentCache(size=2)
+    views = [parse_view(text) for text in ("1#\n##\n", "2#\n##\n", "1##\n###\n")]
+    for view in views:
+        analyze(view, 1 if view is not views[1] else 2, cache=cache)
+    assert len(cache) == 2
+    cache.clear()
+    assert len(cache) == 0
+    # An analysis with its own cache leaves the process-wide one alone.
+    counting.clear_cache()
+    analyze(views[0], 1, cache=ComponentCache())
+    assert len(counting.COMPONENT_CACHE) == 0

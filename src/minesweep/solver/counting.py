@@ -25,12 +25,14 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .errors import MAX_COEFFICIENTS, ContradictionError, over_budget
+from .errors import MAX_COEFFICIENTS, ContradictionError, StateBudget, over_budget
 from .exact import ComponentResult, blame, count_exact
 from .frontier import Frontier, Group, Plan, plan_members
 from .pieces import force, order_tries
 
 __all__ = [
+    "COMPONENT_CACHE",
+    "ComponentCache",
     "FloatCounts",
     "Untouched",
     "clear_cache",
@@ -107,24 +109,74 @@ _CACHE_BYTES: Final = 64 * 2**20
 #: views of random clicks can open twenty, where a better order and the
 #: forced groups cut the states a hundredfold.
 WIDE: Final = 10
-_cache: OrderedDict[bytes, tuple[_Kept, int]] = OrderedDict()
-_cache_bytes = [0]
-_cache_lock = threading.Lock()
+
+
+class ComponentCache:
+    """Compiled counts of components met recently, by their key; thread-safe.
+
+    At most ``size`` components and ``max_bytes`` bytes of counts, the least
+    recently used going first. :data:`COMPONENT_CACHE` is the process-wide
+    one every analysis uses unless given its own (a test or a benchmark that
+    must count afresh passes a new one, or clears this one).
+    """
+
+    __slots__ = ("_bytes", "_kept", "_lock", "max_bytes", "size")
+
+    def __init__(self, size: int = _CACHE_SIZE, max_bytes: int = _CACHE_BYTES) -> None:
+        self.size = size
+        self.max_bytes = max_bytes
+        self._kept: OrderedDict[bytes, tuple[_Kept, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        """Forget every remembered component."""
+        with self._lock:
+            self._kept.clear()
+            self._bytes = 0
+
+    def get_many(self, keys: list[bytes]) -> list[_Kept | None]:
+        """The counts kept for each key (None where none), each found marked as recent."""
+        with self._lock:
+            hits = [self._kept.get(key) for key in keys]
+            for key, hit in zip(keys, hits, strict=True):
+                if hit is not None:
+                    self._kept.move_to_end(key)
+        return [None if hit is None else hit[0] for hit in hits]
+
+    def put(self, key: bytes, kept: _Kept, size: int) -> None:
+        """Keep ``kept`` (``size`` bytes), forgetting the oldest past the limits."""
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            if key not in self._kept:
+                self._kept[key] = (kept, size)
+                self._bytes += size
+            while len(self._kept) > self.size or self._bytes > self.max_bytes:
+                self._bytes -= self._kept.popitem(last=False)[1][1]
+
+
+#: The process-wide cache: successive views of a game share it.
+COMPONENT_CACHE: Final = ComponentCache()
 
 
 def clear_cache() -> None:
-    """Forget every remembered component (for tests and benchmarks that count afresh)."""
-    with _cache_lock:
-        _cache.clear()
-        _cache_bytes[0] = 0
+    """Forget every component :data:`COMPONENT_CACHE` remembers (to count afresh)."""
+    COMPONENT_CACHE.clear()
 
 
-def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
+def count_all(
+    frontier: Frontier, budget: StateBudget, cache: ComponentCache = COMPONENT_CACHE
+) -> list[FloatCounts]:
     """Every component's counts: from memory when counted recently, the rest in one call.
 
-    ``budget[0]`` is how many more states may be made (negative: no limit);
-    a count from memory is charged what counting it took, so whether a call
-    raises AnalysisBudgetError never depends on what ran before it.
+    ``budget`` is what the analysis may still spend; a count from memory
+    is charged what counting it took, so whether a call raises
+    AnalysisBudgetError never depends on what ran before it. ``cache`` keeps
+    the compiled counts for the next view (the process-wide one by default).
     """
     from ._batch import COUNTED, OVER_BUDGET, OVERFLOW, component_keys, count_components
 
@@ -147,20 +199,14 @@ def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
     keys = [key_data[bounds[k] : bounds[k + 1]].tobytes() for k in range(len(components))]
     results: list[FloatCounts | None] = [None] * len(components)
     missing = []
-    with _cache_lock:
-        hits = [_cache.get(key) for key in keys]
-        for key, hit in zip(keys, hits, strict=True):
-            if hit is not None:
-                _cache.move_to_end(key)
-    for k, hit in enumerate(hits):
-        if hit is None:
+    for k, kept in enumerate(cache.get_many(keys)):
+        if kept is None:
             missing.append(k)
             continue
-        kept = hit[0]
-        if budget[0] >= 0:
-            if kept.states > budget[0]:
+        if budget.limited:
+            if kept.states > budget.left:
                 raise over_budget(int(kept.sizes.sum()))
-            budget[0] -= kept.states
+            budget.spend(kept.states)
         members = components[k]
         results[k] = FloatCounts(
             [members[p] for p in kept.positions],
@@ -184,7 +230,7 @@ def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
                 frontier.component_groups,
                 np.array(missing, np.int64),
                 min(WIDE, _count.MAX_WIDTH + 1),
-                budget[0],
+                budget.left,
                 MAX_COEFFICIENTS,
             )
         )
@@ -202,11 +248,10 @@ def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
                 # groups a number alone decides, and count the pieces left.
                 counts, states = _count_pieces(frontier, members, budget)
                 results[k] = counts
-                _remember(keys[k], members, counts, states)
+                _remember(cache, keys[k], members, counts, states)
                 continue
             made = int(states_of[i])
-            if budget[0] >= 0:
-                budget[0] -= made
+            budget.spend(made)
             chosen = ids[ids_start[i] : ids_start[i + 1]]
             row = w_start[i + 1] - w_start[i]
             groups = len(chosen)
@@ -222,14 +267,16 @@ def count_all(frontier: Frontier, budget: list[int]) -> list[FloatCounts]:
                 frontier,
             )
             results[k] = counts
-            _remember(keys[k], members, counts, made)
+            _remember(cache, keys[k], members, counts, made)
     return [counts for counts in results if counts is not None]
 
 
-def _remember(key: bytes, members: list[int], counts: FloatCounts, states: int) -> None:
+def _remember(
+    cache: ComponentCache, key: bytes, members: list[int], counts: FloatCounts, states: int
+) -> None:
     """Keep a compiled count (``states`` >= 0) for the next view with this component."""
     size = counts.layouts.nbytes + counts.mines.nbytes + counts.safes.nbytes
-    if states < 0 or size > _CACHE_BYTES:
+    if states < 0 or size > cache.max_bytes:
         return
     # Copies: the counts may be views of one call's arrays for every
     # component, which the cache must not keep alive.
@@ -247,15 +294,10 @@ def _remember(key: bytes, members: list[int], counts: FloatCounts, states: int) 
     )
     for array in (kept.sizes, kept.layouts, kept.mines, kept.safes):
         array.flags.writeable = False
-    with _cache_lock:
-        if key not in _cache:
-            _cache[key] = (kept, size)
-            _cache_bytes[0] += size
-        while len(_cache) > _CACHE_SIZE or _cache_bytes[0] > _CACHE_BYTES:
-            _cache_bytes[0] -= _cache.popitem(last=False)[1][1]
+    cache.put(key, kept, size)
 
 
-def _count_exactly(frontier: Frontier, members: list[int], budget: list[int]) -> FloatCounts:
+def _count_exactly(frontier: Frontier, members: list[int], budget: StateBudget) -> FloatCounts:
     """A component counted in Python integers, scaled into floats (not remembered)."""
     plan = plan_members(frontier, members)
     result = count_exact(plan, budget)
@@ -265,7 +307,7 @@ def _count_exactly(frontier: Frontier, members: list[int], budget: list[int]) ->
 
 
 def _count_pieces(
-    frontier: Frontier, members: list[int], budget: list[int]
+    frontier: Frontier, members: list[int], budget: StateBudget
 ) -> tuple[FloatCounts, int]:
     """A wide component's counts, from its forced groups and its pieces (see :mod:`.pieces`)."""
     # Looked up at every count, not imported once: a test forces the exact
@@ -341,19 +383,18 @@ def _placed(poly: Floats, shift: int, length: int) -> Floats:
     return placed
 
 
-def _count_compiled(plan: Plan, budget: list[int]) -> tuple[FloatCounts, int] | None:
+def _count_compiled(plan: Plan, budget: StateBudget) -> tuple[FloatCounts, int] | None:
     """The compiled count and the states it took; None when a count leaves float range."""
     from ._count import count_component
 
     limit = np.iinfo(np.int64).max
-    if budget[0] >= 0:
-        limit = min(budget[0], MAX_COEFFICIENTS // (plan.squares + 1))
+    if budget.limited:
+        limit = min(budget.left, MAX_COEFFICIENTS // (plan.squares + 1))
     kernel: Any = count_component
     layouts, mines, safes, states = kernel(*plan.kernel_input, limit)
     if states < 0:
         raise over_budget(plan.squares)
-    if budget[0] >= 0:
-        budget[0] -= states
+    budget.spend(states)
     if np.isfinite(layouts).all() and np.isfinite(mines).all() and np.isfinite(safes).all():
         return _float_counts(plan, layouts, mines, safes), int(states)
     return None

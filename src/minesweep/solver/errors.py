@@ -16,6 +16,7 @@ __all__ = [
     "MAX_COEFFICIENTS",
     "AnalysisBudgetError",
     "ContradictionError",
+    "StateBudget",
     "over_budget",
 ]
 
@@ -81,3 +82,29 @@ def over_budget(squares: int) -> AnalysisBudgetError:
         f"{squares} squares in one component); raise max_states or pass None to count "
         "without limit"
     )
+
+
+class StateBudget:
+    """How many more partial layouts the counts of one analysis may make.
+
+    Every count of the analysis spends from the same budget, so a view of many
+    components is bounded as a whole. ``left`` negative means no limit.
+    """
+
+    __slots__ = ("left",)
+
+    def __init__(self, max_states: int | None) -> None:
+        self.left = -1 if max_states is None else max_states
+
+    @property
+    def limited(self) -> bool:
+        """Whether there is a limit to spend against."""
+        return self.left >= 0
+
+    def spend(self, states: int) -> None:
+        """Take ``states`` off what is left (nothing changes without a limit)."""
+        if self.left >= 0:
+            self.left -= states
+
+    def __repr__(self) -> str:
+        return f"StateBudget({self.left if self.left >= 0 else None})"

@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from .errors import MAX_COEFFICIENTS, ContradictionError, over_budget
+from .errors import MAX_COEFFICIENTS, ContradictionError, StateBudget, over_budget
 from .frontier import Frontier, Plan, hidden_mask, plan_members
 
 __all__ = [
@@ -61,11 +61,11 @@ class ExactAnalysis:
     layouts: int
 
 
-def count_exact(plan: Plan, budget: list[int]) -> ComponentResult | None:
+def count_exact(plan: Plan, budget: StateBudget) -> ComponentResult | None:
     """Layout counts of one component in Python integers; None when nothing fits.
 
-    Forward-backward dynamic programming: ``budget[0]`` is how many more
-    states may be made (negative: no limit).
+    Forward-backward dynamic programming: ``budget`` is what the analysis
+    may still spend.
     """
     layers, moves = _forward(plan, budget)
     total = layers[-1].get((), {})
@@ -75,7 +75,7 @@ def count_exact(plan: Plan, budget: list[int]) -> ComponentResult | None:
 
 
 def _forward(
-    plan: Plan, budget: list[int]
+    plan: Plan, budget: StateBudget
 ) -> tuple[list[dict[State, Poly]], list[dict[State, list[Move]]]]:
     """``layers[i]`` maps the states after ``i`` groups to mine polynomials, and
     ``moves[i]`` remembers each state's valid choices for the backward pass."""
@@ -98,10 +98,10 @@ def _forward(
             layer_moves[state] = options
         layers.append(nxt)
         moves.append(layer_moves)
-        if budget[0] >= 0:
-            budget[0] -= len(nxt)
+        if budget.limited:
+            budget.spend(len(nxt))
             coefficients += sum(map(len, nxt.values()))
-            if budget[0] < 0 or coefficients > MAX_COEFFICIENTS // 16:
+            if budget.left < 0 or coefficients > MAX_COEFFICIENTS // 16:
                 raise over_budget(plan.squares)
     return layers, moves
 
@@ -173,7 +173,7 @@ def blame(frontier: Frontier, members: list[int]) -> str:
     witnesses = sorted({w for index in members for w in frontier.groups[index].witnesses})
     for w in witnesses:
         plan = plan_members(frontier, members, ignored=w)
-        if count_exact(plan, [-1]) is None:
+        if count_exact(plan, StateBudget(None)) is None:
             continue
         r, c = frontier.witness_cells[w]
         return (
@@ -188,7 +188,7 @@ def analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | Non
     """The exact analysis: every count a Python integer, every probability a Fraction."""
     # The reference path counts every hidden square, none set aside.
     frontier = Frontier(view, hidden_mask(view), settle=False)
-    budget = [max_states if max_states is not None else -1]
+    budget = StateBudget(max_states)
     results = []
     for members in frontier.components:
         result = count_exact(plan_members(frontier, members), budget)

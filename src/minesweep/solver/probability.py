@@ -51,8 +51,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidBoardError
-from .counting import FloatCounts, count_all, prefix
-from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError, ContradictionError
+from .counting import COMPONENT_CACHE, ComponentCache, FloatCounts, count_all, prefix
+from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError, ContradictionError, StateBudget
 from .exact import ExactAnalysis, analyze_exact
 from .frontier import Frontier, checked_view, hidden_mask
 from .tilted import TINY, share_tilted
@@ -145,6 +145,7 @@ def analyze(
     *,
     max_states: int | None = DEFAULT_MAX_STATES,
     exact: bool = False,
+    cache: ComponentCache = COMPONENT_CACHE,
 ) -> Analysis:
     """Mine probabilities of every hidden square of a view with ``mines`` mines in all.
 
@@ -156,7 +157,9 @@ def analyze(
 
     Raises ContradictionError when no layout agrees with the view, and
     AnalysisBudgetError when counting would need more than ``max_states``
-    partial layouts (None: no limit).
+    partial layouts (None: no limit). ``cache`` remembers the compiled counts
+    of components for the next view (:class:`~minesweep.solver.counting.ComponentCache`;
+    the process-wide one by default).
     """
     view = checked_view(glyphs)
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)) or mines < 0:
@@ -170,8 +173,7 @@ def analyze(
             f"the view needs at least {frontier.settled} "
             f"mine{'s' if frontier.settled != 1 else ''}, but the game has {total}"
         )
-    budget = [max_states if max_states is not None else -1]
-    counts = count_all(frontier, budget)
+    counts = count_all(frontier, StateBudget(max_states), cache)
     analysis = _combine_floats(view, total, frontier, counts)
     if analysis is None:
         # Floating point lost the sum (huge boards: the interior's binomials
