@@ -4,9 +4,10 @@ Every failure the user can cause (a missing file, a malformed board, a bad
 click) ends with exit status 2 and exactly one line on standard error.
 
 The package is a map of its jobs: ``_args`` the option types and the game
-settings every command shares, ``_input`` reading files and telling their
-notation, ``_parser`` the commands and their help, ``_commands`` what each
-command does.
+settings every command shares (:func:`~._args.settings_from`), ``_input``
+reading the user's files (the only place that does) and wording what
+:func:`minesweep.formats.sniff` finds in them, ``_parser`` the commands and
+their help, ``_commands`` what each command does.
 """
 
 from __future__ import annotations
