@@ -28,9 +28,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,37 +42,6 @@ ROWS = [
 ]
 
 
-@contextmanager
-def _traced(guesses: list[tuple[int, int]], views: list[bytes]) -> Iterator[None]:
-    """Record every guess the policy makes and the last state the game had.
-
-    The one place that names the autoplayer's internals: after a refactor
-    only this function may need to follow them.
-    """
-    import minesweep.solver._deduce as deduce
-    import minesweep.solver.policy as policy
-
-    choose_guess, play_certain_moves = policy.choose_guess, deduce.play_certain_moves
-    states: list[np.ndarray] = []
-
-    def traced_guess(*args: Any, **kwargs: Any) -> Any:
-        guess = choose_guess(*args, **kwargs)
-        guesses.append((int(guess.row), int(guess.col)))
-        return guess
-
-    def traced_moves(numbers: Any, mines: Any, state: np.ndarray, *rest: Any) -> Any:
-        states[:] = [state]
-        return play_certain_moves(numbers, mines, state, *rest)
-
-    policy.choose_guess, deduce.play_certain_moves = traced_guess, traced_moves
-    try:
-        yield
-    finally:
-        policy.choose_guess, deduce.play_certain_moves = choose_guess, play_certain_moves
-        if states:
-            views.append(np.packbits(states[0] == 1).tobytes())
-
-
 def _play_row(row: tuple[str, str, str], seeds: range) -> list[str]:
     from minesweep.autoplay import PlayConfig, play_game
 
@@ -84,8 +51,12 @@ def _play_row(row: tuple[str, str, str], seeds: range) -> list[str]:
     for seed in seeds:
         guesses: list[tuple[int, int]] = []
         views: list[bytes] = []
-        with _traced(guesses, views):
-            record = play_game(config, seed)
+        record = play_game(
+            config,
+            seed,
+            on_guess=lambda _, guess, seen=guesses: seen.append((int(guess.row), int(guess.col))),
+            on_end=lambda state, seen=views: seen.append(np.packbits(state == 1).tobytes()),
+        )
         final = hashlib.sha256(views[-1] if views else b"").hexdigest()[:16]
         lines.append(
             json.dumps(

@@ -24,12 +24,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import SettingsError
 from .generate import check_fits, generate_field
 from .grid import check_position, middle
 from .presets import Preset, first_click_rule
+from .solver.certain import flat_squares, play_until_stuck
 from .solver.guess import DEFAULT_POLICY, PolicyConfig
+from .solver.policy import choose_guess
 from .squares import KNOWN_OPEN
 from .stats import wilson_interval
 
@@ -49,6 +52,8 @@ __all__ = [
 
 #: What :func:`play_game` tells a tracer of each guess: the analysis it was made from.
 GuessHook = Callable[["Analysis", "Guess"], None]
+#: What :func:`play_game` tells a tracer at the end: what the solver knew of every square.
+EndHook = Callable[[npt.NDArray[np.uint8]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,17 +118,21 @@ class Summary:
         )
 
 
-def play_game(config: PlayConfig, seed: int, *, on_guess: GuessHook | None = None) -> GameRecord:
+def play_game(
+    config: PlayConfig,
+    seed: int,
+    *,
+    on_guess: GuessHook | None = None,
+    on_end: EndHook | None = None,
+) -> GameRecord:
     """Play one game with the solver's policy and say how it went.
 
     ``on_guess(analysis, guess)``, when given, is told every guess before
-    it is played (for diagnostics; it must not change either).
+    it is played (for diagnostics; it must not change either). ``on_end(state)``
+    is told what the solver knew of every square when the game ended
+    (KNOWN_OPEN where open; read-only), unless the first click hit a mine and
+    the solver saw nothing. benchmarks/fingerprint.py traces games with both.
     """
-    # Looked up at every game, not once: benchmarks/fingerprint.py traces a
-    # game by replacing choose_guess (and the compiled play_certain_moves).
-    from .solver.certain import flat_squares, play_until_stuck
-    from .solver.policy import choose_guess
-
     started = time.perf_counter()
     field = generate_field(
         config.rows,
@@ -157,6 +166,9 @@ def play_game(config: PlayConfig, seed: int, *, on_guess: GuessHook | None = Non
         opens = np.array([guess.row * cols + guess.col], np.int64)
         sure = flat_squares(stuck.analysis.mines, cols)
     opened_count = int(np.count_nonzero(state == KNOWN_OPEN))
+    if on_end is not None:
+        state.flags.writeable = False
+        on_end(state)
     return GameRecord(seed, won, time.perf_counter() - started, guesses, opened_count)
 
 
@@ -198,8 +210,7 @@ def play_games(
             dask: Any = importlib.import_module("distributed")
         except ImportError:
             raise SettingsError(
-                "playing on a Dask cluster needs the optional extra: "
-                "pip install 'minesweep[dask]'"
+                "playing on a Dask cluster needs the optional extra: pip install 'minesweep[dask]'"
             ) from None
         try:
             client = dask.Client(dask_address, timeout=dask_timeout)
