@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from minesweep import InvalidClickError, SettingsError
@@ -12,6 +13,7 @@ from minesweep.autoplay import PlayConfig, play_game, play_games, summarize, wil
 from minesweep.solver.guess import Guess
 from minesweep.solver.policy import DEFAULT_POLICY
 from minesweep.solver.probability import Analysis
+from minesweep.squares import KNOWN_OPEN
 
 
 def test_a_seed_always_plays_the_same_game() -> None:
@@ -133,6 +135,23 @@ def test_the_guess_hook_sees_every_guess_and_changes_nothing() -> None:
             plain.opened,
         )
         assert len(seen) == traced.guesses
+
+
+def test_the_end_hook_sees_what_the_solver_knew_at_the_end() -> None:
+    config = PlayConfig.preset("beginner", rule="none")
+    told = 0
+    for seed in range(30):
+        ends: list[np.ndarray] = []
+        record = play_game(config, seed, on_end=lambda state, ends=ends: ends.append(state.copy()))
+        if not record.won and record.opened == 0:
+            assert ends == []  # lost at the first click: the solver saw nothing
+            continue
+        told += 1
+        (state,) = ends
+        assert int(np.count_nonzero(state == KNOWN_OPEN)) == record.opened
+        if record.won:  # every safe square open
+            assert record.opened == 9 * 9 - 10
+    assert told > 0
 
 
 def test_the_policy_is_passed_in_with_the_configuration() -> None:
