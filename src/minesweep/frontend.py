@@ -134,11 +134,12 @@ class Settings:
         rule: FirstClickRule | str = FirstClickRule.OPENING,
         seed: int | None = None,
         no_guess: bool = False,
-        first_click: tuple[int, int] | Literal["middle"] | None = None,
+        first_click: tuple[int, int] | Literal["center"] | None = None,
     ) -> Settings:
         """Settings from a preset (expert when neither is given) or a size and its mines.
 
-        ``first_click="middle"`` lays the field around the middle square.
+        ``first_click="center"`` lays the field around the middle square (the word the
+        command line's ``--first-click`` uses).
 
         >>> Settings.of(size=(20, 30), mines=100).kind
         '20x30/100'
@@ -154,7 +155,7 @@ class Settings:
                 raise SettingsError("a mine count goes with a size; a preset has its own")
             chosen = Preset.from_name(preset or "expert")
             rows, cols, mines, preset = chosen.rows, chosen.cols, chosen.mines, chosen.name
-        square = middle((rows, cols)) if first_click == "middle" else first_click
+        square = middle((rows, cols)) if first_click == "center" else first_click
         # The rule is read (and checked) in __post_init__, after the no-guess check.
         return cls(rows, cols, mines, preset, cast(FirstClickRule, rule), seed, no_guess, square)
 

@@ -165,7 +165,7 @@ def settings_from(
     command: str,
     *,
     draw_seed: bool = False,
-    first_click: tuple[int, int] | Literal["middle"] | None = None,
+    first_click: tuple[int, int] | Literal["center"] | None = None,
 ) -> Settings:
     """The game settings the options of :func:`add_game_options` name, for ``command``.
 

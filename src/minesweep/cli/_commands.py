@@ -29,7 +29,7 @@ def new(arguments: argparse.Namespace) -> None:
     from ..formats import to_game_json, to_mbf
 
     settings = settings_from(
-        arguments, "new", draw_seed=True, first_click=arguments.first_click or "middle"
+        arguments, "new", draw_seed=True, first_click=arguments.first_click or "center"
     )
     field = settings.lay_field()
     data: bytes
