@@ -81,6 +81,7 @@ def test_the_default_is_expert_opening_and_a_fresh_seed() -> None:
         ({"seed": -1}, "seed must be"),
         ({"size": (3, 3), "mines": 8}, "8 mines do not fit on a 3x3 board with the 'opening'"),
         ({"size": (0, 3), "mines": 0}, "at least one row and column"),
+        ({"first_click": "middle"}, "first click must be a square or 'center', got 'middle'"),
     ],
 )
 def test_settings_that_describe_no_game_are_refused(
@@ -129,7 +130,7 @@ def test_a_preset_cannot_be_given_another_size() -> None:
 
 
 def test_a_first_click_leaves_the_fit_to_the_generator_which_names_the_square() -> None:
-    chosen = Settings.of(size=(3, 3), mines=8, seed=1, first_click="middle")
+    chosen = Settings.of(size=(3, 3), mines=8, seed=1, first_click="center")
     assert chosen.first_click == (1, 1)
     with pytest.raises(MinesweepError, match=r"9 kept clear by the 'opening' rule at \(1, 1\)"):
         chosen.lay_field()
@@ -146,7 +147,7 @@ def test_a_field_is_laid_as_the_generator_lays_it() -> None:
 def test_a_no_guess_field_is_one_the_solver_clears() -> None:
     from minesweep.solver import clears_without_guessing
 
-    chosen = Settings.of(preset="beginner", seed=5, no_guess=True, first_click="middle")
+    chosen = Settings.of(preset="beginner", seed=5, no_guess=True, first_click="center")
     assert clears_without_guessing(chosen.lay_field(), (4, 4))
 
 

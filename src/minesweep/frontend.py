@@ -155,6 +155,8 @@ class Settings:
                 raise SettingsError("a mine count goes with a size; a preset has its own")
             chosen = Preset.from_name(preset or "expert")
             rows, cols, mines, preset = chosen.rows, chosen.cols, chosen.mines, chosen.name
+        if isinstance(first_click, str) and first_click != "center":
+            raise SettingsError(f"first click must be a square or 'center', got {first_click!r}")
         square = middle((rows, cols)) if first_click == "center" else first_click
         # The rule is read (and checked) in __post_init__, after the no-guess check.
         return cls(rows, cols, mines, preset, cast(FirstClickRule, rule), seed, no_guess, square)

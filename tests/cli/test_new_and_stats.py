@@ -198,10 +198,10 @@ def test_new_and_play_read_the_game_options_alike(
     assert played == Settings.of(**expected)  # type: ignore[arg-type]
     # new lays the field itself: around the middle square, from a seed it records.
     made = settings_from(
-        parser.parse_args(["new", *options]), "new", draw_seed=True, first_click="middle"
+        parser.parse_args(["new", *options]), "new", draw_seed=True, first_click="center"
     )
     assert made.seed is not None
     assert made.first_click == (made.rows // 2, made.cols // 2)
     assert made == Settings.of(
-        **expected | {"seed": made.seed, "first_click": "middle"}  # type: ignore[arg-type]
+        **expected | {"seed": made.seed, "first_click": "center"}  # type: ignore[arg-type]
     )
