@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import replace
 
@@ -142,7 +143,7 @@ def test_the_end_hook_sees_what_the_solver_knew_at_the_end() -> None:
     told = 0
     for seed in range(30):
         ends: list[np.ndarray] = []
-        record = play_game(config, seed, on_end=lambda state, ends=ends: ends.append(state.copy()))
+        record = play_game(config, seed, on_end=functools.partial(_keep_copy, ends))
         if not record.won and record.opened == 0:
             assert ends == []  # lost at the first click: the solver saw nothing
             continue
@@ -172,3 +173,7 @@ def test_the_policy_is_passed_in_with_the_configuration() -> None:
     }
     assert lookahead_only <= reasons[True]
     assert not lookahead_only & reasons[False]
+
+
+def _keep_copy(kept: list[np.ndarray], state: np.ndarray) -> None:
+    kept.append(state.copy())

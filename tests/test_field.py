@@ -164,4 +164,4 @@ def test_queries_off_the_field_are_rejected(row: object, col: object, message: s
 @given(st.integers(1, 6), st.integers(1, 6))
 def test_numpy_integer_indices_are_accepted(rows: int, cols: int) -> None:
     field = Minefield(np.ones((rows, cols), bool))
-    assert field.is_mine(np.int64(rows - 1), np.int32(cols - 1))
+    assert field.is_mine(np.int64(rows - 1), np.int32(cols - 1))  # type: ignore[arg-type]

@@ -6,6 +6,7 @@ import ast
 import pathlib
 import subprocess
 import sys
+from typing import cast
 
 import numpy as np
 import pytest
@@ -44,7 +45,7 @@ from minesweep.squares import MAX_NUMBER, Glyph
 
 from .helpers import Clock
 
-PACKAGE = pathlib.Path(__import__("minesweep").__file__).parent
+PACKAGE = pathlib.Path(str(__import__("minesweep").__file__)).parent
 
 
 # --- settings -----------------------------------------------------------------------------
@@ -75,6 +76,7 @@ def test_the_default_is_expert_opening_and_a_fresh_seed() -> None:
         ({"preset": "expert", "mines": 3}, "a mine count goes with a size; a preset has its own"),
         ({"preset": "expert", "size": (9, 9), "mines": 3}, "give a preset or a size, not both"),
         ({"preset": "huge"}, "preset must be one of"),
+        ({"preset": ""}, "preset must be one of .*, got ''"),
         ({"no_guess": True, "rule": "safe"}, "no-guess games always open at the first click"),
         ({"no_guess": True, "rule": "bogus"}, "no-guess games always open at the first click"),
         ({"rule": "bogus"}, "first-click rule must be one of"),
@@ -176,7 +178,7 @@ def test_the_kind_is_the_key_stored_databases_hold(
     no_guess = no_guess and rule == "opening"
     chosen = Settings.of(**size, rule=rule, no_guess=no_guess)  # type: ignore[arg-type]
     # The web game's rule from before the layer, byte for byte.
-    preset = size.get("preset")
+    preset = cast(str | None, size.get("preset"))
     old = (
         (preset or f"{chosen.rows}x{chosen.cols}/{chosen.mines}")
         + ("" if rule == "opening" else f"/{rule}")

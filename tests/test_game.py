@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -198,7 +200,7 @@ def test_flags_toggle_and_questions_cycle() -> None:
     assert game.toggle_flag(0, 0).action.kind is ActionKind.QUESTION
     assert game[0, 0] is CellState.QUESTIONED
     assert game.toggle_flag(0, 0).action.kind is ActionKind.UNFLAG
-    assert game[0, 0] is CellState.HIDDEN
+    assert game[0, 0] is CellState.HIDDEN  # type: ignore[comparison-overlap]
     plain = game_on(WALL)
     plain.toggle_flag(0, 0)
     assert plain.toggle_flag(0, 0).action.kind is ActionKind.UNFLAG
@@ -286,7 +288,7 @@ def test_undo_across_a_loss_resumes_the_game() -> None:
     assert game.status is GameStatus.LOST
     undone = game.pop()
     assert (undone.kind, undone.row, undone.col) == (ActionKind.REVEAL, 1, 2)
-    assert game.status is GameStatus.PLAYING
+    assert game.status is GameStatus.PLAYING  # type: ignore[comparison-overlap]
     assert np.array_equal(game.state, before)
     assert game.outcome().exploded_at is None
     assert game.undos == 1
@@ -300,7 +302,7 @@ def test_undo_restores_question_marks_a_flood_opened() -> None:
     game.reveal(0, 0)
     assert game[0, 1] is CellState.REVEALED
     game.pop()
-    assert game[0, 1] is CellState.QUESTIONED
+    assert game[0, 1] is CellState.QUESTIONED  # type: ignore[comparison-overlap]
     game.reveal(0, 0)
     game.pop()
     game.unflag(0, 1)
@@ -380,7 +382,7 @@ def test_replay_views_show_what_the_game_showed_after_each_action(
     seed: int, moves: list[tuple[ActionKind, int, int]], questions: bool
 ) -> None:
     game = Game.new("beginner", seed=seed, clock=Clock(step=1.0), question_marks=questions)
-    shown = [(None, game.status, game.glyphs())]
+    shown: list[tuple[Action | None, GameStatus, np.ndarray]] = [(None, game.status, game.glyphs())]
     effects = []
     for kind, row, col in moves:
         if game.is_over:
@@ -487,7 +489,7 @@ def test_a_leetcode_board_becomes_a_game_in_that_position() -> None:
     game = Game.from_leetcode([list("B1E1B"), list("B1M1B"), list("B111B"), list("BBBBB")])
     assert game.status is GameStatus.PLAYING
     game.reveal(0, 2)
-    assert game.status is GameStatus.WON
+    assert game.status is GameStatus.WON  # type: ignore[comparison-overlap]
     assert Game.from_leetcode([list("1X")]).status is GameStatus.LOST
 
 
@@ -557,16 +559,29 @@ def test_a_won_leetcode_position_shows_its_mines_flagged() -> None:
     assert game.glyphs().tolist() == [[0, 1, Glyph.FLAG]]
 
 
+#: Game without its types: the calls below pass wrong types on purpose.
+LOOSE_GAME: Any = Game
+
+
+def loose(value: object) -> Any:
+    """``value`` without its type, for a call that is wrong on purpose."""
+    return value
+
+
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda: game_on(WALL)[5], InvalidClickError, "a square is \\(row, col\\)"),
-        (lambda: game_on(WALL)[1, 2, 3], InvalidClickError, "a square is"),
-        (lambda: Game.new(["x"]), SettingsError, "preset must be one of"),
-        (lambda: Game(2, 2, 0, field=[[0, 0], [0, 0]]), InvalidBoardError, "must be a Minefield"),
-        (lambda: Game.from_field([[0]]), InvalidBoardError, "must be a Minefield"),
+        (lambda: loose(game_on(WALL))[5], InvalidClickError, "a square is \\(row, col\\)"),
+        (lambda: loose(game_on(WALL))[1, 2, 3], InvalidClickError, "a square is"),
+        (lambda: LOOSE_GAME.new(["x"]), SettingsError, "preset must be one of"),
+        (
+            lambda: LOOSE_GAME(2, 2, 0, field=[[0, 0], [0, 0]]),
+            InvalidBoardError,
+            "must be a Minefield",
+        ),
+        (lambda: LOOSE_GAME.from_field([[0]]), InvalidBoardError, "must be a Minefield"),
         (lambda: Game(9, 9, 10, seed=-1), SettingsError, "seed must be an int"),
-        (lambda: Game(9, 9, 10, seed="7"), SettingsError, "seed must be an int"),
+        (lambda: LOOSE_GAME(9, 9, 10, seed="7"), SettingsError, "seed must be an int"),
         (lambda: Game(9, 9, 10, rule="maybe"), SettingsError, "first-click rule must be one of"),
         (lambda: Game(9, 9, 10, first_click=(9, 9)), InvalidClickError, "row 9 is outside"),
     ],
@@ -577,7 +592,7 @@ def test_bad_arguments_raise_our_errors(make: object, error: type[Exception], me
 
 
 def test_numpy_integer_seeds_are_accepted() -> None:
-    a = Game(9, 9, 10, seed=np.int64(5))
+    a = Game(9, 9, 10, seed=np.int64(5))  # type: ignore[arg-type]
     b = Game(9, 9, 10, seed=5)
     a.reveal(4, 4)
     b.reveal(4, 4)

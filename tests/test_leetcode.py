@@ -25,9 +25,9 @@ def grid(*rows: str) -> list[list[str]]:
     return [list(row) for row in rows]
 
 
-def after(board: list[list[str]], click: tuple[int, int], **kwargs: bool) -> list[str]:
+def after(board: list[list[str]], click: tuple[int, int], *, check: bool = True) -> list[str]:
     """The board after the click, as strings of rows, for readable assertions."""
-    return ["".join(row) for row in update_board(board, click, **kwargs)]
+    return ["".join(row) for row in update_board(board, click, check=check)]
 
 
 # --- The examples of the problem statement -----------------------------------
@@ -346,7 +346,7 @@ def test_numpy_style_integer_click_is_accepted() -> None:
 # --- update_board on the array path ------------------------------------------
 
 
-@settings(max_examples=max(300, settings.default.max_examples))
+@settings(max_examples=max(300, settings().max_examples))
 @given(boards_and_clicks(max_rows=30, max_cols=30), st.booleans())
 def test_update_board_on_arrays_matches_the_reference(
     case: tuple[list[list[str]], tuple[int, int]], check: bool

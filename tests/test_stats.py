@@ -26,7 +26,8 @@ fields = st.builds(
 
 
 def ms_toollib_board(field: Minefield) -> list[list[int]]:
-    return np.where(field.mines, -1, field.numbers.astype(int)).tolist()
+    board: list[list[int]] = np.where(field.mines, -1, field.numbers.astype(int)).tolist()
+    return board
 
 
 @settings(max_examples=1500)

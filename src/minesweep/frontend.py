@@ -153,7 +153,7 @@ class Settings:
         else:
             if mines is not None:
                 raise SettingsError("a mine count goes with a size; a preset has its own")
-            chosen = Preset.from_name(preset or "expert")
+            chosen = Preset.from_name(preset if preset is not None else "expert")
             rows, cols, mines, preset = chosen.rows, chosen.cols, chosen.mines, chosen.name
         if isinstance(first_click, str) and first_click != "center":
             raise SettingsError(f"first click must be a square or 'center', got {first_click!r}")
@@ -189,7 +189,8 @@ class Settings:
         if preset is not None and given:
             raise SettingsError("give a preset or rows, cols and mines, not both")
         if not given:
-            return cls.of(preset=preset or default, rule=rule, seed=seed, no_guess=no_guess)
+            chosen = preset if preset is not None else default
+            return cls.of(preset=chosen, rule=rule, seed=seed, no_guess=no_guess)
         if rows is None or cols is None or mines is None:
             alone = " and ".join(given)
             raise SettingsError(f"give a preset, or rows, cols and mines: got {alone} alone")

@@ -77,15 +77,16 @@ def test_rewards_add_up_for_a_win_and_a_loss() -> None:
     env = MinesweeperEnv("beginner")
     # A win: reveal every safe square (the test may know the field).
     _, info = env.reset(seed=3)
-    _, total, done, _, info = env.step(40)
+    _, first, done, _, info = env.step(40)
+    total = float(first)
     field = env.game.field
     assert field is not None
     for square in np.flatnonzero(~field.mines.reshape(-1)):
         if done:
             break
         if info["action_mask"][square]:
-            _, reward, done, _, info = env.step(int(square))
-            total += float(reward)
+            _, stepped, done, _, info = env.step(int(square))
+            total += float(stepped)
     assert env.game.status is GameStatus.WON
     assert total == pytest.approx(Rewards().win + Rewards().progress)
     # A loss after some progress: the progress so far, then the loss.
@@ -96,7 +97,7 @@ def test_rewards_add_up_for_a_win_and_a_loss() -> None:
     mine = int(np.flatnonzero(field.mines.reshape(-1))[0])
     _, reward, done, _, info = env.step(mine)
     assert done
-    assert env.game.status is GameStatus.LOST
+    assert env.game.status is GameStatus.LOST  # type: ignore[comparison-overlap]
     assert reward == Rewards().loss
 
 

@@ -80,7 +80,8 @@ def test_the_vector_env_plays_the_games_of_single_envs(
                 alone, alone_info = env.reset()
                 reward, done = 0.0, False
             else:
-                alone, reward, done, _, alone_info = env.step(int(actions[board]))
+                alone, stepped, done, _, alone_info = env.step(int(actions[board]))
+                reward = float(stepped)
             assert info["status"][board] == alone_info["status"]
             assert np.array_equal(observations[board], alone)
             assert rewards[board] == pytest.approx(float(reward), abs=1e-12)
@@ -117,7 +118,7 @@ def test_the_vector_env_resets_as_sync_vector_env_does() -> None:
         MinesweeperVectorEnv(2, "beginner").step(np.array([0, 0]))
     vector = MinesweeperVectorEnv(3, "beginner")
     singles = [MinesweeperEnv("beginner") for _ in range(3)]
-    vector.reset(seed=np.int64(5))
+    vector.reset(seed=np.int64(5))  # type: ignore[arg-type]
     for board, env in enumerate(singles):
         env.reset(seed=5 + board)
     # reset() without a seed draws on from each board's generator.

@@ -18,6 +18,10 @@ from minesweep.solver.endgame import endgame_guess, isolated_guess
 from minesweep.solver.policy import DEFAULT_POLICY, choose_guess
 from minesweep.squares import MAX_NUMBER
 
+#: A set of squares, and a set of mine layouts (each a set of squares).
+Cells = frozenset[tuple[int, int]]
+Layouts = frozenset[Cells]
+
 
 def test_endgame_search_weighs_whole_games() -> None:
     # A pure 50/50: whichever square, half the layouts are won.
@@ -104,7 +108,9 @@ def win_chances(view: np.ndarray, mines: int) -> dict[tuple[int, int], float]:
         if all(sum(n in combo for n in _around(rows, cols, r, c)) == view[r, c] for r, c in shown)
     ]
 
-    def opened(cell: tuple[int, int], layout: frozenset[tuple[int, int]]) -> frozenset:
+    def opened(
+        cell: tuple[int, int], layout: frozenset[tuple[int, int]]
+    ) -> frozenset[tuple[int, int]]:
         seen, stack = {cell}, [cell]
         while stack:
             r, c = stack.pop()
@@ -115,22 +121,24 @@ def win_chances(view: np.ndarray, mines: int) -> dict[tuple[int, int], float]:
                         stack.append(n)
         return frozenset(seen)
 
-    def move(cell: tuple[int, int], options: frozenset, open_: frozenset) -> float:
-        outcomes: dict[tuple, list] = {}
+    def move(cell: tuple[int, int], options: Layouts, open_: Cells) -> float:
+        outcomes: dict[tuple[tuple[tuple[int, int], int], ...], list[Cells]] = {}
         for layout in options:
             if cell not in layout:
                 now = opened(cell, layout)
                 numbers = tuple(
-                    sorted((n, sum(m in layout for m in _around(rows, cols, *n))) for n in now)
+                    sorted(
+                        (n, sum(m in layout for m in _around(rows, cols, n[0], n[1]))) for n in now
+                    )
                 )
                 outcomes.setdefault(numbers, []).append(layout)
         total = 0.0
-        for numbers, group in outcomes.items():
-            total += len(group) * value(frozenset(group), open_ | {n for n, _ in numbers})
+        for shown, group in outcomes.items():
+            total += len(group) * value(frozenset(group), open_ | {n for n, _ in shown})
         return total / len(options)
 
     @cache
-    def value(options: frozenset, open_: frozenset) -> float:
+    def value(options: Layouts, open_: Cells) -> float:
         closed = [cell for cell in hidden if cell not in open_]
         if all(cell in layout for layout in options for cell in closed):
             return 1.0
@@ -194,7 +202,7 @@ def walled_off(draw: st.DrawFn) -> tuple[np.ndarray, int, np.ndarray, int]:
     shape = view.shape
     for r in range(rows):
         for c in (cols, cols + 1):
-            view[r, c] = sum(n in mines for n in _around(*shape, r, c))
+            view[r, c] = sum(n in mines for n in _around(shape[0], shape[1], r, c))
     alone = view[:, : cols + 1].copy()
     return view, len(mines), alone, part_mines
 
@@ -285,7 +293,7 @@ def cut_off_alone(view: np.ndarray) -> bool:
         for cell in np.argwhere(view == Glyph.HIDDEN).tolist()
         if tuple(cell) not in walls
     ]
-    part = fixed_part(view, hidden[0]) if hidden else None
+    part = fixed_part(view, (hidden[0][0], hidden[0][1])) if hidden else None
     return part is not None and len(part) == len(hidden)
 
 
@@ -293,7 +301,7 @@ _WALLED_BY_NUMBER_MINES = parse_view("###21##\n2##21##\n12#1.##\n")
 
 
 # Cheap examples, of which only some are cut off: twice the usual number.
-@settings(max_examples=2 * settings.default.max_examples, deadline=None)
+@settings(max_examples=2 * settings().max_examples, deadline=None)
 @given(walled_off())
 # The 1 at (2, 0) and the 2 at (0, 3) make (1, 1), (0, 2) and (1, 2) mines:
 # (0, 0) and (0, 1) are a 50/50 walled off by them, (2, 2) is safe apart.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import replace
@@ -109,8 +110,8 @@ def influence_by_definition(
             return sum(test(layout) for layout in layouts) / len(layouts)
 
         least = min(
-            [share(lambda layout, s=s: s in layout) for s in are_mines]
-            + [share(lambda layout, s=s: s not in layout) for s in are_safe]
+            [share(functools.partial(_holds, s)) for s in are_mines]
+            + [share(functools.partial(_lacks, s)) for s in are_safe]
         )
         if least < DEFAULT_POLICY.structure_floor:
             return 0.0
@@ -147,7 +148,7 @@ def influence_by_definition(
 
 
 # Every layout of the board is listed: a fifth of the usual examples.
-@settings(max_examples=max(20, settings.default.max_examples // 5), deadline=None)
+@settings(max_examples=max(20, settings().max_examples // 5), deadline=None)
 @given(small_position(), st.data())
 def test_fifty_fifty_influence_matches_its_definition(
     position: tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]], data: st.DataObject
@@ -223,7 +224,7 @@ def fifty_fifty_or_safe_by_definition(
 
 
 # Every layout of the board is listed: a fifth of the usual examples.
-@settings(max_examples=max(20, settings.default.max_examples // 5), deadline=None)
+@settings(max_examples=max(20, settings().max_examples // 5), deadline=None)
 @given(small_position())
 def test_fifty_fifty_or_safe_matches_its_definition(
     position: tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]],
@@ -329,3 +330,11 @@ def test_no_forced_fifty_fifty_when_a_neighbour_may_still_tell() -> None:
     analysis = analyze(view, 1)
     assert analysis.exact(0, 3) == analysis.exact(1, 3) == 0.5
     assert forced_fifty_fifty(analysis, view) is None
+
+
+def _holds(square: tuple[int, int], layout: frozenset[tuple[int, int]]) -> bool:
+    return square in layout
+
+
+def _lacks(square: tuple[int, int], layout: frozenset[tuple[int, int]]) -> bool:
+    return square not in layout

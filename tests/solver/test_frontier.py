@@ -48,7 +48,7 @@ def test_a_long_frontier_is_planned_narrow() -> None:
         if dr or dc
     )
     view = np.full((3, 200), Glyph.HIDDEN, np.uint8)
-    view[1] = numbers[1]
+    view[1] = numbers[1]  # type: ignore[index]
     frontier = Frontier(view, view > MAX_NUMBER)
     assert len(frontier.components) == 1
     plan = plan_groups(frontier.groups, frontier.targets, frontier.components[0])

@@ -28,7 +28,7 @@ def second_safety(view: np.ndarray, mines: int, row: int, col: int) -> float:
 # Many drawn games are won by certain moves alone, or end in an endgame
 # search or a forced 50/50: those are set aside.
 @settings(
-    max_examples=max(10, settings.default.max_examples // 4),
+    max_examples=max(10, settings().max_examples // 4),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much],
 )

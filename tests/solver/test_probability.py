@@ -68,11 +68,12 @@ MS_TOOLLIB_HIDDEN, MS_TOOLLIB_FLAG = 10, 11
 
 def ms_toollib_view(glyphs: np.ndarray) -> list[list[int]]:
     hidden = np.where(glyphs == Glyph.FLAG, MS_TOOLLIB_FLAG, MS_TOOLLIB_HIDDEN)
-    return np.where(glyphs <= MAX_NUMBER, glyphs, hidden).astype(int).tolist()
+    view: list[list[int]] = np.where(glyphs <= MAX_NUMBER, glyphs, hidden).astype(int).tolist()
+    return view
 
 
 # Three times the profile's examples: 3,000 positions in CI.
-@settings(max_examples=settings.default.max_examples * 3, deadline=None)
+@settings(max_examples=settings().max_examples * 3, deadline=None)
 @given(midgame())
 def test_probabilities_equal_ms_toollib(game: Game) -> None:
     if game.is_over:

@@ -21,7 +21,7 @@ def doubtful_squares(analysis: Analysis) -> list[tuple[int, int]]:
     return [(int(r), int(c)) for r, c in np.argwhere(analysis.probability < 1.0)]
 
 
-@settings(max_examples=settings.default.max_examples, deadline=None)
+@settings(max_examples=settings().max_examples, deadline=None)
 @given(midgame(), st.data())
 def test_outcomes_equal_whole_analyses(game: Game, data: st.DataObject) -> None:
     assume(not game.is_over)
@@ -32,6 +32,7 @@ def test_outcomes_equal_whole_analyses(game: Game, data: st.DataObject) -> None:
     row, col = data.draw(st.sampled_from(squares))
     outcomes = Lookahead(analysis).outcomes(row, col)
     assume(outcomes is not None)  # a component too tangled: no cheap answer
+    assert outcomes is not None
     expected = outcomes_by_analysis(view, mines, row, col)
     got = {o.number: (o.chance, o.safest) for o in outcomes}
     assert set(got) == set(expected)
@@ -75,7 +76,7 @@ def test_no_cheap_answer_without_float_counts_or_past_the_budget() -> None:
 
 
 # Every layout of the board is listed: a fifth of the usual examples.
-@settings(max_examples=max(20, settings.default.max_examples // 5), deadline=None)
+@settings(max_examples=max(20, settings().max_examples // 5), deadline=None)
 @given(small_position(), st.data())
 def test_joint_chances_match_counting_every_layout(
     position: tuple[np.ndarray, int, list[frozenset[tuple[int, int]]]], data: st.DataObject
