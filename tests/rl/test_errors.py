@@ -98,6 +98,7 @@ KEYWORD_PROBLEMS = [
 #: The game's, which Settings decides: a size, a mine count and a rule.
 GAME_PROBLEMS = [
     {"preset": "bogus"},
+    {"preset": ""},
     {"preset": 5},
     {"rows": 0, "cols": 5, "mines": 1},
     {"rows": "5", "cols": 5, "mines": 3},
