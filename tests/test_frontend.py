@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-import pathlib
 import subprocess
 import sys
 from typing import cast
@@ -44,9 +42,6 @@ from minesweep.records import Kind
 from minesweep.squares import MAX_NUMBER, Glyph
 
 from .helpers import Clock
-
-PACKAGE = pathlib.Path(str(__import__("minesweep").__file__)).parent
-
 
 # --- settings -----------------------------------------------------------------------------
 
@@ -387,35 +382,6 @@ def test_warming_up_loads_the_compiled_flood_fill() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert loaded.split() == ["False", "True"]
-
-
-# --- layers -------------------------------------------------------------------------------------
-
-
-def imported_names(path: pathlib.Path) -> list[str]:
-    names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            names.append("." * node.level + (node.module or ""))
-            names += ["." * node.level + alias.name for alias in node.names]
-        elif isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-    return names
-
-
-def test_the_core_never_imports_the_front_end_layer() -> None:
-    front_ends = {"frontend.py", "cli.py", "__main__.py"}
-    for path in PACKAGE.rglob("*.py"):
-        if path.name in front_ends or {"cli", "tui", "web", "rl"} & set(path.parts):
-            continue
-        for name in imported_names(path):
-            assert "frontend" not in name, path
-
-
-def test_the_layer_imports_no_front_ends_library() -> None:
-    for name in imported_names(PACKAGE / "frontend.py"):
-        root = name.lstrip(".").split(".")[0]
-        assert root not in {"textual", "starlette", "sqlalchemy", "uvicorn", "tui", "web", "cli"}
 
 
 @pytest.mark.parametrize("mine", [True, False])

@@ -48,22 +48,6 @@ def test_importing_minesweep_loads_no_front_end_or_heavy_library() -> None:
         assert heavy not in loaded
 
 
-def test_core_modules_never_import_the_cli() -> None:
-    for path in PACKAGE.glob("*.py"):
-        if path.stem in {"cli", "__main__"}:
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = {
-            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-        } | {
-            alias.name
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Import)
-            for alias in node.names
-        }
-        assert not any(name.endswith("cli") for name in imported), path.name
-
-
 # --- layers: every import points down ------------------------------------------------
 
 #: The layer of every module, bottom up; a module may import only modules of its own
@@ -188,3 +172,49 @@ def test_the_layer_test_sees_lazy_imports() -> None:
     assert "minesweep._kernels" in imports_of(PACKAGE / "leetcode.py")
     assert "minesweep.grid" in imports_of(PACKAGE / "leetcode.py")
     assert "minesweep.board" not in imports_of(PACKAGE / "leetcode.py")
+
+
+#: The optional extras' libraries: only the front ends (and the tools) import them.
+FRONT_END_LIBRARIES = {
+    "textual",
+    "platformdirs",
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "psycopg",
+    "msgspec",
+    "gymnasium",
+    "jax",
+    "optax",
+    "distributed",
+    "argparse",
+}
+
+
+def libraries_of(path: pathlib.Path) -> set[str]:
+    """The top-level names of what a file imports from outside the package."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {"minesweep"}
+
+
+def test_below_the_front_ends_no_module_imports_an_extras_library() -> None:
+    # The one test of the layers' outside imports: the core, the solver, the
+    # autoplayer and the front-end layer run with numpy and numba alone. The
+    # autoplayer names distributed only through importlib, on request.
+    front_end = LAYERS["minesweep.cli"]
+    found = {
+        module_name(path): sorted(libraries_of(path) & FRONT_END_LIBRARIES)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if module_name(path) != "minesweep" and layer(module_name(path)) < front_end
+    }
+    assert {module: names for module, names in found.items() if names} == {}
+
+
+def test_the_library_test_sees_a_front_end_import() -> None:
+    assert "starlette" in libraries_of(PACKAGE / "web" / "app.py")
+    assert "argparse" in libraries_of(PACKAGE / "cli" / "_parser.py")
