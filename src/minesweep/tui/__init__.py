@@ -1,12 +1,17 @@
 """The terminal game (``minesweep play``), an optional extra: ``pip install 'minesweep[tui]'``.
 
 Nothing in the core imports this package. What kind of game to play is a
-:class:`minesweep.frontend.Settings`.
+:class:`minesweep.frontend.Settings`. One job a module: :mod:`.app` the app,
+:mod:`.board_view` the board, :mod:`.keys` the keys and the key file,
+:mod:`.clock` the pausable clock, :mod:`.help` the help screen,
+:mod:`.saves` a game in progress as a game log, :mod:`.store` the SQLite file.
 """
 
 from __future__ import annotations
 
-from .app import DEFAULT_KEYS, MinesweeperApp, PausableClock, load_keys
+from .app import MinesweeperApp
+from .clock import PausableClock
+from .keys import DEFAULT_KEYS, load_keys
 from .store import Record, Store, data_directory
 
 __all__ = [

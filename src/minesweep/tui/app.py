@@ -2,27 +2,24 @@
 
 Every rule lives in :class:`minesweep.Game`, :mod:`minesweep.solver` and the
 front-end layer :mod:`minesweep.frontend`; this module only turns keys and
-clicks into calls there, and glyphs into a screen.
+clicks into calls there, and glyphs into a screen. Its keys are
+:mod:`.keys`, its clock :mod:`.clock`, its help screen :mod:`.help`, its
+saves :mod:`.saves` (in the :mod:`.store`).
 """
 
 from __future__ import annotations
 
-import json
 import time
-import tomllib
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.keys import _character_to_key
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from minesweep import Action, Effect, Game, GameStatus, Minefield, MinesweepError, ParseError
+from minesweep import Effect, Game, GameStatus, MinesweepError
+from minesweep.formats import log_base
 from minesweep.frontend import (
     Button,
     Settings,
@@ -37,6 +34,10 @@ from minesweep.generate import new_seed
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
 from .board_view import OVERLAY_LEVELS, THEMES, BoardView
+from .clock import PausableClock
+from .help import HelpScreen
+from .keys import DEFAULT_KEYS, DESCRIPTIONS, key_label, load_keys
+from .saves import Save, action_line, undo_line
 from .store import Record, Store
 
 __all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "load_keys"]
@@ -48,130 +49,6 @@ ADVICE_MAX_SQUARES = 10**7
 
 #: The smallest terminal the game fits in (columns, rows).
 MIN_SIZE = (30, 8)
-
-#: Actions and their default keys (Textual key names); remap them in a TOML
-#: file with a ``[keys]`` table, for example ``flag = ["f", "m"]``. hjkl move
-#: the cursor as in vi, so "h" cannot also be the hint: the hint is on "H"
-#: (shift+h) and "i".
-DEFAULT_KEYS: dict[str, list[str]] = {
-    "up": ["up", "k"],
-    "down": ["down", "j"],
-    "left": ["left", "h"],
-    "right": ["right", "l"],
-    "reveal": ["space", "enter"],
-    "flag": ["f"],
-    "chord": ["c"],
-    "undo": ["u"],
-    "new_game": ["n"],
-    "pause": ["p"],
-    "hint": ["H", "i"],
-    "overlay": ["o"],
-    "help": ["question_mark"],
-    "quit": ["q"],
-}
-
-_DESCRIPTIONS = {
-    "up": "move up",
-    "down": "move down",
-    "left": "move left",
-    "right": "move right",
-    "reveal": "reveal (chords on a satisfied number)",
-    "flag": "flag / unflag",
-    "chord": "chord",
-    "undo": "undo (marks the game assisted)",
-    "new_game": "new game",
-    "pause": "pause / resume (hides the board)",
-    "hint": "hint (marks the game assisted)",
-    "overlay": "mine probabilities on/off (assisted)",
-    "help": "this help",
-    "quit": "quit (the game is saved)",
-}
-
-
-def load_keys(path: Path | None) -> dict[str, list[str]]:
-    """The key map: the defaults, with a TOML file's ``[keys]`` table on top."""
-    keys = {action: list(names) for action, names in DEFAULT_KEYS.items()}
-    if path is None or not path.exists():
-        return keys
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ParseError(f"cannot read key file {str(path)!r}: {error}") from None
-    table = document.get("keys", {})
-    if not isinstance(table, dict):
-        raise ParseError(f"key file {str(path)!r}: [keys] must be a table")
-    for action, names in table.items():
-        if action not in keys:
-            raise ParseError(
-                f"key file {str(path)!r}: unknown action {action!r}; "
-                f"expected one of {', '.join(sorted(keys))}"
-            )
-        if isinstance(names, str):
-            names = [names]
-        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-            raise ParseError(f"key file {str(path)!r}: {action} must be a key or a list of keys")
-        keys[action] = names
-    # One key, one action: Textual would silently give a key bound twice to
-    # whichever binding comes first (the README's example once bound "?" to
-    # the hint while help kept it, and the hint was unreachable).
-    bound: dict[str, tuple[str, str]] = {}
-    for action, names in keys.items():
-        for name in names:
-            key = _character_to_key(name) if len(name) == 1 else name
-            first, written = bound.setdefault(key, (action, name))
-            if first != action:
-                raise ParseError(
-                    f"key file {str(path)!r}: key {written!r} is bound to both "
-                    f"{first} and {action}; bind each key to one action"
-                )
-    return keys
-
-
-class PausableClock:
-    """A monotonic clock that stands still while the game is paused."""
-
-    def __init__(self, base: Callable[[], float] = time.monotonic) -> None:
-        self._base = base
-        self._paused_at: float | None = None
-        self._lost = 0.0
-
-    def __call__(self) -> float:
-        now = self._paused_at if self._paused_at is not None else self._base()
-        return now - self._lost
-
-    def pause(self) -> None:
-        if self._paused_at is None:
-            self._paused_at = self._base()
-
-    def resume(self) -> None:
-        if self._paused_at is not None:
-            self._lost += self._base() - self._paused_at
-            self._paused_at = None
-
-
-class HelpScreen(ModalScreen[None]):
-    """The keys, and how to play."""
-
-    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape,question_mark,q", "dismiss", "close")
-    ]
-
-    def __init__(self, keys: dict[str, list[str]]) -> None:
-        super().__init__()
-        self.keys = keys
-
-    def compose(self) -> ComposeResult:
-        lines = ["minesweep: keys (remap them in the key file, see the README)", ""]
-        pretty = {"question_mark": "?", "space": "space", "enter": "enter"}
-        for action, names in self.keys.items():
-            shown = " / ".join(pretty.get(name, name) for name in names)
-            lines.append(f"  {shown:18} {_DESCRIPTIONS[action]}")
-        lines += [
-            "",
-            "mouse: left reveals (chords on a satisfied number), right flags, middle chords",
-            "press ? or escape to close",
-        ]
-        yield Static("\n".join(lines), id="help")
 
 
 class MinesweeperApp(App[None]):
@@ -205,15 +82,12 @@ class MinesweeperApp(App[None]):
         self.paused = False
         self.assisted = False
         self.overlay_on = False
-        # The store's record of the game just ended, while undo can take it back.
-        self._record_id: int | None = None
-        # Whether the game's save has its header yet (written at its first action).
-        self._begun = False
+        self.game_save = Save(self.store, settings.kind)
         self._greeting = ""
         resumed = self._resume() if resume else None
         self.game = resumed if resumed is not None else self._new_game()
         for action, names in self.key_map.items():
-            self.bind(",".join(names), f"do('{action}')", description=_DESCRIPTIONS[action])
+            self.bind(",".join(names), f"do('{action}')", description=DESCRIPTIONS[action])
 
     # --- layout ------------------------------------------------------------------
 
@@ -254,14 +128,12 @@ class MinesweeperApp(App[None]):
         self.query_one("#paused").display = self.paused and not small
 
     def _key(self, action: str) -> str:
-        names = self.key_map[action]
-        return {"question_mark": "?", "space": "space"}.get(names[0], names[0])
+        return key_label(self.key_map[action][0])
 
     # --- games ---------------------------------------------------------------------
 
     def _new_game(self) -> Game:
         self.assisted = False
-        self._begun = False
         # A seed of its own, so that the save need not hold the field: the seed
         # and the first click lay it again.
         settings = self.settings
@@ -273,27 +145,16 @@ class MinesweeperApp(App[None]):
         """Rows of the current game's glyphs (the board reads the rows on screen)."""
         return self.game.glyphs(rows)
 
-    def _header(self) -> str:
-        game = self.game
-        return json.dumps(
-            {
-                "format": "minesweep-save",
-                "version": 1,
-                "rows": game.shape[0],
-                "cols": game.shape[1],
-                "mines": game.mine_count,
-                "rule": game.rule.value,
-                "seed": game.seed,
-                "no_guess": self.settings.no_guess,
-                "question_marks": game.question_marks,
-            }
-        )
-
     def _resume(self) -> Game | None:
         """The saved game of this kind, if any; the greeting says what was found."""
         kind = self.settings.kind
-        saved = self.store.saved(kind)
-        if saved is None:
+        try:
+            resumed = self.game_save.load(self.clock)
+        except MinesweepError:  # a ParseError: the save cannot be read
+            self.game_save.discard()  # an unreadable save is of no use to anyone
+            self._greeting = f"The saved {kind} game could not be read; a new game starts."
+            return None
+        if resumed is None:
             others = [f"{other} ({count} actions)" for other, count in self.store.saved_kinds()]
             if others:
                 self._greeting = (
@@ -301,56 +162,23 @@ class MinesweeperApp(App[None]):
                     "game to resume it."
                 )
             return None
-        try:
-            game = _replay_save(saved.header, saved.records, self.clock)
-        except (MinesweepError, ValueError, KeyError, TypeError, IndexError):
-            self.store.discard(kind)  # an unreadable save is of no use to anyone
-            self._greeting = f"The saved {kind} game could not be read; a new game starts."
-            return None
-        self.assisted = saved.assisted
-        self._begun = True
+        game, self.assisted = resumed
         self._greeting = (
             f"Resumed your saved {kind} game: {len(game.history)} actions, "
-            f"{game.elapsed:.1f} s{', assisted' if saved.assisted else ''}."
+            f"{game.elapsed:.1f} s{', assisted' if self.assisted else ''}."
         )
         return game
 
-    def _save_record(self, record: dict[str, Any]) -> None:
-        """Append one record to this game's save, writing its header first if need be."""
-        kind = self.settings.kind
-        if not self._begun:
-            self.store.begin(kind, self._header(), assisted=self.assisted)
-            self._begun = True
-        self.store.append(kind, json.dumps(record), assisted=self.assisted)
-
-    def _rewrite_save(self) -> None:
-        """The whole save again, from the game: after an undo took the field or the end back.
-
-        One transaction: a kill midway leaves the old save or the new one.
-        """
-        game = self.game
-        records: list[dict[str, Any]] = []
-        field = game.field
-        if self.settings.no_guess and field is not None:
-            records.append(_field_record(field, game.first_click))
-        records += [{"action": str(action), "time": action.time} for action in game.history]
-        self.store.rewrite(
-            self.settings.kind,
-            self._header(),
-            [json.dumps(record) for record in records],
-            assisted=self.assisted,
-        )
-        self._begun = True
-
     def _finish(self) -> None:
         final = score(self.game)
-        self._record_id = self.store.finish(
+        self.store.finish(
             self.settings.kind,
             won=final.won,
             seconds=final.seconds,
             bbbv=final.bbbv,
             assisted=self.assisted,
         )
+        self.game_save.ended()
 
     # --- actions -------------------------------------------------------------------------
 
@@ -396,6 +224,9 @@ class MinesweeperApp(App[None]):
         if self.paused or game.is_over:
             return
         had_field = game.field is not None
+        # The base is the game before its first action: a seeded game's field
+        # is laid again by its seed and first click, and is not saved.
+        base = None if self.game_save.begun else log_base(game)
         try:
             self.game, effect = act(
                 game,
@@ -409,12 +240,13 @@ class MinesweeperApp(App[None]):
         except MinesweepError as error:
             self._say(str(error))
             return
-        field = self.game.field
-        if self.settings.no_guess and not had_field and field is not None:
-            # A no-guess field comes from a search, not from the seed alone: keep it.
-            self._save_record(_field_record(field, self.game.first_click))
-        last = self.game.history[-1]
-        self._save_record({"action": str(last), "time": last.time})
+        if self.settings.no_guess and not had_field and self.game.field is not None:
+            # A no-guess field comes from a search, not from the seed alone: the
+            # save starts again on a base that holds it.
+            self.game_save.rewrite(self.game, assisted=self.assisted)
+        else:
+            line = action_line(self.game.history[-1])
+            self.game_save.add(line, assisted=self.assisted, base=base)
         self._after(effect)
 
     def _after(self, effect: Effect | None) -> None:
@@ -436,29 +268,23 @@ class MinesweeperApp(App[None]):
         game = self.game
         if self.paused:
             return
-        was_over = game.is_over
         had_field = game.field is not None
         try:
+            # An ended game stands (GameOverError): its end is on record.
             self.game, _ = undo(game, clock=self.clock)
         except MinesweepError as error:
             self._say(str(error))
             return
-        if was_over and self._record_id is not None:
-            # Taking the end back takes its record back too: the game is
-            # recorded once, when it ends for good.
-            self.store.withdraw(self._record_id)
-            self._record_id = None
         self.assisted = True
-        if was_over or (had_field and self.game.field is None):
-            # The save was dropped at the end, or its field is taken back.
-            self._rewrite_save()
+        if had_field and self.game.field is None:
+            # The field is taken back: the save starts again on a base without it.
+            self.game_save.rewrite(self.game, assisted=self.assisted)
         else:
-            self._save_record({"undo": True})
+            self.game_save.add(undo_line(), assisted=self.assisted)
         self._after(None)
 
     def _new_game_action(self) -> None:
-        self.store.discard(self.settings.kind)
-        self._record_id = None
+        self.game_save.discard()
         self.game = self._new_game()
         self.board.set_hint(None)
         self.board.set_glyphs(self.game.shape, self._glyphs)
@@ -530,8 +356,7 @@ class MinesweeperApp(App[None]):
 
     def _mark_assisted(self) -> None:
         self.assisted = True
-        if self._begun:
-            self.store.mark_assisted(self.settings.kind)
+        self.game_save.mark_assisted()
 
     def _help(self) -> None:
         self.push_screen(HelpScreen(self.key_map))
@@ -582,49 +407,3 @@ def _record_text(record: Record) -> str:
         f"{record.kind}: won {record.won} of {record.played}{share}, streak {record.streak} "
         f"(best {record.best_streak}){best}{assisted}."
     )
-
-
-def _field_record(field: Minefield, first_click: tuple[int, int] | None) -> dict[str, Any]:
-    return {
-        "field": field.to_text().splitlines(),
-        "first_click": list(first_click) if first_click is not None else None,
-    }
-
-
-def _replay_save(header_text: str, records: list[str], clock: Callable[[], float]) -> Game:
-    """A saved game again: its header's game, then its records (actions, undos, a field)."""
-    header = json.loads(header_text)
-    if header.get("format") != "minesweep-save" or header.get("version") != 1:
-        raise ValueError("not a minesweep save of version 1")
-    rows, cols, mines = int(header["rows"]), int(header["cols"]), int(header["mines"])
-    template = Game(
-        rows,
-        cols,
-        mines,
-        rule=header["rule"],
-        seed=header["seed"],
-        clock=clock,
-        question_marks=bool(header["question_marks"]),
-    )
-    played: list[Action] = []
-    undos = 0
-    for text in records:
-        record = json.loads(text)
-        if "field" in record:
-            # A no-guess field, as the front-end layer lays one at the first reveal.
-            square = record["first_click"]
-            template = Game(
-                rows,
-                cols,
-                mines,
-                rule="opening",
-                field=Minefield.from_text("\n".join(record["field"])),
-                first_click=(int(square[0]), int(square[1])) if square else None,
-                clock=clock,
-            )
-        elif "undo" in record:
-            played.pop()
-            undos += 1
-        else:
-            played.append(Action.parse(record["action"], float(record["time"])))
-    return Game.replay(template, played, clock=clock, undos=undos)

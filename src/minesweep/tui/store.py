@@ -5,10 +5,12 @@ One SQLite file under the platform's data directory (``platformdirs``), or
 killed mid-write leaves the last complete state behind.
 
 A game in progress is kept per kind of game (one expert, one beginner, one
-20x40/150...), as a small header (its settings and seed) and its actions,
-appended one row each as they are played: saving costs the same on a
-10,000x10,000 board as on beginner, and the board itself is never written
-(the seed and the first click lay the same field again).
+20x40/150...), as a game log (:mod:`minesweep.tui.saves` writes and reads
+it): its base, then its records, appended one row each as they are played.
+The base, as long as the board is large, has a table of its own, written only
+when it changes: SQLite writes a row whole, and the game's row (its count of
+actions, its time) changes at every action, so that saving an action costs
+the same on a 10,000x10,000 board as on beginner.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE TABLE IF NOT EXISTS saved_games (
     kind TEXT PRIMARY KEY,
-    header TEXT NOT NULL,        -- JSON: size, mines, rule, seed, no-guess
+    header TEXT NOT NULL,        -- '': the base is in saved_bases; else a save of before's header
     assisted INTEGER NOT NULL,
     actions INTEGER NOT NULL,    -- rows in saved_actions
     updated REAL NOT NULL
@@ -41,8 +43,12 @@ CREATE TABLE IF NOT EXISTS saved_games (
 CREATE TABLE IF NOT EXISTS saved_actions (
     kind TEXT NOT NULL,
     seq INTEGER NOT NULL,
-    record TEXT NOT NULL,        -- JSON: an action and its time, or an undo
+    record TEXT NOT NULL,        -- a history record: an action and its time, or an undo
     PRIMARY KEY (kind, seq)
+);
+CREATE TABLE IF NOT EXISTS saved_bases (
+    kind TEXT PRIMARY KEY,
+    base TEXT NOT NULL           -- the game log's base: game JSON before the first action
 );
 """
 
@@ -74,10 +80,13 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class Saved:
-    """A game in progress: its header, its action records in order, and whether it was helped."""
+    """A game in progress: its log's base, its records in order, and whether it was helped.
+
+    A save written before the logs has its header for a base.
+    """
 
     kind: str
-    header: str
+    base: str
     records: list[str]
     assisted: bool
 
@@ -96,30 +105,19 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
-    def finish(self, kind: str, *, won: bool, seconds: float, bbbv: int, assisted: bool) -> int:
+    def finish(self, kind: str, *, won: bool, seconds: float, bbbv: int, assisted: bool) -> None:
         """Record a finished game and forget the saved one, in one transaction.
 
-        Returns the record's id, for :meth:`withdraw`.
+        An ended game stands (:func:`minesweep.frontend.undo` refuses to take
+        it back): it is recorded once.
         """
         with self._db:
-            cursor = self._db.execute(
+            self._db.execute(
                 "INSERT INTO games (kind, won, seconds, bbbv, assisted, finished) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (kind, int(won), seconds, bbbv, int(assisted), time.time()),
             )
-            self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
-            self._db.execute("DELETE FROM saved_games WHERE kind = ?", (kind,))
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
-
-    def withdraw(self, record_id: int) -> None:
-        """Forget a finished game's record: the player took its end back with undo.
-
-        The game goes on and is recorded once more, as assisted, when it ends:
-        one game, one record.
-        """
-        with self._db:
-            self._db.execute("DELETE FROM games WHERE id = ?", (record_id,))
+            self._forget(kind)
 
     def record(self, kind: str) -> Record:
         rows = self._db.execute(
@@ -145,24 +143,21 @@ class Store:
             assisted_won=sum(won for won, _, assisted in rows if assisted),
         )
 
-    def begin(self, kind: str, header: str, *, assisted: bool = False) -> None:
-        """Start the saved game of ``kind`` afresh (replacing any earlier one of that kind)."""
-        with self._db:
-            self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
-            self._db.execute(
-                "INSERT OR REPLACE INTO saved_games (kind, header, assisted, actions, updated) "
-                "VALUES (?, ?, ?, 0, ?)",
-                (kind, header, int(assisted), time.time()),
-            )
+    def begin(self, kind: str, base: str, *, assisted: bool = False) -> None:
+        """Start the saved game of ``kind`` afresh on ``base`` (replacing any of that kind)."""
+        self.rewrite(kind, base, [], assisted=assisted)
 
-    def rewrite(self, kind: str, header: str, records: list[str], *, assisted: bool) -> None:
-        """Replace the saved game of ``kind`` by ``header`` and ``records``, in one transaction."""
+    def rewrite(self, kind: str, base: str, records: list[str], *, assisted: bool) -> None:
+        """Replace the saved game of ``kind`` by ``base`` and ``records``, in one transaction."""
         with self._db:
             self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
             self._db.execute(
                 "INSERT OR REPLACE INTO saved_games (kind, header, assisted, actions, updated) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (kind, header, int(assisted), len(records), time.time()),
+                "VALUES (?, '', ?, ?, ?)",
+                (kind, int(assisted), len(records), time.time()),
+            )
+            self._db.execute(
+                "INSERT OR REPLACE INTO saved_bases (kind, base) VALUES (?, ?)", (kind, base)
             )
             self._db.executemany(
                 "INSERT INTO saved_actions (kind, seq, record) VALUES (?, ?, ?)",
@@ -195,7 +190,9 @@ class Store:
     def saved(self, kind: str) -> Saved | None:
         """The game in progress of ``kind``, or None."""
         row = self._db.execute(
-            "SELECT header, assisted FROM saved_games WHERE kind = ?", (kind,)
+            "SELECT COALESCE(base, header), assisted FROM saved_games "
+            "LEFT JOIN saved_bases USING (kind) WHERE kind = ?",
+            (kind,),
         ).fetchone()
         if row is None:
             return None
@@ -217,6 +214,10 @@ class Store:
         ]
 
     def discard(self, kind: str) -> None:
+        """Forget the saved game of ``kind``."""
         with self._db:
-            self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
-            self._db.execute("DELETE FROM saved_games WHERE kind = ?", (kind,))
+            self._forget(kind)
+
+    def _forget(self, kind: str) -> None:
+        for table in ("saved_actions", "saved_bases", "saved_games"):
+            self._db.execute(f"DELETE FROM {table} WHERE kind = ?", (kind,))

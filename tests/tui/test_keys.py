@@ -1,0 +1,97 @@
+"""The terminal game's keys: moving and acting from the keyboard, the help screen, key files."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+
+from minesweep import CellState, ParseError
+from minesweep.tui import load_keys
+from minesweep.tui.keys import DEFAULT_KEYS
+
+from .helpers import drive, first_mine, make_app
+
+
+def test_keyboard_moves_reveals_and_flags_exact_squares(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("right", "l", "down", "j")  # arrows and hjkl: (2, 2)
+        assert app.board.cursor == (2, 2)
+        await pilot.press("space")
+        assert [str(a) for a in app.game.history] == ["O2,2"]
+        await pilot.press("k", "k", "h", "h")  # back to (0, 0)
+        assert app.board.cursor == (0, 0)
+        mine = first_mine(app)
+        app.board.move_cursor(*mine)
+        await pilot.press("f")
+        assert app.game[mine] is CellState.FLAGGED
+        await pilot.press("f")
+        assert app.game[mine] is CellState.HIDDEN
+
+    drive(app, scenario, (60, 20))
+
+
+def test_help_lists_the_keys(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help").render())
+        assert "reveal" in text
+        assert "hint" in text
+        await pilot.press("escape")
+
+    drive(app, scenario, (90, 30))
+
+
+def test_the_readme_key_file_works(tmp_path: pathlib.Path) -> None:
+    readme = (pathlib.Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "tui.toml"
+    path.write_text(example)
+    keys = load_keys(path)
+    assert keys["flag"] == ["f", "m"]
+    assert keys["hint"] == ["H", "t"]
+    assert keys["help"] == DEFAULT_KEYS["help"]
+
+
+def test_keys_are_remapped_from_a_file(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "tui.toml"
+    path.write_text('[keys]\nflag = ["m"]\nreveal = "x"\n')
+    keys = load_keys(path)
+    assert keys["flag"] == ["m"]
+    assert keys["reveal"] == ["x"]
+    assert keys["up"] == ["up", "k"]
+    app = make_app(tmp_path, keys=keys)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("x")
+        assert len(app.game.history) == 1
+        await pilot.press("space")  # no longer bound
+        assert len(app.game.history) == 1
+
+    drive(app, scenario, (60, 20))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[keys]\nfly = ['f']\n", "unknown action 'fly'"),
+        ("[keys\n", "cannot read"),
+        ("[keys]\nflag = 3\n", "must be a key or a list"),
+        ("[keys]\nhint = '?'\n", "key '\\?' is bound to both hint and help"),
+        ("[keys]\nflag = ['f', 'u']\n", "key 'u' is bound to both flag and undo"),
+    ],
+)
+def test_bad_key_files_are_refused(tmp_path: pathlib.Path, text: str, message: str) -> None:
+    path = tmp_path / "tui.toml"
+    path.write_text(text)
+    with pytest.raises(ParseError, match=message):
+        load_keys(path)

@@ -1,0 +1,142 @@
+"""What the terminal game shows besides the board's squares: pause, hints, the overlay, sizes."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+
+from .helpers import Clock, drive, make_app, message
+
+
+def test_pause_hides_the_board_and_stops_the_timer(tmp_path: pathlib.Path) -> None:
+    clock = Clock()
+    app = make_app(tmp_path, clock=clock)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        clock.now += 5
+        assert app.game.elapsed == 5
+        await pilot.press("p")
+        assert not app.board.display
+        assert app.query_one("#paused").display
+        clock.now += 100
+        assert app.game.elapsed == 5
+        await pilot.press("space")  # nothing happens while paused
+        assert len(app.game.history) == 1
+        await pilot.press("p")
+        clock.now += 1
+        assert app.game.elapsed == 6
+        assert app.board.display
+
+    drive(app, scenario, (60, 20))
+
+
+def test_hint_highlights_a_safe_square_and_marks_the_game_assisted(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        await pilot.press("H")
+        await pilot.pause()
+        assert app.assisted
+        assert app.board.hint is not None
+        assert app.board.cursor == app.board.hint
+        field = app.game.field
+        assert field is not None
+        text = message(app)
+        assert text.startswith("Hint: ")
+        if "safe:" in text:
+            assert not field.mines[app.board.hint]
+        assert "assisted" in str(app.query_one("#status").render())
+
+    drive(app, scenario, (60, 20))
+
+
+def test_probability_overlay_toggles(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path, theme="mono")
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "o")
+        await pilot.pause()
+        assert app.board.overlay is not None
+        assert app.assisted
+        await pilot.press("o")
+        assert app.board.overlay is None
+
+    drive(app, scenario, (60, 20))
+
+
+def test_the_overlay_cannot_be_read_as_a_number(tmp_path: pathlib.Path) -> None:
+    from minesweep.tui.board_view import overlay_symbol
+
+    symbols = {overlay_symbol(p / 100) for p in range(101)}
+    assert not symbols & set("0123456789")
+    assert overlay_symbol(0.0) == "S"
+    assert overlay_symbol(1.0) == "M"
+    assert overlay_symbol(0.05) < overlay_symbol(0.5) < overlay_symbol(0.95)
+    app = make_app(tmp_path, theme="mono")
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "o")
+        await pilot.pause()
+        lines = [app.board.render_line(y).text for y in range(9)]
+        drawn = set("".join(lines))
+        assert drawn & set("▁▂▃▄▅▆▇█S")
+        assert "Mine probabilities: S safe, M a mine" in message(app)
+
+    drive(app, scenario, (60, 20))
+
+
+def test_hints_on_a_board_too_big_for_the_solver_say_so(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import minesweep.tui.app
+
+    monkeypatch.setattr(minesweep.tui.app, "ADVICE_MAX_SQUARES", 80)
+    app = make_app(tmp_path)  # beginner: 81 squares, one past the patched limit
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "H")
+        text = message(app)
+        assert text.startswith("No hints or probabilities on boards over 80 squares")
+        assert not app.assisted
+        await pilot.press("o")
+        assert app.board.overlay is None
+        assert not app.assisted
+
+    drive(app, scenario, (60, 20))
+
+
+def test_a_terminal_too_small_gets_a_message(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        assert app.query_one("#too-small").display
+        assert not app.board.display
+
+    drive(app, scenario, (20, 6))
+
+
+def test_nothing_in_the_core_imports_the_terminal_game() -> None:
+    package = pathlib.Path(__import__("minesweep").__file__).parent
+    for path in package.rglob("*.py"):
+        if {"tui", "cli"} & set(path.parts):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            for name in names:
+                assert "tui" not in name.split("."), path
+                assert not name.startswith("textual"), path
