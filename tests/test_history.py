@@ -128,3 +128,16 @@ def test_a_bad_log_is_a_parse_error_naming_the_entry(lines: list[str], message: 
 def test_a_bad_base_is_a_parse_error() -> None:
     with pytest.raises(ParseError, match="not a minesweep game"):
         parse_game_log('{"format": "other"}', [])
+
+
+def test_a_log_base_is_small_and_keeps_the_undo_count() -> None:
+    # A base is rewritten with the actions still standing: it carries the
+    # undos so far, and no view (all hidden, as big as the board).
+    game = Game(30, 40, 100, seed=9)
+    game.flag(0, 0)
+    game.pop()
+    base = json.loads(log_base(game))
+    assert "view" not in base
+    assert base["undos"] == 1
+    assert base["history"] == []
+    assert parse_game_log(log_base(game), []).undos == 1

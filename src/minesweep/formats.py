@@ -234,26 +234,47 @@ def parse_view(text: str) -> npt.NDArray[np.uint8]:
     if not lines:
         raise ParseError("view is empty; expected rows such as '#1.F'")
     width = len(lines[0])
-    codes = np.empty((len(lines), width), np.uint8)
-    for row, line in enumerate(lines):
-        if len(line) != width:
-            raise ParseError(f"view row {row} has {len(line)} squares; expected {width} like row 0")
-        for col, symbol in enumerate(line):
-            code = glyph_of(symbol)
-            if code is None:
-                raise ParseError(
-                    f"view row {row} column {col} is {symbol!r}; expected one of "
-                    f"{VIEW_SYMBOLS!r} or '0'"
-                )
-            codes[row, col] = code
-    return codes
+    # Rows of the same width up to the first that is not; read as arrays
+    # (a view of 10^8 squares is read in well under a second), the first bad
+    # symbol of those rows found before that row's width is blamed, as a
+    # reader going row by row would.
+    ragged = next((row for row, line in enumerate(lines) if len(line) != width), len(lines))
+    points = np.frombuffer("".join(lines[:ragged]).encode("utf-32-le"), np.uint32)
+    codes = _GLYPH_OF_POINT[np.minimum(points, len(_GLYPH_OF_POINT) - 1)]
+    bad = np.flatnonzero(codes == _NOT_A_GLYPH)
+    if len(bad):
+        row, col = divmod(int(bad[0]), width)
+        raise ParseError(
+            f"view row {row} column {col} is {lines[row][col]!r}; expected one of "
+            f"{VIEW_SYMBOLS!r} or '0'"
+        )
+    if ragged < len(lines):
+        length = len(lines[ragged])
+        raise ParseError(f"view row {ragged} has {length} squares; expected {width} like row 0")
+    return codes.reshape(len(lines), width)
+
+
+#: The glyph of each code point below 128 (the last entry stands for every other), or
+#: :data:`_NOT_A_GLYPH`.
+_NOT_A_GLYPH: Final = 255
+_GLYPH_OF_POINT: Final = np.array(
+    [
+        glyph if (glyph := glyph_of(chr(point))) is not None and point < 128 else _NOT_A_GLYPH
+        for point in range(129)
+    ],
+    np.uint8,
+)
 
 
 # --- game JSON -------------------------------------------------------------------------
 
 
-def to_game_json(game: Game) -> str:
-    """A whole game as versioned JSON: field, origin, position and history."""
+def to_game_json(game: Game, *, view: bool = True) -> str:
+    """A whole game as versioned JSON: field, origin, position and history.
+
+    ``view`` False leaves out the player's view, which a reader then does not
+    check the replay against (a log's base: all hidden, as big as the board).
+    """
     field = game.field
     document: dict[str, Any] = {
         "format": GAME_FORMAT,
@@ -276,8 +297,9 @@ def to_game_json(game: Game) -> str:
         ),
         "history": [action_record(action) for action in game.history],
         "status": game.status.value,
-        "view": to_view(game.glyphs()).splitlines(),
     }
+    if view:
+        document["view"] = to_view(game.glyphs()).splitlines()
     return json.dumps(document, indent=1)
 
 
@@ -312,9 +334,11 @@ def log_base(game: Game) -> str:
 
     A log holds this, then one :func:`minesweep.history.record_line` an action
     or undo. Write it again when the base changes: a no-guess first reveal lays
-    the field the solver chose, which no seed lays again.
+    the field the solver chose, which no seed lays again. The base keeps the
+    game's count of undos (a rewritten log holds only the actions standing) and
+    no view: before the first action every square is hidden.
     """
-    return to_game_json(Game.replay(game, ()))
+    return to_game_json(Game.replay(game, (), undos=game.undos), view=False)
 
 
 def parse_game_log(
@@ -413,7 +437,9 @@ def _check_outcome(document: dict[str, Any], game: Game) -> None:
         raise ParseError(
             f"game history leads to status {game.status.value!r} but the file says {status!r}"
         )
-    view = document.get("view")
+    if "view" not in document:
+        return  # a log's base: nothing shown yet
+    view = document["view"]
     if not isinstance(view, list) or not all(isinstance(row, str) for row in view):
         raise ParseError('game "view" must be a list of rows of view symbols')
     recorded = parse_view("\n".join(view))
