@@ -11,7 +11,7 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 
 from minesweep import CellState, ParseError
-from minesweep.tui import load_keys
+from minesweep.tui import load_keys, parse_keys
 from minesweep.tui.keys import DEFAULT_KEYS
 
 from .helpers import drive, first_mine, make_app
@@ -60,6 +60,15 @@ def test_the_readme_key_file_works(tmp_path: pathlib.Path) -> None:
     assert keys["flag"] == ["f", "m"]
     assert keys["hint"] == ["H", "t"]
     assert keys["help"] == DEFAULT_KEYS["help"]
+
+
+def test_a_key_file_with_a_byte_order_mark_reads_as_without(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "tui.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + b'[keys]\nflag = ["m"]\n')
+    assert load_keys(path)["flag"] == ["m"]
+    assert parse_keys('[keys]\nflag = ["m"]\n', where="here")["flag"] == ["m"]
+    with pytest.raises(ParseError, match="key file 'here': unknown action 'fly'"):
+        parse_keys('[keys]\nfly = "m"\n', where="here")
 
 
 def test_keys_are_remapped_from_a_file(tmp_path: pathlib.Path) -> None:

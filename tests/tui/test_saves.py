@@ -230,7 +230,7 @@ OLD_HEADER = {"rows": 9, "cols": 9, "mines": 10, "rule": "opening", "question_ma
 
 
 def test_an_old_save_is_resumed_and_written_again_as_a_game_log(tmp_path: pathlib.Path) -> None:
-    old = [
+    old: list[dict[str, object]] = [
         {"action": "F8,8", "time": 0.0},
         {"action": "O0,0", "time": 1.5},
         {"action": "F2,1", "time": 2.0},

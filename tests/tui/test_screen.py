@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import pathlib
 
 import pytest
@@ -121,22 +120,3 @@ def test_a_terminal_too_small_gets_a_message(tmp_path: pathlib.Path) -> None:
         assert not app.board.display
 
     drive(app, scenario, (20, 6))
-
-
-def test_nothing_in_the_core_imports_the_terminal_game() -> None:
-    package = pathlib.Path(__import__("minesweep").__file__).parent
-    for path in package.rglob("*.py"):
-        if {"tui", "cli"} & set(path.parts):
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = (
-                [node.module or ""]
-                if isinstance(node, ast.ImportFrom)
-                else [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else []
-            )
-            for name in names:
-                assert "tui" not in name.split("."), path
-                assert not name.startswith("textual"), path

@@ -93,7 +93,7 @@ def stats(arguments: argparse.Namespace) -> None:
 
 def play(arguments: argparse.Namespace) -> None:
     try:
-        from ..tui import MinesweeperApp, load_keys
+        from ..tui import MinesweeperApp, load_keys, parse_keys
     except ImportError:
         fail("minesweep play: the terminal game needs its extra: pip install 'minesweep[tui]'")
     from pathlib import Path
@@ -106,7 +106,13 @@ def play(arguments: argparse.Namespace) -> None:
         from platformdirs import user_config_dir
 
         key_file = Path(user_config_dir("minesweep", appauthor=False)) / "tui.toml"
-    keys = load_keys(key_file)
+    # The user's files are read by the command line's one reader (a
+    # byte-order mark dropped, a failure worded once); the terminal game
+    # reads the key map from the text.
+    if key_file.exists():
+        keys = parse_keys(read_text(str(key_file), "play"), where=str(key_file))
+    else:
+        keys = load_keys(None)
     settings = settings_from(arguments, "play")
     MinesweeperApp(settings, theme="mono" if arguments.mono else "color", keys=keys).run()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .app import MinesweeperApp
 from .clock import PausableClock
-from .keys import DEFAULT_KEYS, load_keys
+from .keys import DEFAULT_KEYS, load_keys, parse_keys
 from .store import Record, Store, data_directory
 
 __all__ = [
@@ -22,4 +22,5 @@ __all__ = [
     "Store",
     "data_directory",
     "load_keys",
+    "parse_keys",
 ]

@@ -24,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from minesweep.frontend import Button
-from minesweep.squares import MAX_NUMBER, Glyph
+from minesweep.squares import VIEW_SYMBOLS, Glyph
 
 __all__ = ["OVERLAY_LEVELS", "THEMES", "BoardView", "Theme", "overlay_symbol"]
 
@@ -60,16 +60,11 @@ class Theme:
     overlay: Style
 
 
-_SYMBOLS = {
-    0: " ",
-    **{n: str(n) for n in range(1, MAX_NUMBER + 1)},
-    int(Glyph.HIDDEN): "·",
-    int(Glyph.FLAG): "F",
-    int(Glyph.QUESTION): "?",
-    int(Glyph.MINE): "*",
-    int(Glyph.EXPLODED): "X",
-    int(Glyph.WRONG_FLAG): "!",
-}
+#: The view alphabet of files (:data:`minesweep.squares.VIEW_SYMBOLS`), as the
+#: mono theme draws it; the colour theme draws a blank as a space (its colour
+#: says revealed) and a hidden square as a middle dot.
+_VIEW = dict(enumerate(VIEW_SYMBOLS))
+_SYMBOLS = _VIEW | {0: " ", int(Glyph.HIDDEN): "·"}
 
 # The classic number colours: 1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey.
 _NUMBER_COLOURS = {
@@ -109,7 +104,7 @@ THEMES = {
     # Readable without colour: every state has its own character.
     "mono": Theme(
         "mono",
-        {**_SYMBOLS, 0: ".", int(Glyph.HIDDEN): "#"},
+        _VIEW,
         {glyph: Style() for glyph in _SYMBOLS},
         cursor=Style(reverse=True),
         hint=Style(underline=True, bold=True),

@@ -9,7 +9,7 @@ from textual.keys import _character_to_key
 
 from minesweep import ParseError
 
-__all__ = ["DEFAULT_KEYS", "DESCRIPTIONS", "key_label", "load_keys"]
+__all__ = ["DEFAULT_KEYS", "DESCRIPTIONS", "key_label", "load_keys", "parse_keys"]
 
 #: Actions and their default keys (Textual key names); remap them in a TOML
 #: file with a ``[keys]`` table, for example ``flag = ["f", "m"]``. hjkl move
@@ -57,27 +57,41 @@ def key_label(name: str) -> str:
 
 
 def load_keys(path: Path | None) -> dict[str, list[str]]:
-    """The key map: the defaults, with a TOML file's ``[keys]`` table on top."""
-    keys = {action: list(names) for action, names in DEFAULT_KEYS.items()}
+    """The key map: the defaults, with a TOML file's ``[keys]`` table on top.
+
+    No file (or none at ``path``): the defaults. See :func:`parse_keys`.
+    """
     if path is None or not path.exists():
-        return keys
+        return parse_keys("", where="defaults")
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        # utf-8-sig: a byte-order mark, as some editors write, is no key.
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
         raise ParseError(f"cannot read key file {str(path)!r}: {error}") from None
+    return parse_keys(text, where=str(path))
+
+
+def parse_keys(text: str, *, where: str) -> dict[str, list[str]]:
+    """The key map a key file's ``text`` gives; ParseError naming the file ``where``."""
+    keys = {action: list(names) for action, names in DEFAULT_KEYS.items()}
+    path = where
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ParseError(f"cannot read key file {path!r}: {error}") from None
     table = document.get("keys", {})
     if not isinstance(table, dict):
-        raise ParseError(f"key file {str(path)!r}: [keys] must be a table")
+        raise ParseError(f"key file {path!r}: [keys] must be a table")
     for action, names in table.items():
         if action not in keys:
             raise ParseError(
-                f"key file {str(path)!r}: unknown action {action!r}; "
+                f"key file {path!r}: unknown action {action!r}; "
                 f"expected one of {', '.join(sorted(keys))}"
             )
         if isinstance(names, str):
             names = [names]
         if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-            raise ParseError(f"key file {str(path)!r}: {action} must be a key or a list of keys")
+            raise ParseError(f"key file {path!r}: {action} must be a key or a list of keys")
         keys[action] = names
     # One key, one action: Textual would silently give a key bound twice to
     # whichever binding comes first (the README's example once bound "?" to
@@ -89,7 +103,7 @@ def load_keys(path: Path | None) -> dict[str, list[str]]:
             first, written = bound.setdefault(key, (action, name))
             if first != action:
                 raise ParseError(
-                    f"key file {str(path)!r}: key {written!r} is bound to both "
+                    f"key file {path!r}: key {written!r} is bound to both "
                     f"{first} and {action}; bind each key to one action"
                 )
     return keys
