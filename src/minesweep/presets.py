@@ -31,6 +31,31 @@ class FirstClickRule(StrEnum):
     #: No promise: mines fall anywhere, the first click may explode.
     NONE = "none"
 
+    @property
+    def promise(self) -> str:
+        """What the rule promises the player, in a phrase every front end words it with.
+
+        >>> FirstClickRule.SAFE.promise
+        'whichever square you click first holds no mine'
+        """
+        return _PROMISES[self][0]
+
+    @property
+    def brief(self) -> str:
+        """The promise in a few words (an option's help)."""
+        return _PROMISES[self][1]
+
+
+#: Each rule's promise, at length and in brief: the one place it is worded.
+_PROMISES: Final = {
+    FirstClickRule.OPENING: (
+        "whichever square you click first holds no mine, and nor do its neighbours",
+        "the first click opens",
+    ),
+    FirstClickRule.SAFE: ("whichever square you click first holds no mine", "it holds no mine"),
+    FirstClickRule.NONE: ("nothing: the first click may hit a mine", "no promise"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Preset:

@@ -134,8 +134,8 @@ def add_rule_option(parser: argparse.ArgumentParser, *, default: str) -> None:
         "--rule",
         choices=RULE_NAMES,
         default=default,
-        help=f"opening: the first click opens; safe: it holds no mine; none: no promise "
-        f"(default: {default})",
+        help="; ".join(f"{rule.value}: {rule.brief}" for rule in FirstClickRule)
+        + f" (default: {default})",
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..leetcode import update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
+from ..presets import FirstClickRule
 from ._args import fail, settings_from
 from ._input import load_field_or_game, load_view, read_text
 
@@ -244,11 +245,7 @@ def solve(arguments: argparse.Namespace) -> None:
 
 
 def _first_click_promise(rule: str) -> str:
-    promise = {
-        "opening": "whichever square you click first holds no mine, and nor do its neighbours",
-        "safe": "whichever square you click first holds no mine",
-        "none": "nothing: the first click may hit a mine",
-    }[rule]
+    promise = FirstClickRule(rule).promise
     return (
         f"no square is revealed yet; the '{rule}' rule promises {promise} (the mines are "
         "laid after that click); the percentages are for squares you do not click first"
