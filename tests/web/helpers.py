@@ -59,8 +59,7 @@ def click(client: Any, token: str, button: str, row: int, col: int) -> Any:
 
 def server_game(client: Any, token: str) -> Game:
     """The game as the server has it, mines included (a test may look; no client can)."""
-    service = client.app.state.service
-    game: Game = service._rebuild(service.db.load(token))
+    game: Game = client.app.state.service.game(token)
     return game
 
 

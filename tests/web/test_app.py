@@ -17,10 +17,21 @@ from minesweep.formats import parse_view, to_view
 from minesweep.solver import analyze
 from minesweep.squares import MAX_NUMBER, STATE_REVEALED
 from minesweep.web import create_app
-from minesweep.web.app import ApiError, page_numbering
-from minesweep.web.models import Move
+from minesweep.web.app import ApiError
+from minesweep.web.models import HintRequest, Move, UndoRequest
 
-from .helpers import act, auth, click, field_of, get, new_game, post, server_game, win
+from .helpers import (
+    act,
+    auth,
+    click,
+    field_of,
+    get,
+    new_game,
+    post,
+    server_game,
+    version_of,
+    win,
+)
 
 VIEW_SYMBOLS = set("#F?.12345678")
 
@@ -71,7 +82,10 @@ def test_a_loss_shows_the_mines_and_ends_the_game(client: TestClient) -> None:
         ({"preset": "huge"}, 400, "preset must be one of"),
         ({"rows": 500, "cols": 500, "mines": 10}, 422, "boards go up to 40 rows"),
         ({"rows": 3, "cols": 3, "mines": 8}, 422, "do not fit"),
-        ({"rows": 9, "cols": 9}, 400, "give a preset, or rows, cols and mines"),
+        ({}, 400, "give a preset, or rows, cols and mines"),
+        ({"rows": 9, "cols": 9}, 400, "give a preset, or rows, cols and mines: got rows and cols"),
+        ({"mines": 3}, 400, "give a preset, or rows, cols and mines: got mines alone"),
+        ({"preset": "huge", "rows": 9, "cols": 9, "mines": 1}, 400, "not both"),
         (
             {"rows": 9.5, "cols": 9, "mines": 1},
             400,
@@ -220,7 +234,7 @@ def test_no_response_leaks_anything_over_many_random_games(client: TestClient) -
             state = payload["state"]
             if state["status"] in ("won", "lost"):
                 break
-            game = service._rebuild(service.db.load(token))
+            game = service.game(token)
             if game.field is not None:
                 check_no_leak(state, game.field, game.state == STATE_REVEALED)
             hint = post(client, token, "hint").json()
@@ -387,14 +401,10 @@ def test_rules_rank_apart(client: TestClient) -> None:
     assert too_big.status_code == 422
 
 
-@pytest.mark.parametrize("kind", ["flag", "undo"])
+@pytest.mark.parametrize("kind", ["flag", "undo", "hint"])
 def test_racing_writers_apply_each_request_exactly_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    # Widen the window between reading a game and writing it, so that the two
-    # requests surely overlap.
-    from minesweep.web.service import Service
-
     app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
     with TestClient(app) as client:
         token = new_game(client, preset="expert", seed=4)["id"]
@@ -402,28 +412,27 @@ def test_racing_writers_apply_each_request_exactly_once(
         for col in range(4):
             act(client, token, "flag", 0, col)
         service = app.state.service
-        load = Service._load
+        service.forget()
+        # Widen the window between reading a game and writing it, so that the
+        # two requests surely overlap.
+        load = service.db.load
 
-        def undo_once(row: Any, game: Any) -> Any:
-            from minesweep.web.service import _Write
-
-            game.pop()
-            return _Write(game, record='{"undo": true}')
-
-        def slow_load(self: Service, token: str) -> Any:
-            result = load(self, token)
+        def slow_load(token: str) -> Any:
+            result = load(token)
             time.sleep(0.05)
             return result
 
-        monkeypatch.setattr(Service, "_load", slow_load)
-        # Without a version (the service's own calls), both requests apply, once each.
-        if kind == "undo":
-            calls = [lambda: service._update(token, None, undo_once, assisted=True)] * 2
-        else:
+        monkeypatch.setattr(service.db, "load", slow_load)
+        if kind == "flag":
             calls = [
                 lambda: service.act(token, Move(action="flag", row=1, col=0, version=5)),
                 lambda: service.act(token, Move(action="flag", row=1, col=1, version=5)),
             ]
+        elif kind == "undo":
+            calls = [lambda: service.undo(token, UndoRequest(version=5))] * 2
+        else:
+            # Without a version, both requests apply, once each.
+            calls = [lambda: service.hint(token, HintRequest())] * 2
         refused: list[int] = []
 
         def run(call: Any) -> None:
@@ -437,16 +446,22 @@ def test_racing_writers_apply_each_request_exactly_once(
             thread.start()
         for thread in threads:
             thread.join()
-        monkeypatch.setattr(Service, "_load", load)
-        history = [str(a) for a in service._load(token)[1].history]
-    if kind == "undo":
+        monkeypatch.setattr(service.db, "load", load)
+        history = history_of(client, token)
+        version = version_of(client, token)
+    flags = ["O8,15", "F0,0", "F0,1", "F0,2", "F0,3"]
+    if kind == "hint":
         assert refused == []
-        assert history == ["O8,15", "F0,0", "F0,1"]
+        assert (history, version) == (flags, 7)
     else:
         # Both made against version 5: exactly one applies, the other is refused.
         assert refused == [409]
-        assert len(history) == 6
-        assert history[5] in ("F1,0", "F1,1")
+        assert version == 6
+        if kind == "undo":
+            assert history == flags[:-1]
+        else:
+            assert history[:5] == flags
+            assert history[5:] in (["F1,0"], ["F1,1"])
 
 
 # --- clicks: the server says what a mouse button does ------------------------------------------
@@ -508,27 +523,6 @@ def test_a_no_guess_game_lays_its_field_at_the_first_left_click(client: TestClie
     state = click(client, token, "left", 4, 4).json()["state"]
     assert state["view"][0][0] == "F"
     assert clears_without_guessing(field_of(client, token), (4, 4))
-
-
-# --- hints --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("rule", ["opening", "safe", "none"])
-def test_the_first_click_hint_is_the_solvers(client: TestClient, rule: str) -> None:
-    from minesweep.solver import hint
-
-    token = new_game(client, preset="beginner", rule=rule)["id"]
-    served = post(client, token, "hint").json()
-    expected = hint(Game.new("beginner", rule=rule))
-    assert served["hint"] == {
-        "row": expected.row,
-        "col": expected.col,
-        "safe": expected.safe,
-        "probability": expected.probability,
-        "reason": page_numbering(expected.reason, expected.row, expected.col),
-    }
-    assert served["probabilities"] is None
-    assert served["hint"]["probability"] == (10 / 81 if rule == "none" else 0.0)
 
 
 # --- replays ------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 from urllib.parse import quote
 
@@ -125,12 +126,18 @@ def test_random_paths_never_get_a_5xx(client: Any, prefix: str, rest: str) -> No
     assert response.status_code < 500, (path, response.text)
 
 
-_GAMES: dict[int, str] = {}
+#: Each client's game, made at its first use. Keyed by the client itself, held
+#: weakly: a client's id() is reused once it is gone, and a later test's client
+#: must get a game of its own database, not a token its database never knew.
+_GAMES: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
 def _game(client: Any) -> str:
-    """One game per client, made at its first use."""
-    key = id(client)
-    if key not in _GAMES:
-        _GAMES[key] = new_game(client, preset="beginner")["id"]
-    return _GAMES[key]
+    """The client's own game: made at its first use, and again once it is over."""
+    token = _GAMES.get(client)
+    if token is None or client.get("/api/game", headers=auth(token)).json().get("status") not in (
+        "ready",
+        "playing",
+    ):
+        token = _GAMES[client] = new_game(client, preset="beginner")["id"]
+    return token

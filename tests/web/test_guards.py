@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minesweep import Minefield
+from minesweep.errors import MinesweepError, SettingsError
 from minesweep.stats import wilson_interval as wilson
 from minesweep.web.guards import (
     BadNameError,
@@ -39,8 +40,20 @@ def test_buckets_forget_the_oldest_clients() -> None:
     buckets = TokenBuckets(1.0, 1, clock=lambda: 0.0, max_clients=10)
     for client in range(100):
         buckets.take(str(client))
-    assert len(buckets._buckets) == 10
+    assert len(buckets) == 10
     assert buckets.take("0") == 0.0  # forgotten, so full again
+
+
+@pytest.mark.parametrize(("rate", "burst"), [(0.0, 1), (-1.0, 5), (float("nan"), 5), (1.0, 0)])
+def test_a_bucket_that_lets_nothing_through_is_refused(rate: float, burst: int) -> None:
+    with pytest.raises(SettingsError, match=r"rate > 0 and burst >= 1, got .* and -?\d+"):
+        TokenBuckets(rate, burst)
+
+
+def test_a_busy_server_is_no_bad_value() -> None:
+    # A 503, not a 4xx: no handler of the engine's errors may take it for one.
+    assert not issubclass(BusyError, ValueError)
+    assert issubclass(BadNameError, MinesweepError)
 
 
 @pytest.mark.parametrize(
@@ -72,7 +85,6 @@ def test_names_are_nfc_trimmed_and_counted_in_characters() -> None:
     # The zero-width joiner stays: emoji sequences are made with it.
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert check_name(family, 40) == family
-    assert issubclass(BadNameError, ValueError)
 
 
 @given(st.text(max_size=60))

@@ -32,6 +32,7 @@ from . import models
 from .db import Database, default_url, wall_clock
 from .guards import NoGuessPool, TokenBuckets
 from .limits import ApiError, Limits
+from .routes import ENDPOINTS, Call, Endpoint
 from .service import Service, page_numbering
 
 __all__ = ["ApiError", "Limits", "Service", "create_app", "page_numbering"]
@@ -80,111 +81,57 @@ def _lifespan(service: Service) -> Callable[[Starlette], Any]:
 
 
 def _routes(service: Service) -> list[Route | Mount]:
-    """The routes: the page, the API description, and the API on ``service``."""
+    """The routes: the page, the API description, and the API (:data:`ENDPOINTS`) on ``service``."""
     limits = service.limits
-    creations = (
-        TokenBuckets(limits.create_rate, limits.create_burst, clock=service.clock)
-        if limits.create_rate is not None
-        else None
-    )
-    actions = (
-        TokenBuckets(limits.action_rate, limits.action_burst, clock=service.clock)
-        if limits.action_rate is not None
-        else None
-    )
-    # Reads cost too (a game out of the cache is replayed; a replay steps
-    # every view): a bucket of their own, four times the actions'.
-    reads = (
-        TokenBuckets(4 * limits.action_rate, 4 * limits.action_burst, clock=service.clock)
-        if limits.action_rate is not None
-        else None
-    )
 
-    def api(
-        path: str,
-        method: str,
-        call: Callable[[Request, Any], msgspec.Struct],
-        *,
-        body: type[Any] | None = None,
-        status: int = 200,
-        buckets: TokenBuckets | None = None,
-    ) -> Route:
-        async def endpoint(request: Request) -> Response:
-            if buckets is not None:
-                wait = buckets.take(request.client.host if request.client else "unknown")
-                if wait > 0:
-                    seconds = max(1, math.ceil(wait))
-                    raise ApiError(
-                        429,
-                        f"too many requests from this address; retry in {seconds} s",
-                        headers={"Retry-After": str(seconds)},
-                    )
-            decoded = await _body_of(request, limits, body) if body is not None else None
-            # The rules and the database are blocking work: a thread, not the event loop.
-            result = await run_in_threadpool(call, request, decoded)
-            return _json(result, status)
+    def bucket(rate: float | None, burst: int) -> TokenBuckets | None:
+        return None if rate is None else TokenBuckets(rate, burst, clock=service.clock)
 
-        return Route(path, endpoint, methods=[method])
-
+    buckets = {
+        "creations": bucket(limits.create_rate, limits.create_burst),
+        "actions": bucket(limits.action_rate, limits.action_burst),
+        # Reads cost too (a game out of the cache is replayed; a replay steps
+        # every view): a bucket of their own, four times the actions'.
+        "reads": (
+            None
+            if limits.action_rate is None
+            else bucket(4 * limits.action_rate, 4 * limits.action_burst)
+        ),
+    }
     return [
         Route("/", _index),
         Route("/favicon.ico", _favicon),
         Route("/openapi.json", _openapi),
-        api(
-            "/api/games",
-            "POST",
-            lambda _, new: service.create(new),
-            body=models.NewGame,
-            status=201,
-            buckets=creations,
-        ),
-        api(
-            "/api/game",
-            "GET",
-            lambda request, _: service.state(_token(request)),
-            buckets=reads,
-        ),
-        api(
-            "/api/game/actions",
-            "POST",
-            lambda request, move: service.act(_token(request), move),
-            body=models.Move,
-            buckets=actions,
-        ),
-        api(
-            "/api/game/undo",
-            "POST",
-            lambda request, undo: service.undo(_token(request), undo),
-            body=models.UndoRequest,
-            buckets=actions,
-        ),
-        api(
-            "/api/game/hint",
-            "POST",
-            lambda request, hint: service.hint(_token(request), hint),
-            body=models.HintRequest,
-            buckets=actions,
-        ),
-        api(
-            "/api/leaderboards/{kind:path}",
-            "GET",
-            lambda request, _: service.leaderboard(request.path_params["kind"]),
-            buckets=reads,
-        ),
-        api(
-            "/api/bots/{kind:path}",
-            "GET",
-            lambda request, _: service.bots(request.path_params["kind"]),
-            buckets=reads,
-        ),
-        api(
-            "/api/replays/{public_id}",
-            "GET",
-            lambda request, _: service.replay(request.path_params["public_id"]),
-            buckets=reads,
-        ),
+        *(_route(service, endpoint, buckets[endpoint.bucket]) for endpoint in ENDPOINTS),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
+
+def _route(service: Service, endpoint: Endpoint, buckets: TokenBuckets | None) -> Route:
+    """The Starlette route of one endpoint: its rate limit, its body, its call, its answer."""
+    limits = service.limits
+
+    async def respond(request: Request) -> Response:
+        if buckets is not None:
+            wait = buckets.take(request.client.host if request.client else "unknown")
+            if wait > 0:
+                seconds = max(1, math.ceil(wait))
+                raise ApiError(
+                    429,
+                    f"too many requests from this address; retry in {seconds} s",
+                    headers={"Retry-After": str(seconds)},
+                )
+        kind = endpoint.request
+        body = await _body_of(request, limits, kind) if kind is not None else None
+        # The body is read before the token is looked at: a bad body is a 400,
+        # with or without a token, as it always was.
+        token = _token(request) if endpoint.token else ""
+        call = Call(token=token, params=dict(request.path_params), body=body)
+        # The rules and the database are blocking work: a thread, not the event loop.
+        result = await run_in_threadpool(endpoint.handler, service, call)
+        return _json(result, endpoint.status)
+
+    return Route(endpoint.path, respond, methods=[endpoint.method])
 
 
 def _token(request: Request) -> str:

@@ -1,4 +1,7 @@
-"""What keeps the web game fair and cheap: rate limits, the no-guess pool, names, human speed.
+"""What keeps the web game fair and cheap: rate limits, the no-guess pool, names.
+
+(How fast a person plays, and so which wins rank, is the engine's:
+:mod:`minesweep.records`.)
 
 Each piece here is small and has no HTTP in it, so each is tested alone.
 """
@@ -14,13 +17,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
 from typing import Final
 
 from minesweep import Minefield
+from minesweep.errors import MinesweepError, SettingsError
 
 __all__ = [
-    "HUMAN_LIMITS",
     "BadNameError",
     "BusyError",
     "NoGuessPool",
@@ -48,7 +50,9 @@ class TokenBuckets:
         max_clients: int = 100_000,
     ) -> None:
         if not rate > 0 or burst < 1:
-            raise ValueError(f"a bucket needs rate > 0 and burst >= 1, got {rate} and {burst}")
+            raise SettingsError(
+                f"a rate limit's bucket needs rate > 0 and burst >= 1, got {rate!r} and {burst!r}"
+            )
         self.rate, self.burst, self.clock, self.max_clients = rate, burst, clock, max_clients
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
@@ -68,12 +72,23 @@ class TokenBuckets:
                 self._buckets.popitem(last=False)
         return wait
 
+    def __len__(self) -> int:
+        """How many clients' buckets are remembered (at most ``max_clients``)."""
+        with self._lock:
+            return len(self._buckets)
+
 
 # --- the no-guess pool ------------------------------------------------------------------------
 
 
 class BusyError(Exception):
-    """The no-guess pool's queue is full: try again in ``retry_after`` seconds."""
+    """The no-guess pool's queue is full: try again in ``retry_after`` seconds.
+
+    Not a :class:`minesweep.errors.MinesweepError` (a ValueError) on purpose:
+    nothing in the request is wrong, the server is at its capacity for now (a
+    503, not a 4xx). Outside that tree, no ``except MinesweepError`` that turns
+    a bad value into a 422 can catch it by mistake.
+    """
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
@@ -203,8 +218,14 @@ class NoGuessPool:
 # --- names --------------------------------------------------------------------------------------
 
 
-class BadNameError(ValueError):
-    """A player's name that cannot be shown on a leaderboard as it is."""
+class BadNameError(MinesweepError):
+    """A player's name that cannot be shown on a leaderboard as it is.
+
+    One of the engine's errors, right under MinesweepError: a name is neither
+    a setting of the game (SettingsError: it changes nothing in how the game
+    is played) nor text in one of minesweep's formats (ParseError); it is a
+    bad value of its own.
+    """
 
 
 #: Bidirectional formatting characters: a name holding U+202E shows its
@@ -243,28 +264,3 @@ def check_name(name: str, max_length: int) -> str | None:
     if len(name) > max_length:
         raise BadNameError(f"name must be at most {max_length} characters, got {len(name)}")
     return name or None
-
-
-# --- fairness -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class HumanLimit:
-    bbbv_per_second: float
-    why: str
-
-
-#: 3BV/s above which a win is not ranked among people. People's record
-#: speeds, as far as published figures go: "the world record 3BV/s for
-#: intermediate and expert are 7.89 and 6.11" (the help of Michael
-#: Kolesidis's Emoji Minesweeper, undated and unsourced), and "the world's
-#: fastest players exceed 10 3BV/s on Expert boards" (minesweeper.org,
-#: "What is 3BV?"). No figure for beginner was found; its short boards allow
-#: bursts, so its limit is twice expert's. Each limit is set above the
-#: highest figure found for its level, so no human record is ever refused;
-#: our own solver plays beginner at about 70 3BV/s.
-HUMAN_LIMITS: Final[dict[str, HumanLimit]] = {
-    "beginner": HumanLimit(20.0, "no published figure found; twice expert's limit"),
-    "intermediate": HumanLimit(12.0, "above the 7.89 record quoted by Emoji Minesweeper's help"),
-    "expert": HumanLimit(10.0, "at minesweeper.org's 'exceed 10 3BV/s on Expert'"),
-}

@@ -5,7 +5,8 @@ Read-only views of the database; no HTTP here.
 
 from __future__ import annotations
 
-from minesweep import frontend
+from minesweep.errors import SettingsError
+from minesweep.records import Kind
 from minesweep.stats import wilson_interval
 
 from . import models
@@ -70,17 +71,17 @@ def bots(db: Database, limits: Limits, kind: str) -> models.BotLeaderboard:
     )
 
 
-def check_kind(kind: str) -> None:
-    """Refuse (404) a name that is no kind of game."""
-    if not frontend.is_kind(kind):
-        raise ApiError(
-            404,
-            f"no kind of game {kind!r}: expected a preset or ROWSxCOLS/MINES, then /safe "
-            "or /none for those rules and /no-guess, e.g. 'expert' or '20x30/100/no-guess'",
-        )
+def check_kind(kind: str) -> Kind:
+    """The kind ``kind`` names; refused (404) when it names none."""
+    try:
+        return Kind.parse(kind)
+    except SettingsError as error:
+        # A kind is part of the path: one that names no kind is no page.
+        raise ApiError(404, str(error)) from None
 
 
 def human_limit(limits: Limits, kind: str) -> float | None:
     """The 3BV/s above which a win of ``kind`` is not a person's (None: no limit)."""
     table = limits.human_limits
-    return None if table is None else table.get(kind.split("/")[0])
+    preset = check_kind(kind).preset
+    return None if table is None or preset is None else table.get(preset)

@@ -6,10 +6,12 @@ No HTTP here: the game service raises :class:`ApiError`, and the HTTP layer
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from minesweep.records import HUMAN_LIMITS
+
 from . import models
-from .guards import HUMAN_LIMITS
 
 __all__ = ["ApiError", "Limits"]
 
@@ -42,8 +44,9 @@ class Limits:
     create_burst: int = 30
     action_rate: float | None = 30.0
     action_burst: int = 120
-    #: The 3BV/s above which a win is not ranked among people (None: no limit).
-    human_limits: dict[str, float] | None = field(
+    #: The 3BV/s above which a win of each preset is not ranked among people
+    #: (None: no limit); by default the engine's, which say where they come from.
+    human_limits: Mapping[str, float] | None = field(
         default_factory=lambda: {
             name: limit.bbbv_per_second for name, limit in HUMAN_LIMITS.items()
         }

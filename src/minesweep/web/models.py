@@ -38,6 +38,8 @@ __all__ = [
     "UndoRequest",
 ]
 
+# The engine's enums, as the literal values JSON carries (tests/web/test_models.py
+# checks that they are the engine's values, so the two cannot drift apart).
 Rule = Literal["opening", "safe", "none"]
 Status = Literal["ready", "playing", "won", "lost"]
 ActionName = Literal["reveal", "flag", "unflag", "chord", "question"]
@@ -50,6 +52,17 @@ Version = Annotated[
             "The game's version the request was made against (the state's `version`): "
             "a request made against an older version is refused with 409, so a retried "
             "or duplicated request is never applied twice"
+        ),
+    ),
+]
+#: A state's own version, as opposed to the one a request names (:data:`Version`).
+StateVersion = Annotated[
+    int,
+    Meta(
+        ge=0,
+        description=(
+            "The game's version: 0 when it is created, one more after every action, undo "
+            "or hint; the next request names it as its `version`"
         ),
     ),
 ]
@@ -110,7 +123,7 @@ class GameState(Struct, kw_only=True, omit_defaults=True):
     id: Annotated[
         str, Meta(description="The game's secret token: send it as `Authorization: Bearer`")
     ]
-    version: Version
+    version: StateVersion
     kind: str
     rows: int
     cols: int

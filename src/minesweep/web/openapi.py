@@ -1,8 +1,9 @@
 """The OpenAPI description of the web game's JSON API, served at ``/openapi.json``.
 
-Generated: the bodies' schemas come from the msgspec declarations the
-server decodes and encodes with (:mod:`minesweep.web.models`); this module
-only lists the routes, what each takes and returns, and its errors.
+Generated: the routes from the one table the server serves
+(:data:`minesweep.web.routes.ENDPOINTS`), the bodies' schemas from the
+msgspec declarations the server decodes and encodes with
+(:mod:`minesweep.web.models`); this module only words the errors.
 """
 
 from __future__ import annotations
@@ -16,35 +17,11 @@ from minesweep import __version__
 from minesweep.presets import PRESETS
 
 from . import models
+from .routes import ENDPOINTS
 
 __all__ = ["openapi"]
 
 _REF = "#/components/schemas/{name}"
-
-#: Method, path, summary, request body, answer, status and errors of every route.
-_ROUTES: list[tuple[str, str, str, type[Any] | None, type[Any], int, tuple[int, ...]]] = [
-    ("post", "/api/games", "Create a game", models.NewGame, models.GameState, 201,
-     (400, 413, 415, 422, 429)),
-    ("get", "/api/game", "Read the game the token names", None, models.GameState, 200,
-     (401, 404, 410)),
-    ("post", "/api/game/actions",
-     "Act on a square: name the action, or the mouse button ('click') and the server's rules "
-     "say what it does there (right flags or unflags, middle chords, left chords on a number "
-     "and reveals anything else)",
-     models.Move, models.MoveAnswer, 200, (400, 401, 404, 409, 410, 413, 415, 422, 429, 503)),
-    ("post", "/api/game/undo", "Undo the last action (the game becomes assisted)",
-     models.UndoRequest, models.GameState, 200, (400, 401, 404, 409, 410, 429)),
-    ("post", "/api/game/hint",
-     "A hint and every square's mine probability (the game becomes assisted)",
-     models.HintRequest, models.HintAnswer, 200, (400, 401, 404, 409, 410, 429, 503)),
-    ("get", "/api/leaderboards/{kind}",
-     "The fastest ranked wins of a kind of game, with each name's win rate",
-     None, models.Leaderboard, 200, (404,)),
-    ("get", "/api/bots/{kind}", "Declared bots by win rate (the low end of its 95% interval)",
-     None, models.BotLeaderboard, 200, (404,)),
-    ("get", "/api/replays/{public_id}", "A ranked game, with every view it showed",
-     None, models.Replay, 200, (404,)),
-]  # fmt: skip
 
 _ERRORS = {
     400: "The body or a field is malformed",
@@ -64,8 +41,8 @@ _ERRORS = {
 def openapi() -> dict[str, Any]:
     """The description, built once."""
     types = sorted(
-        {route[3] for route in _ROUTES if route[3] is not None}
-        | {route[4] for route in _ROUTES}
+        {route.request for route in ENDPOINTS if route.request is not None}
+        | {route.answer for route in ENDPOINTS}
         | {models.Error},
         key=lambda kind: kind.__name__,
     )
@@ -76,29 +53,27 @@ def openapi() -> dict[str, Any]:
         return {"application/json": {"schema": {"$ref": _REF.format(name=kind.__name__)}}}
 
     paths: dict[str, Any] = {}
-    for method, path, summary, request, answer, status, errors in _ROUTES:
+    for route in ENDPOINTS:
         operation: dict[str, Any] = {
-            "summary": summary,
+            "summary": route.summary,
             "responses": {
-                str(status): {"description": "OK", "content": body(answer)},
+                str(route.status): {"description": "OK", "content": body(route.answer)},
                 **{
                     str(code): {"description": _ERRORS[code], "content": body(models.Error)}
-                    for code in errors
+                    for code in route.errors
                 },
             },
         }
-        if request is not None:
-            operation["requestBody"] = {"required": False, "content": body(request)}
-        if path.startswith("/api/game/") or path == "/api/game":
+        if route.request is not None:
+            operation["requestBody"] = {"required": False, "content": body(route.request)}
+        if route.token:
             operation["security"] = [{"gameToken": []}]
-        parameters = [
-            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-            for name in ("kind", "public_id")
-            if "{" + name + "}" in path
-        ]
-        if parameters:
-            operation["parameters"] = parameters
-        paths.setdefault(path, {})[method] = operation
+        if route.parameters:
+            operation["parameters"] = [
+                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+                for name in route.parameters
+            ]
+        paths.setdefault(route.described_path, {})[route.method.lower()] = operation
     return {
         "openapi": "3.1.0",
         "info": {

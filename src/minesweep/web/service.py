@@ -28,27 +28,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
-from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, Preset, frontend
-from minesweep.formats import parse_game_json, to_game_json, to_view
+from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, frontend
+from minesweep.errors import SettingsError
+from minesweep.formats import log_base, parse_game_log, to_game_json, to_view
 from minesweep.frontend import Button, Settings
+from minesweep.history import action_record, record_line, undo_record
+from minesweep.presets import PRESETS
+from minesweep.records import Kind, unranked_because
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
+from minesweep.solver.hints import Hint
 
 from . import leaderboards, models
 from .db import Database, GameRow, wall_clock
 from .guards import BadNameError, BusyError, NoGuessPool, check_name
-from .leaderboards import human_limit
 from .limits import ApiError, Limits
 
 __all__ = ["Service", "page_numbering"]
 
-#: The actions of the API, by name.
-_ACTIONS: Final = {
-    "reveal": ActionKind.REVEAL,
-    "flag": ActionKind.FLAG,
-    "unflag": ActionKind.UNFLAG,
-    "chord": ActionKind.CHORD,
-    "question": ActionKind.QUESTION,
-}
+#: The actions of the API, by name: the engine's, in lowercase.
+_ACTIONS: Final = {kind.name.lower(): kind for kind in ActionKind}
 #: A game token and a public id: what secrets.token_urlsafe makes.
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -137,43 +135,47 @@ class Service:
         return self.state(token)
 
     def _settings(self, request: models.NewGame) -> Settings:
-        """The settings a request for a new game asks for, checked against the limits."""
+        """The settings a request for a new game asks for, checked against the limits.
+
+        The rules are the engine's (:meth:`Settings.from_dimensions`); the
+        status is the web's: a body that names no preset it knows, or the wrong
+        set of fields, is malformed (400); settings that break the rules, 422.
+        """
         limits = self.limits
-        sized = (request.rows, request.cols, request.mines)
+        preset, rows, cols, mines = request.preset, request.rows, request.cols, request.mines
         if request.seed is not None and request.seed >= 2**64:
             raise ApiError(400, f"seed must be below 2**64, got {request.seed}")
-        if request.preset is not None:
-            try:
-                Preset.from_name(request.preset)
-            except MinesweepError as error:
-                raise ApiError(400, str(error)) from None
+        sized = [value is not None for value in (rows, cols, mines)]
+        if preset is None and not any(sized):
+            # The API has no default game: a client says which it wants.
+            raise ApiError(400, "give a preset, or rows, cols and mines")
+        malformed = (preset is not None and (any(sized) or preset not in PRESETS)) or (
+            preset is None and not all(sized)
+        )
+        # The server's own limit on sizes, before the rules are asked.
+        if (
+            not malformed
+            and rows is not None
+            and cols is not None
+            and (rows > limits.max_rows or cols > limits.max_cols)
+        ):
+            raise ApiError(
+                422,
+                f"boards go up to {limits.max_rows} rows and {limits.max_cols} "
+                f"columns, asked for {rows}x{cols}",
+            )
         try:
-            if request.preset is not None:
-                if any(value is not None for value in sized):
-                    raise ApiError(400, "give a preset or rows, cols and mines, not both")
-                settings = Settings.of(
-                    preset=request.preset,
-                    rule=request.rule,
-                    seed=request.seed,
-                    no_guess=request.no_guess,
-                )
-            else:
-                rows, cols, mines = sized
-                if rows is None or cols is None or mines is None:
-                    raise ApiError(400, "give a preset, or rows, cols and mines")
-                if rows > limits.max_rows or cols > limits.max_cols:
-                    raise ApiError(
-                        422,
-                        f"boards go up to {limits.max_rows} rows and {limits.max_cols} "
-                        f"columns, asked for {rows}x{cols}",
-                    )
-                settings = Settings.of(
-                    size=(rows, cols),
-                    mines=mines,
-                    rule=request.rule,
-                    seed=request.seed,
-                    no_guess=request.no_guess,
-                )
+            settings = Settings.from_dimensions(
+                preset=preset,
+                rows=rows,
+                cols=cols,
+                mines=mines,
+                rule=request.rule,
+                seed=request.seed,
+                no_guess=request.no_guess,
+            )
+        except SettingsError as error:
+            raise ApiError(400 if malformed else 422, str(error)) from None
         except MinesweepError as error:
             raise ApiError(422, str(error)) from None
         squares = settings.rows * settings.cols
@@ -235,9 +237,8 @@ class Service:
             effects.append(effect)
             # Every action is in the history, one that changed nothing too (it
             # counts as a click); the log holds it with the time the game gave it.
-            last = game.history[-1]
-            record = json.dumps({"action": str(last), "time": last.time})
-            base = _base_of(game) if (not had_field and game.field is not None) else None
+            record = record_line(action_record(game.history[-1]))
+            base = log_base(game) if (not had_field and game.field is not None) else None
             return _Write(game, record=record, base=base)
 
         state = self._update(token, move.version, apply)
@@ -259,12 +260,9 @@ class Service:
             if had_field and game.field is None:
                 # The field was taken back (nothing is open): the log is
                 # rewritten as the actions left, on a base without a field.
-                rewrite = [
-                    json.dumps({"action": str(action), "time": action.time})
-                    for action in game.history
-                ]
-                return _Write(game, rewrite=rewrite, base=to_game_json(Game.replay(game, ())))
-            return _Write(game, record=json.dumps({"undo": True}))
+                rewrite = [record_line(action_record(action)) for action in game.history]
+                return _Write(game, rewrite=rewrite, base=log_base(game))
+            return _Write(game, record=record_line(undo_record()))
 
         return self._update(token, request.version, apply, assisted=True)
 
@@ -298,7 +296,7 @@ class Service:
                 col=hint.col,
                 safe=hint.safe,
                 probability=hint.probability,
-                reason=page_numbering(hint.reason, hint.row, hint.col),
+                reason=page_numbering(hint),
             ),
             probabilities=probabilities,
         )
@@ -334,6 +332,26 @@ class Service:
             bbbv=row.bbbv,
         )
 
+    # --- for tests and operators: never answered to a client --------------------------------
+
+    def game(self, token: str) -> Game:
+        """The game ``token`` names, rebuilt from the database as a restarted server would.
+
+        Mines included: a test or an operator may look; no route returns it.
+        """
+        row = self.db.load(token)
+        if row is None:
+            raise ApiError(404, "no game with that id")
+        return self._rebuild(row)
+
+    def forget(self, token: str | None = None) -> None:
+        """Drop a game (every game, with None) from the cache: its next read replays its log."""
+        with self._lock:
+            if token is None:
+                self._cache.clear()
+            else:
+                self._cache.pop(token, None)
+
     # --- storage ---------------------------------------------------------------------------
 
     def _load(self, token: str) -> tuple[GameRow, Game]:
@@ -361,17 +379,12 @@ class Service:
 
     def _rebuild(self, row: GameRow) -> Game:
         """A game from its base and its action log, its clock resumed."""
-        template = parse_game_json(row.base, clock=self.clock)
-        played: list[Action] = []
-        undos = template.undos
-        for text in self.db.records(row.token, row.actions):
-            record = json.loads(text)
-            if "undo" in record:
-                played.pop()
-                undos += 1
-            elif "action" in record:
-                played.append(Action.parse(record["action"], float(record["time"])))
-        game = Game.replay(template, played, clock=self.clock, undos=undos)
+        game = parse_game_log(
+            row.base,
+            self.db.records(row.token, row.actions),
+            clock=self.clock,
+            where=f"the log of game {row.public_id}",
+        )
         if game.history:
             # The time charged at the last write, running on from then; from
             # this process's start if the game was written before it (the
@@ -456,25 +469,25 @@ class Service:
     def _ranking(
         self, row: GameRow, final: frontend.Score, assisted: bool
     ) -> tuple[bool, str | None]:
-        """Whether a finished game ranks among people, and if not, why (None for a loss)."""
+        """Whether a finished game ranks among people, and if not, why (None for a loss).
+
+        The rule is the engine's (:func:`minesweep.records.unranked_because`);
+        only its speed limits are the server's. A loss answers no reason: that
+        it lost is in its status.
+        """
         if not final.won:
             return False, None
-        if not frontend.ranks(row.kind, won=True, seeded=row.seeded, assisted=assisted):
-            if row.seeded:
-                return False, "a seeded game can be rehearsed"
-            if assisted:
-                return False, "hints or undo helped"
-            return False, "only the presets have leaderboards"
-        if row.bot:
-            return False, "declared a bot: see the bot leaderboard"
-        limit = human_limit(self.limits, row.kind)
-        speed = final.bbbv / final.seconds if final.seconds > 0 else math.inf
-        if limit is not None and speed > limit:
-            return False, (
-                f"{speed:.1f} 3BV/s is faster than any person plays {row.kind.split('/')[0]} "
-                f"(limit {limit:g})"
-            )
-        return True, None
+        because = unranked_because(
+            Kind.parse(row.kind),
+            won=True,
+            seeded=row.seeded,
+            assisted=assisted,
+            bot=row.bot,
+            bbbv=final.bbbv,
+            seconds=final.seconds,
+            human_limits=self.limits.human_limits,
+        )
+        return because is None, because
 
     def _keep(self, token: str, version: int, game: Game) -> None:
         """Put a game (at ``version``) back in the cache, unless a newer one is there."""
@@ -530,15 +543,10 @@ class Service:
         return state
 
 
-def page_numbering(reason: str, row: int, col: int) -> str:
-    """A hint's reason in the page's numbering: "row 2, column 6", counted from 1.
+def page_numbering(hint: Hint) -> str:
+    """A hint in the page's numbering: "row 2, column 6", counted from 1.
 
-    The solver names squares as (row, col) from 0, as the API's fields do;
-    the page's labels, and so its messages, count from 1.
+    The solver's values name squares as (row, col) from 0, as the API's
+    fields do; the page's labels, and so its messages, count from 1.
     """
-    return reason.replace(f"({row}, {col})", f"row {row + 1}, column {col + 1}")
-
-
-def _base_of(game: Game) -> str:
-    """A game before its first action, with its field: what its action log replays on."""
-    return to_game_json(Game.replay(game, ()))
+    return hint.words(lambda row, col: f"row {row + 1}, column {col + 1}")

@@ -1,0 +1,131 @@
+"""The web API's routes, declared once.
+
+Each :class:`Endpoint` says everything about one route: its method and path,
+what it takes and answers, its errors, which rate limit it draws on, whether
+it needs the game's token, and what it calls on the service. The server's
+routes (:mod:`minesweep.web.app`) and the OpenAPI description
+(:mod:`minesweep.web.openapi`) are both built from :data:`ENDPOINTS`, so a
+route cannot be served without being described, or described without being
+served.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import msgspec
+
+from . import models
+
+if TYPE_CHECKING:
+    from .service import Service
+
+__all__ = ["ENDPOINTS", "Call", "Endpoint"]
+
+#: A path parameter, with Starlette's converter if it has one: ``{kind:path}``.
+_PARAMETER: Final = re.compile(r"\{(\w+)(?::\w+)?\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """What a handler is given: the game's token (for routes that need one, else
+    empty), the path's parameters, and the decoded body (None without one)."""
+
+    token: str = ""
+    params: Mapping[str, str] = field(default_factory=dict)
+    body: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One route of the JSON API.
+
+    ``path`` is Starlette's, converters included (``{kind:path}`` matches a
+    kind's slashes); :attr:`described_path` is OpenAPI's. ``bucket`` names the
+    rate limit the route draws on: creations, actions (a game changes), or
+    reads. ``token`` routes read the game's token from the Authorization header.
+    """
+
+    method: Literal["GET", "POST"]
+    path: str
+    summary: str
+    request: type[msgspec.Struct] | None
+    answer: type[msgspec.Struct]
+    status: int
+    errors: tuple[int, ...]
+    handler: Callable[[Service, Call], msgspec.Struct]
+    bucket: Literal["creations", "actions", "reads"]
+    token: bool = False
+
+    @property
+    def described_path(self) -> str:
+        """The path as OpenAPI writes it: ``{kind}``, without the converter."""
+        return _PARAMETER.sub(r"{\1}", self.path)
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """The names of the path's parameters, in order."""
+        return tuple(_PARAMETER.findall(self.path))
+
+
+#: Every route of the JSON API. (The page, its files and /openapi.json are
+#: not part of the API: the app adds them, and the description leaves them out.)
+ENDPOINTS: Final[tuple[Endpoint, ...]] = (
+    Endpoint(
+        "POST", "/api/games", "Create a game", models.NewGame, models.GameState, 201,
+        (400, 413, 415, 422, 429),
+        lambda service, call: service.create(call.body),
+        "creations",
+    ),
+    Endpoint(
+        "GET", "/api/game", "Read the game the token names", None, models.GameState, 200,
+        (401, 404, 410),
+        lambda service, call: service.state(call.token),
+        "reads", token=True,
+    ),
+    Endpoint(
+        "POST", "/api/game/actions",
+        "Act on a square: name the action, or the mouse button ('click') and the server's rules "
+        "say what it does there (right flags or unflags, middle chords, left chords on a number "
+        "and reveals anything else)",
+        models.Move, models.MoveAnswer, 200, (400, 401, 404, 409, 410, 413, 415, 422, 429, 503),
+        lambda service, call: service.act(call.token, call.body),
+        "actions", token=True,
+    ),
+    Endpoint(
+        "POST", "/api/game/undo", "Undo the last action (the game becomes assisted)",
+        models.UndoRequest, models.GameState, 200, (400, 401, 404, 409, 410, 429),
+        lambda service, call: service.undo(call.token, call.body),
+        "actions", token=True,
+    ),
+    Endpoint(
+        "POST", "/api/game/hint",
+        "A hint and every square's mine probability (the game becomes assisted)",
+        models.HintRequest, models.HintAnswer, 200, (400, 401, 404, 409, 410, 429, 503),
+        lambda service, call: service.hint(call.token, call.body),
+        "actions", token=True,
+    ),
+    Endpoint(
+        "GET", "/api/leaderboards/{kind:path}",
+        "The fastest ranked wins of a kind of game, with each name's win rate",
+        None, models.Leaderboard, 200, (404,),
+        lambda service, call: service.leaderboard(call.params["kind"]),
+        "reads",
+    ),
+    Endpoint(
+        "GET", "/api/bots/{kind:path}",
+        "Declared bots by win rate (the low end of its 95% interval)",
+        None, models.BotLeaderboard, 200, (404,),
+        lambda service, call: service.bots(call.params["kind"]),
+        "reads",
+    ),
+    Endpoint(
+        "GET", "/api/replays/{public_id}", "A ranked game, with every view it showed",
+        None, models.Replay, 200, (404,),
+        lambda service, call: service.replay(call.params["public_id"]),
+        "reads",
+    ),
+)  # fmt: skip

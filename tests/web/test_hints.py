@@ -1,0 +1,83 @@
+"""Hints through the API: the solver's advice, worded in the page's numbering (from 1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from minesweep import frontend
+from minesweep.solver.hints import Hint, HintReason
+
+from .helpers import act, new_game, post
+
+
+def zero_based_replaced(hint: Hint) -> str:
+    """The page's wording as the web wrote it before hints had words of their own: the
+    solver's ``(row, col)`` from 0 replaced by ``row R, column C`` from 1 (the reference)."""
+    here, page = f"({hint.row}, {hint.col})", f"row {hint.row + 1}, column {hint.col + 1}"
+    return hint.reason.replace(here, page)
+
+
+@pytest.mark.parametrize(
+    ("rule", "reason"),
+    [
+        ("opening", "the first click is safe: the 'opening' rule keeps it clear of mines"),
+        ("safe", "the first click is safe: the 'safe' rule keeps it clear of mines"),
+        (
+            "none",
+            "nothing is revealed yet, and with no first-click rule every square is a mine "
+            "with probability 0.123",
+        ),
+    ],
+)
+def test_the_first_click_hint_is_the_rules(client: Any, rule: str, reason: str) -> None:
+    token = new_game(client, preset="beginner", rule=rule)["id"]
+    served = post(client, token, "hint").json()
+    assert served["hint"] == {
+        "row": 4,
+        "col": 4,
+        "safe": rule != "none",
+        "probability": 10 / 81 if rule == "none" else 0.0,
+        "reason": reason,
+    }
+    assert served["probabilities"] is None
+
+
+def test_a_safe_square_is_named_in_the_pages_numbering(client: Any) -> None:
+    token = new_game(client, preset="beginner", seed=1)["id"]
+    act(client, token, "reveal", 4, 4)
+    hint = post(client, token, "hint").json()["hint"]
+    assert hint["safe"] is True
+    assert hint["reason"] == f"row {hint['row'] + 1}, column {hint['col'] + 1} is certainly safe"
+
+
+def test_every_kind_of_hint_reads_as_it_always_did(client: Any) -> None:
+    """Games played by their hints until every reason was served, each worded as before."""
+    service = client.app.state.service
+    seen: set[HintReason] = set()
+    for seed in range(40):
+        # Every third game has no first-click rule; every other game flags the safe
+        # squares it is shown, until the only ones left are flagged (a wrong flag).
+        rule = "none" if seed % 3 == 0 else "opening"
+        token = new_game(client, preset="beginner", seed=seed, rule=rule)["id"]
+        for _ in range(300):
+            game = service.game(token)
+            if game.is_over:
+                break
+            expected = frontend.advise(game).hint
+            served = post(client, token, "hint").json()["hint"]
+            assert (served["row"], served["col"]) == (expected.row, expected.col)
+            assert served["reason"] == zero_based_replaced(expected)
+            seen.add(expected.why)
+            square = (expected.row, expected.col)
+            if expected.why is HintReason.WRONG_FLAG:
+                act(client, token, "unflag", *square)
+                act(client, token, "reveal", *square)
+            elif expected.why is HintReason.SAFE and seed % 2:
+                act(client, token, "flag", *square)
+            else:
+                act(client, token, "reveal", *square)
+        if seen == set(HintReason):
+            break
+    assert seen == set(HintReason)
