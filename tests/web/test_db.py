@@ -16,9 +16,11 @@ from .helpers import POSTGRES, Server
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_racing_requests_on_one_game_lose_no_update(tmp_path: Path, backend: str) -> None:
-    if backend == "postgresql" and not POSTGRES:
-        pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
-    url = POSTGRES if backend == "postgresql" else f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    if backend == "postgresql":
+        if not POSTGRES:
+            pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
+        url = POSTGRES
     # Two server processes on one database, requests from many threads.
     servers = [Server(url), Server(url)]
     try:

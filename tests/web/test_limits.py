@@ -20,7 +20,7 @@ from minesweep.web.guards import NoGuessPool
 from .helpers import act, auth, field_of, get, new_game, post, server_game, win
 
 MakeClient = Callable[..., Any]
-OPEN = {"create_rate": None, "action_rate": None, "human_limits": None}
+OPEN: dict[str, Any] = {"create_rate": None, "action_rate": None, "human_limits": None}
 
 
 def count_rows(client: Any, table: Any, token: str | None = None) -> int:
