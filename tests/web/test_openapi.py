@@ -85,3 +85,43 @@ def test_a_states_version_is_described_as_its_own(spec: dict[str, Any]) -> None:
     assert "made against" in asked
     assert "made against" not in state
     assert "one more after every action" in state
+
+
+def _url(path: str) -> str:
+    return path.replace("{kind}", "beginner").replace("{public_id}", "x" * 16)
+
+
+def test_every_body_route_refuses_a_body_too_large_or_not_json_as_described(
+    client: Any, spec: dict[str, Any]
+) -> None:
+    token = client.post("/api/games", json={"preset": "beginner"}).json()["id"]
+    headers = {"Authorization": f"Bearer {token}"}
+    routes = [(p, m, o) for p, item in spec["paths"].items() for m, o in item.items()]
+    for path, method, operation in routes:
+        if "requestBody" not in operation:
+            assert not {"400", "413", "415"} & set(operation["responses"]), path
+            continue
+        big = client.request(method, _url(path), headers=headers, content=b"{" + b" " * 5000 + b"}")
+        assert big.status_code == 413, (path, big.text)
+        typed = {**headers, "Content-Type": "text/plain"}
+        text = client.request(method, _url(path), headers=typed, content=b"{}")
+        assert text.status_code == 415, (path, text.text)
+        assert {"400", "413", "415"} <= set(operation["responses"]), path
+
+
+def test_every_route_draws_on_a_rate_limit_as_described(make_client: Any) -> None:
+    from minesweep.web.limits import Limits
+
+    slow = Limits(create_rate=1e-3, create_burst=1, action_rate=1e-3, action_burst=1)
+    client = make_client(limits=slow)
+    token = client.post("/api/games", json={"preset": "beginner"}).json()["id"]
+    headers = {"Authorization": f"Bearer {token}"}
+    spec = client.get("/openapi.json").json()
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            answers = [
+                client.request(method, _url(path), headers=headers, json=BODIES.get(path))
+                for _ in range(6)  # reads get four times the actions' burst
+            ]
+            assert 429 in [answer.status_code for answer in answers], (method, path)
+            assert "429" in operation["responses"], (method, path)

@@ -60,7 +60,7 @@ def openapi() -> dict[str, Any]:
                 str(route.status): {"description": "OK", "content": body(route.answer)},
                 **{
                     str(code): {"description": _ERRORS[code], "content": body(models.Error)}
-                    for code in route.errors
+                    for code in route.error_statuses
                 },
             },
         }

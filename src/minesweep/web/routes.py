@@ -47,6 +47,8 @@ class Endpoint:
     kind's slashes); :attr:`described_path` is OpenAPI's. ``bucket`` names the
     rate limit the route draws on: creations, actions (a game changes), or
     reads. ``token`` routes read the game's token from the Authorization header.
+    ``errors`` are the service's own; :attr:`error_statuses` adds those the
+    HTTP layer gives every route of its kind.
     """
 
     method: Literal["GET", "POST"]
@@ -59,6 +61,21 @@ class Endpoint:
     handler: Callable[[Service, Call], msgspec.Struct]
     bucket: Literal["creations", "actions", "reads"]
     token: bool = False
+
+    @property
+    def error_statuses(self) -> tuple[int, ...]:
+        """Every error status the route can answer, in order.
+
+        Each route draws on a rate limit (429); a route with a body refuses a
+        malformed one (400), one too large (413) or not JSON (415); a route
+        with a token refuses a request without one (401).
+        """
+        derived = {429}
+        if self.request is not None:
+            derived |= {400, 413, 415}
+        if self.token:
+            derived.add(401)
+        return tuple(sorted(set(self.errors) | derived))
 
     @property
     def described_path(self) -> str:
@@ -76,13 +93,13 @@ class Endpoint:
 ENDPOINTS: Final[tuple[Endpoint, ...]] = (
     Endpoint(
         "POST", "/api/games", "Create a game", models.NewGame, models.GameState, 201,
-        (400, 413, 415, 422, 429),
+        (422,),
         lambda service, call: service.create(call.body),
         "creations",
     ),
     Endpoint(
         "GET", "/api/game", "Read the game the token names", None, models.GameState, 200,
-        (401, 404, 410),
+        (404, 410),
         lambda service, call: service.state(call.token),
         "reads", token=True,
     ),
@@ -91,20 +108,20 @@ ENDPOINTS: Final[tuple[Endpoint, ...]] = (
         "Act on a square: name the action, or the mouse button ('click') and the server's rules "
         "say what it does there (right flags or unflags, middle chords, left chords on a number "
         "and reveals anything else)",
-        models.Move, models.MoveAnswer, 200, (400, 401, 404, 409, 410, 413, 415, 422, 429, 503),
+        models.Move, models.MoveAnswer, 200, (404, 409, 410, 422, 503),
         lambda service, call: service.act(call.token, call.body),
         "actions", token=True,
     ),
     Endpoint(
         "POST", "/api/game/undo", "Undo the last action (the game becomes assisted)",
-        models.UndoRequest, models.GameState, 200, (400, 401, 404, 409, 410, 429),
+        models.UndoRequest, models.GameState, 200, (404, 409, 410),
         lambda service, call: service.undo(call.token, call.body),
         "actions", token=True,
     ),
     Endpoint(
         "POST", "/api/game/hint",
         "A hint and every square's mine probability (the game becomes assisted)",
-        models.HintRequest, models.HintAnswer, 200, (400, 401, 404, 409, 410, 429, 503),
+        models.HintRequest, models.HintAnswer, 200, (404, 409, 410, 503),
         lambda service, call: service.hint(call.token, call.body),
         "actions", token=True,
     ),
