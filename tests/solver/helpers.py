@@ -207,7 +207,7 @@ def clicked_view(
     return game.glyphs(), field
 
 
-def analyze_like_brute_force(view: np.ndarray, mines: int) -> None:
+def analyze_like_brute_force(view: np.ndarray, mines: int, **options: Any) -> None:
     """``analyze`` agrees with listing every layout: probabilities, certainties, count.
 
     Raises ContradictionError exactly when no layout fits.
@@ -215,9 +215,9 @@ def analyze_like_brute_force(view: np.ndarray, mines: int) -> None:
     expected, layouts = brute_force(view, mines)
     if not layouts:
         with pytest.raises(ContradictionError):
-            analyze(view, mines)
+            analyze(view, mines, **options)
         return
-    analysis = analyze(view, mines)
+    analysis = analyze(view, mines, **options)
     for (r, c), value in expected.items():
         assert analysis.probability[r, c] == pytest.approx(float(value), abs=1e-12)
         assert ([r, c] in analysis.safe.tolist()) == (value == 0)

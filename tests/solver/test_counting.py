@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ from hypothesis import strategies as st
 from minesweep import Game, Minefield
 from minesweep.formats import parse_view
 from minesweep.solver import AnalysisBudgetError, analyze, counting
-from minesweep.solver.counting import ComponentCache
+from minesweep.solver.counting import ComponentCache, CountingMethods
 from minesweep.squares import MAX_NUMBER
 
 from .helpers import HIDDEN, analyze_in_budget, midgame
@@ -81,14 +80,13 @@ def test_remembered_components_are_told_apart_by_their_numbers() -> None:
 def test_the_exact_fallback_of_the_fast_path_agrees(game: Game) -> None:
     if game.is_over:
         return
-    from minesweep.solver import _count
 
     glyphs = game.glyphs()
     fast = analyze_in_budget(glyphs, game.mine_count)
     # Every component counted in pieces, and every piece too wide for the
     # compiled counter: all counted exactly, none taken from the cache.
-    with mock.patch.object(counting, "WIDE", 0), mock.patch.object(_count, "MAX_WIDTH", -1):
-        fallback = analyze_in_budget(glyphs, game.mine_count, cache=ComponentCache())
+    exactly = CountingMethods(wide=0, compiled_width=-1)
+    fallback = analyze_in_budget(glyphs, game.mine_count, cache=ComponentCache(), methods=exactly)
     hidden = glyphs > MAX_NUMBER
     assert np.allclose(fast.probability[hidden], fallback.probability[hidden], rtol=1e-12)
     assert np.array_equal(fast.safe, fallback.safe)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
-from unittest import mock
 
 import ms_toollib
 import numpy as np
@@ -13,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 
 from minesweep.formats import parse_view
-from minesweep.solver import AnalysisBudgetError, ContradictionError, analyze, counting
+from minesweep.solver import AnalysisBudgetError, ContradictionError, analyze
 from minesweep.solver._count import MAX_WIDTH, count_component
+from minesweep.solver.counting import ComponentCache, CountingMethods
 from minesweep.solver.frontier import Frontier, Plan, hidden_mask, plan_groups
 from minesweep.solver.pieces import force, order_tries
 from minesweep.squares import MAX_NUMBER
@@ -22,22 +20,15 @@ from minesweep.squares import MAX_NUMBER
 from .helpers import analyze_like_brute_force, brute_force, clicked_view, small_positions
 
 
-@contextmanager
-def every_component_in_pieces() -> Iterator[None]:
+def in_pieces() -> dict[str, Any]:
     """Count every component the wide way, with nothing remembered from the plain way."""
-    counting.clear_cache()
-    try:
-        with mock.patch.object(counting, "WIDE", 0):
-            yield
-    finally:
-        counting.clear_cache()
+    return {"methods": CountingMethods(wide=0), "cache": ComponentCache()}
 
 
 @settings(max_examples=300)
 @given(small_positions())
 def test_counting_in_pieces_gives_the_exact_probabilities(case: tuple[np.ndarray, int]) -> None:
-    with every_component_in_pieces():
-        analyze_like_brute_force(*case)
+    analyze_like_brute_force(*case, **in_pieces())
 
 
 @settings(max_examples=300)
@@ -79,8 +70,8 @@ def test_a_cleared_number_splits_its_component() -> None:
 
 def test_an_impossible_number_is_a_contradiction() -> None:
     view = parse_view("1#1\n###\n1#0")
-    with every_component_in_pieces(), pytest.raises(ContradictionError):
-        analyze(view, 3)
+    with pytest.raises(ContradictionError):
+        analyze(view, 3, **in_pieces())
 
 
 def count(plan: Plan) -> tuple[np.ndarray, int]:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
-from unittest import mock
 
 import ms_toollib
 import numpy as np
@@ -14,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minesweep import Game
-from minesweep.solver import analyze, probability
+from minesweep.solver import analyze
+from minesweep.solver.counting import CountingMethods
 from minesweep.solver.tilted import saddle
 from minesweep.squares import MAX_NUMBER
 
@@ -26,29 +24,14 @@ from .helpers import (
     small_positions,
 )
 
-
-@contextmanager
-def always_tilted() -> Iterator[None]:
-    with mock.patch.object(probability, "PLAIN_COMPONENTS", -1):
-        yield
-
-
-@contextmanager
-def never_exact() -> Iterator[None]:
-    """Fail if the analysis falls back to counting in Python integers."""
-
-    def refuse(*args: object) -> None:
-        raise AssertionError("fell back to the exact count")
-
-    with mock.patch.object(probability, "analyze_exact", refuse):
-        yield
+#: Every view shared out at the saddle point, however few its components.
+TILTED = CountingMethods(plain_components=-1)
 
 
 @settings(max_examples=300)
 @given(small_positions())
 def test_the_saddle_point_gives_the_exact_probabilities(case: tuple[np.ndarray, int]) -> None:
-    with always_tilted():
-        analyze_like_brute_force(*case)
+    analyze_like_brute_force(*case, methods=TILTED)
 
 
 @given(midgame())
@@ -57,8 +40,7 @@ def test_the_saddle_point_agrees_with_the_plain_products(game: Game) -> None:
         return
     glyphs = game.glyphs()
     plain = analyze_in_budget(glyphs, game.mine_count)
-    with always_tilted():
-        tilted = analyze(glyphs, game.mine_count)
+    tilted = analyze(glyphs, game.mine_count, methods=TILTED)
     np.testing.assert_array_equal(plain.safe, tilted.safe)
     np.testing.assert_array_equal(plain.mines, tilted.mines)
     np.testing.assert_allclose(plain.probability, tilted.probability, rtol=0, atol=1e-12)
@@ -95,8 +77,9 @@ def test_large_boards_are_counted_in_floats(size: int) -> None:
     """Views of 150x150 and 300x300 once fell back to big integers for minutes."""
     mines = round(size * size * 0.15)
     view, field = clicked_view(size, size, mines, 200, size)
-    with never_exact():
-        analysis = analyze(view, mines)
+    analysis = analyze(view, mines)
+    # Counted in floats: an analysis that fell back to Python integers keeps no frontier.
+    assert analysis.workings.frontier is not None
     hidden = view > MAX_NUMBER
     assert np.nansum(analysis.probability) == pytest.approx(mines, rel=1e-9)
     assert not field.mines[tuple(analysis.safe.T)].any()

@@ -32,7 +32,9 @@ from .pieces import force, order_tries
 
 __all__ = [
     "COMPONENT_CACHE",
+    "COUNTING_METHODS",
     "ComponentCache",
+    "CountingMethods",
     "FloatCounts",
     "Untouched",
     "clear_cache",
@@ -111,6 +113,31 @@ _CACHE_BYTES: Final = 64 * 2**20
 WIDE: Final = 10
 
 
+@dataclass(frozen=True, slots=True)
+class CountingMethods:
+    """Which way each count goes. The defaults are the measured ones; every way
+    gives the same counts (to 1e-12), so other values serve tests that force a
+    way, and benchmarks that compare them.
+
+    ``wide``: a component whose plain order opens this many numbers at once is
+    counted in pieces (:data:`WIDE`). ``compiled_width``: pieces at most this
+    wide are counted compiled, wider ones exactly in Python integers (None: as
+    wide as the compiled counter goes, 15). ``plain_components``: up to this
+    many components are shared out by plain products, more at the saddle
+    point (:mod:`minesweep.solver.tilted`).
+    """
+
+    wide: int = WIDE
+    compiled_width: int | None = None
+    #: The saddle point's cost grows linearly with the components; the plain
+    #: path gives each component the product of all the others.
+    plain_components: int = 64
+
+
+#: The measured ways: what every analysis uses unless told otherwise.
+COUNTING_METHODS: Final = CountingMethods()
+
+
 class ComponentCache:
     """Compiled counts of components met recently, by their key; thread-safe.
 
@@ -169,14 +196,18 @@ def clear_cache() -> None:
 
 
 def count_all(
-    frontier: Frontier, budget: StateBudget, cache: ComponentCache = COMPONENT_CACHE
+    frontier: Frontier,
+    budget: StateBudget,
+    cache: ComponentCache = COMPONENT_CACHE,
+    methods: CountingMethods = COUNTING_METHODS,
 ) -> list[FloatCounts]:
     """Every component's counts: from memory when counted recently, the rest in one call.
 
     ``budget`` is what the analysis may still spend; a count from memory
     is charged what counting it took, so whether a call raises
     AnalysisBudgetError never depends on what ran before it. ``cache`` keeps
-    the compiled counts for the next view (the process-wide one by default).
+    the compiled counts for the next view (the process-wide one by default);
+    ``methods`` says which way each count goes.
     """
     from ._batch import COUNTED, OVER_BUDGET, OVERFLOW, component_keys, count_components
 
@@ -218,8 +249,6 @@ def count_all(
             kept.log_scale,
         )
     if missing:
-        from . import _count
-
         status, states_of, ids_start, ids, w_start, layouts, e_start, mines, safes = (
             count_components(
                 frontier.witness_start,
@@ -229,7 +258,7 @@ def count_all(
                 frontier.component_start,
                 frontier.component_groups,
                 np.array(missing, np.int64),
-                min(WIDE, _count.MAX_WIDTH + 1),
+                min(methods.wide, _compiled_width(methods) + 1),
                 budget.left,
                 MAX_COEFFICIENTS,
             )
@@ -246,7 +275,7 @@ def count_all(
             if status[i] != COUNTED:
                 # Many open numbers at once in the plain order: take out the
                 # groups a number alone decides, and count the pieces left.
-                counts, states = _count_pieces(frontier, members, budget)
+                counts, states = _count_pieces(frontier, members, budget, methods)
                 results[k] = counts
                 _remember(cache, keys[k], members, counts, states)
                 continue
@@ -306,14 +335,19 @@ def _count_exactly(frontier: Frontier, members: list[int], budget: StateBudget) 
     return _scaled_to_floats(plan, result)
 
 
+def _compiled_width(methods: CountingMethods) -> int:
+    """The widest piece the compiled counter counts, as ``methods`` allow."""
+    from ._count import MAX_WIDTH
+
+    width = methods.compiled_width
+    return MAX_WIDTH if width is None else min(width, MAX_WIDTH)
+
+
 def _count_pieces(
-    frontier: Frontier, members: list[int], budget: StateBudget
+    frontier: Frontier, members: list[int], budget: StateBudget, methods: CountingMethods
 ) -> tuple[FloatCounts, int]:
     """A wide component's counts, from its forced groups and its pieces (see :mod:`.pieces`)."""
-    # Looked up at every count, not imported once: a test forces the exact
-    # count by lowering MAX_WIDTH.
-    from . import _count
-
+    widest = _compiled_width(methods)
     forced = force(frontier, members)
     length = int(frontier.group_sizes[members].sum()) + 1
     states = 0
@@ -321,7 +355,7 @@ def _count_pieces(
     for piece in forced.pieces:
         plan = plan_members(frontier, piece, forced.targets, tries=order_tries(piece))
         compiled = None
-        if max(plan.widths, default=0) <= _count.MAX_WIDTH:
+        if max(plan.widths, default=0) <= widest:
             compiled = _count_compiled(plan, budget)
         part: FloatCounts | None
         if compiled is not None:

@@ -45,13 +45,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import InvalidBoardError
-from .counting import COMPONENT_CACHE, ComponentCache, FloatCounts, count_all, prefix
+from .counting import (
+    COMPONENT_CACHE,
+    COUNTING_METHODS,
+    ComponentCache,
+    CountingMethods,
+    FloatCounts,
+    count_all,
+    prefix,
+)
 from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError, ContradictionError, StateBudget
 from .exact import ExactAnalysis, analyze_exact
 from .frontier import Frontier, checked_view, hidden_mask
@@ -146,6 +154,7 @@ def analyze(
     max_states: int | None = DEFAULT_MAX_STATES,
     exact: bool = False,
     cache: ComponentCache = COMPONENT_CACHE,
+    methods: CountingMethods = COUNTING_METHODS,
 ) -> Analysis:
     """Mine probabilities of every hidden square of a view with ``mines`` mines in all.
 
@@ -159,7 +168,9 @@ def analyze(
     AnalysisBudgetError when counting would need more than ``max_states``
     partial layouts (None: no limit). ``cache`` remembers the compiled counts
     of components for the next view (:class:`~minesweep.solver.counting.ComponentCache`;
-    the process-wide one by default).
+    the process-wide one by default). ``methods`` says which way each count
+    goes (:class:`~minesweep.solver.counting.CountingMethods`; the measured
+    ways by default): every way gives the same answer.
     """
     view = checked_view(glyphs)
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)) or mines < 0:
@@ -173,8 +184,8 @@ def analyze(
             f"the view needs at least {frontier.settled} "
             f"mine{'s' if frontier.settled != 1 else ''}, but the game has {total}"
         )
-    counts = count_all(frontier, StateBudget(max_states), cache)
-    analysis = _combine_floats(view, total, frontier, counts)
+    counts = count_all(frontier, StateBudget(max_states), cache, methods)
+    analysis = _combine_floats(view, total, frontier, counts, methods.plain_components)
     if analysis is None:
         # Floating point lost the sum (huge boards: the interior's binomials
         # span more than a float's range): count exactly instead.
@@ -183,7 +194,11 @@ def analyze(
 
 
 def _combine_floats(
-    view: npt.NDArray[np.uint8], total: int, frontier: Frontier, counts: list[FloatCounts]
+    view: npt.NDArray[np.uint8],
+    total: int,
+    frontier: Frontier,
+    counts: list[FloatCounts],
+    plain_components: int,
 ) -> Analysis | None:
     """Share the mines out between the components and the interior, in floats.
 
@@ -194,7 +209,7 @@ def _combine_floats(
     settled = frontier.settled
     total -= settled
     filled = None
-    if len(counts) <= PLAIN_COMPONENTS:
+    if len(counts) <= plain_components:
         filled = _fill_plain(view, total, frontier, counts)
     if filled is None:
         _check_totals(interior, total, settled, counts)
@@ -212,11 +227,6 @@ def _combine_floats(
         workings=Workings(view, total + settled, frontier, tuple(counts)),
     )
 
-
-#: More components than this are shared out at the saddle point
-#: (:mod:`minesweep.solver.tilted`), whose cost grows linearly with them;
-#: the plain path gives each component the product of all the others.
-PLAIN_COMPONENTS: Final = 64
 
 #: Every square's probability, which are certainly safe and mines, the log of the layouts.
 _Filled = tuple[Floats, npt.NDArray[np.bool_], npt.NDArray[np.bool_], float]
