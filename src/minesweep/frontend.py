@@ -63,6 +63,7 @@ __all__ = [
     "NO_GUESS_SECONDS",
     "Advice",
     "Button",
+    "LayField",
     "Score",
     "Settings",
     "act",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import pathlib
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -37,6 +38,7 @@ def make_app(
     settings: Settings | None = None,
     theme: str = "color",
     keys: dict[str, list[str]] | None = None,
+    **options: Any,
 ) -> MinesweeperApp:
     return MinesweeperApp(
         settings or Settings.of(preset="beginner", seed=7),
@@ -44,6 +46,7 @@ def make_app(
         keys=keys,
         store=Store(tmp_path / "db.sqlite3"),
         clock_base=clock or Clock(),
+        **options,
     )
 
 

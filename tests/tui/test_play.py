@@ -11,7 +11,7 @@ pytest.importorskip("textual")
 
 from textual.pilot import Pilot
 
-from minesweep import CellState, GameStatus
+from minesweep import CellState, GameStatus, Minefield
 from minesweep.frontend import Settings
 from minesweep.tui import Store
 
@@ -224,16 +224,15 @@ def test_no_guess_games_lay_a_field_the_solver_clears(tmp_path: pathlib.Path) ->
 
 
 def test_no_guess_generation_running_out_is_a_message_not_a_crash(
-    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: pathlib.Path,
 ) -> None:
-    import minesweep.solver
+    from minesweep.solver import NoGuessBudgetError
 
-    def exhausted(*args: object, **kwargs: object) -> None:
-        raise minesweep.solver.NoGuessBudgetError("no no-guess 9x9 field with 60 mines found")
+    def exhausted(*args: object) -> Minefield:
+        raise NoGuessBudgetError("no no-guess 9x9 field with 60 mines found")
 
-    monkeypatch.setattr(minesweep.solver, "no_guess_game", exhausted)
     settings = Settings(rows=9, cols=9, mines=60, preset=None, no_guess=True)
-    app = make_app(tmp_path, settings=settings)
+    app = make_app(tmp_path, settings=settings, lay_no_guess=exhausted)
 
     async def scenario(pilot: Pilot[None]) -> None:
         await pilot.press("space")

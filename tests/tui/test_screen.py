@@ -92,13 +92,8 @@ def test_the_overlay_cannot_be_read_as_a_number(tmp_path: pathlib.Path) -> None:
     drive(app, scenario, (60, 20))
 
 
-def test_hints_on_a_board_too_big_for_the_solver_say_so(
-    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import minesweep.tui.app
-
-    monkeypatch.setattr(minesweep.tui.app, "ADVICE_MAX_SQUARES", 80)
-    app = make_app(tmp_path)  # beginner: 81 squares, one past the patched limit
+def test_hints_on_a_board_too_big_for_the_solver_say_so(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path, advice_max_squares=80)  # beginner: 81 squares, one past it
 
     async def scenario(pilot: Pilot[None]) -> None:
         await pilot.press("space", "H")

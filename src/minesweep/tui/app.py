@@ -22,6 +22,7 @@ from minesweep import Effect, Game, GameStatus, MinesweepError
 from minesweep.formats import log_base
 from minesweep.frontend import (
     Button,
+    LayField,
     Settings,
     act,
     advise,
@@ -72,9 +73,15 @@ class MinesweeperApp(App[None]):
         store: Store | None = None,
         clock_base: Callable[[], float] = time.monotonic,
         resume: bool = True,
+        advice_max_squares: int = ADVICE_MAX_SQUARES,
+        lay_no_guess: LayField | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
+        # Past this many squares the solver's advice takes seconds: not offered.
+        self.advice_max_squares = advice_max_squares
+        # Lays a no-guess field at the first reveal (None: the solver, in process).
+        self.lay_no_guess = lay_no_guess
         self.board_theme = THEMES[theme]
         self.key_map = keys if keys is not None else load_keys(None)
         self.store = store if store is not None else Store()
@@ -233,6 +240,7 @@ class MinesweeperApp(App[None]):
                 click(game, row, col, button),
                 no_guess=self.settings.no_guess,
                 clock=self.clock,
+                lay=self.lay_no_guess,
             )
         except (NoGuessBudgetError, AnalysisBudgetError) as error:
             self._say(f"{error}: try fewer mines or a larger board.")
@@ -307,10 +315,10 @@ class MinesweeperApp(App[None]):
     def _too_big_for_advice(self) -> bool:
         """Whether the board is past what a hint may read; if so, say so."""
         rows, cols = self.game.shape
-        if rows * cols <= ADVICE_MAX_SQUARES:
+        if rows * cols <= self.advice_max_squares:
             return False
         self._say(
-            f"No hints or probabilities on boards over {ADVICE_MAX_SQUARES:,} squares: the "
+            f"No hints or probabilities on boards over {self.advice_max_squares:,} squares: the "
             f"solver reads every square, which takes seconds on {rows * cols:,}."
         )
         return True
