@@ -75,7 +75,8 @@ def _lifespan(service: Service) -> Callable[[Starlette], Any]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        service.pool.close()
+        # Waits for the workers to exit: see NoGuessPool.close.
+        service.pool.close(wait=True)
 
     return lifespan
 

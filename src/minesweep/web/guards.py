@@ -118,7 +118,37 @@ def lay_no_guess_field(
     return field
 
 
+def _exit_with_parent() -> None:
+    """End this worker as soon as the server that spawned it is gone.
+
+    A pool's workers block reading their call queue, and each holds both ends
+    of that pipe, so a server killed (SIGKILL, the out-of-memory killer) or
+    one that exits before its pool says goodbye would leave them waiting
+    forever, adopted by init. The spawn start method hands every child the
+    read end of a pipe whose write end only the parent holds
+    (``parent_process().sentinel``): it turns readable when the parent's
+    process ends, whichever way. A thread of the worker's own waits on it.
+    (Not prctl's PR_SET_PDEATHSIG: that fires when the *thread* that spawned
+    the child ends, and the pool spawns workers from a request's thread,
+    which the server's thread pool retires when idle.)
+    """
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a spawned child: nothing to watch
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        wait([sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _warm_worker() -> None:
+    _exit_with_parent()
     # A lower priority than the server's: when boards are being made on every
     # core, the operating system still serves reads first.
     if hasattr(os, "nice"):
@@ -208,11 +238,19 @@ class NoGuessPool:
         finally:
             self._slots.release()
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = False) -> None:
+        """Stop the workers; with ``wait``, return once they have exited.
+
+        A server's shutdown waits: uvicorn re-raises the SIGTERM it caught
+        once it has stopped, so the process dies before Python's exit hooks
+        run, and a pool shut down without waiting may not yet have told its
+        workers to stop. No request is in flight by then, so the workers are
+        idle and the wait is short.
+        """
         with self._lock:
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=wait, cancel_futures=True)
 
 
 # --- names --------------------------------------------------------------------------------------
