@@ -9,7 +9,7 @@ import pytest
 from minesweep import frontend
 from minesweep.solver.hints import Hint, HintReason
 
-from .helpers import act, new_game, post
+from .helpers import act, new_game, post, win
 
 
 def zero_based_replaced(hint: Hint) -> str:
@@ -81,3 +81,26 @@ def test_every_kind_of_hint_reads_as_it_always_did(client: Any) -> None:
         if seen == set(HintReason):
             break
     assert seen == set(HintReason)
+
+
+@pytest.mark.parametrize("rule", ["opening", "safe", "none"])
+def test_a_hint_before_the_first_reveal_leaves_the_game_unassisted(client: Any, rule: str) -> None:
+    """The first-click hint is the rule's promise, with no field laid to tell about: the
+    game may still rank. Every hint after the first reveal marks it assisted for good."""
+    token = new_game(client, preset="beginner", rule=rule)["id"]
+    assert post(client, token, "hint").json()["state"]["assisted"] is False
+    act(client, token, "flag", 0, 0)  # a flag lays no field: still the rule's hint
+    assert post(client, token, "hint").json()["state"]["assisted"] is False
+    act(client, token, "unflag", 0, 0)
+    state = act(client, token, "reveal", 4, 4).json()["state"]
+    assert state["assisted"] is False
+    if state["status"] == "playing":
+        assert post(client, token, "hint").json()["state"]["assisted"] is True
+        assert act(client, token, "flag", 0, 0).json()["state"]["assisted"] is True
+
+
+def test_a_game_hinted_only_before_its_first_reveal_ranks(client: Any) -> None:
+    token = new_game(client, preset="beginner", name="ada")["id"]
+    post(client, token, "hint")
+    state = win(client, token)
+    assert (state["status"], state["assisted"], state["ranked"]) == ("won", False, True)

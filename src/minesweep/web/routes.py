@@ -120,7 +120,9 @@ ENDPOINTS: Final[tuple[Endpoint, ...]] = (
     ),
     Endpoint(
         "POST", "/api/game/hint",
-        "A hint and every square's mine probability (the game becomes assisted)",
+        "A hint and every square's mine probability (the game becomes assisted); before the "
+        "first reveal, only the first-click rule's promise, no probabilities, and the game "
+        "stays unassisted",
         models.HintRequest, models.HintAnswer, 200, (404, 409, 410, 503),
         lambda service, call: service.hint(call.token, call.body),
         "actions", token=True,

@@ -7,8 +7,9 @@ only calls); a client only ever receives what the player may see: the view
 Every action names the version of the game it was made against, so a
 retried or duplicated request is applied once. The server keeps the time
 with its own monotonic clock and computes every score itself; seeded games,
-assisted ones (hints, undo), declared bots and wins faster than any person
-plays never rank among people. The HTTP layer is :mod:`minesweep.web.app`.
+assisted ones (undo, hints after the first reveal), declared bots and wins
+faster than any person plays never rank among people. The HTTP layer is
+:mod:`minesweep.web.app`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from minesweep.frontend import Button, Settings
 from minesweep.history import action_record, record_line, undo_record
 from minesweep.presets import PRESETS
 from minesweep.records import Kind, unranked_because
-from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
+from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError, before_first_reveal
 from minesweep.solver.hints import Hint
 
 from . import leaderboards, models
@@ -67,6 +68,8 @@ class _Write:
     record: str | None = None
     rewrite: list[str] | None = None
     base: str | None = None
+    #: Whether the change marks the game assisted for good (hints, undo).
+    assisted: bool = False
 
 
 class Service:
@@ -267,18 +270,26 @@ class Service:
         return self._update(token, request.version, apply, assisted=True)
 
     def hint(self, token: str, request: models.HintRequest) -> models.HintAnswer:
+        """The solver's hint, and the probabilities behind it once a square is open.
+
+        Before the first reveal (:func:`minesweep.solver.before_first_reveal`)
+        the hint is only the first-click rule's promise: no field is laid, so
+        it tells nothing about one, and the game stays unassisted (it may
+        rank). Any hint after that marks the game assisted for good.
+        """
         answers: list[frontend.Advice] = []
 
         def apply(row: GameRow, game: Game) -> _Write:
+            advises = not before_first_reveal(game)
             try:
                 answers.append(frontend.advise(game))
             except AnalysisBudgetError as error:
                 raise ApiError(503, str(error)) from None
             except MinesweepError as error:
                 raise ApiError(409, str(error)) from None
-            return _Write(game)
+            return _Write(game, assisted=advises)
 
-        state = self._update(token, request.version, apply, assisted=True)
+        state = self._update(token, request.version, apply)
         advice = answers[-1]
         hint = advice.hint
         probabilities = (
@@ -443,7 +454,7 @@ class Service:
                 "clock_at": self.clock(),
                 "clock_epoch": self.epoch,
                 "updated_at": self.wall(),
-                "assisted": row.assisted or assisted,
+                "assisted": row.assisted or assisted or write.assisted,
             }
             if write.base is not None:
                 changes["base"] = write.base
