@@ -72,7 +72,13 @@ def test_both_envs_mask_what_the_rules_allow_on_the_games_board(
     from minesweep.rl.vector import MinesweeperVectorEnv
 
     single = MinesweeperEnv(preset=None, actions=actions, **options)  # type: ignore[arg-type]
-    vector = MinesweeperVectorEnv(1, actions=actions, **options)  # type: ignore[arg-type]
+    # No time limit: the masks of every step are the point (a 1x1 board's limit is 2).
+    vector = MinesweeperVectorEnv(
+        1,
+        actions=actions,  # type: ignore[arg-type]
+        max_episode_steps=10**6,
+        **options,
+    )
     game = new_game(options, seed)
     _, info = single.reset(seed=seed)
     _, vector_info = vector.reset(seed=[seed])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -16,6 +16,7 @@ from .helpers import HOW, choose, engine_kind, new_game, reference_masks, small_
 gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils import seeding  # noqa: E402
+from gymnasium.wrappers import TimeLimit  # noqa: E402
 
 from minesweep.errors import ActionError, SettingsError  # noqa: E402
 from minesweep.rl import MinesweeperEnv, Rewards  # noqa: E402
@@ -34,6 +35,8 @@ from minesweep.squares import GLYPH_HIDDEN  # noqa: E402
         # Flags and chords: wrong flags, chords that open and chords that lose.
         ({"preset": "beginner", "actions": "all"}, 6, 400, 21),
         ({"rows": 5, "cols": 5, "mines": 6, "rule": "none", "actions": "all"}, 6, 400, 5),
+        # A time limit that games reach: truncations, and autoresets after them.
+        ({"preset": "beginner", "actions": "all", "max_episode_steps": 6}, 6, 200, 8),
     ],
 )
 def test_the_vector_env_plays_the_games_of_single_envs(
@@ -42,12 +45,19 @@ def test_the_vector_env_plays_the_games_of_single_envs(
     from minesweep.rl.vector import MinesweeperVectorEnv
 
     vector = MinesweeperVectorEnv(boards, **options)
+    vector_options = options
+    options = {key: value for key, value in options.items() if key != "max_episode_steps"}
     if "rows" in options:
         options = {"preset": None, **options}
-    singles = [MinesweeperEnv(**options) for _ in range(boards)]
+    # Each single env under the time limit gymnasium.make gives it: the vector
+    # env truncates where they do (small boards of flag toggles reach it).
+    limit = vector.max_episode_steps
+    assert limit == vector_options.get("max_episode_steps", 2 * vector.rows * vector.cols)
+    wrapped = [TimeLimit(MinesweeperEnv(**options), limit) for _ in range(boards)]
+    singles = [cast(MinesweeperEnv, env.unwrapped) for env in wrapped]
     observations, info = vector.reset(seed=seed)
     assert vector.game_seeds == [seed + board for board in range(boards)]
-    for board, env in enumerate(singles):
+    for board, env in enumerate(wrapped):
         alone, _ = env.reset(seed=seed + board)  # SyncVectorEnv seeds its copies so
         assert np.array_equal(observations[board], alone)
     rng = np.random.default_rng(1)
@@ -55,11 +65,12 @@ def test_the_vector_env_plays_the_games_of_single_envs(
     ends = 0
     squares = vector.rows * vector.cols
     chords = 0
+    cut = 0
     for _ in range(steps):
         masks = info["action_mask"]
         assert masks.shape == (boards, singles[0].action_count)
-        for board, env in enumerate(singles):
-            assert np.array_equal(masks[board], env.action_masks())
+        for board, single in enumerate(singles):
+            assert np.array_equal(masks[board], single.action_masks())
         # A finished board's action is not taken (it resets): any will do.
         # Chords are rare among random actions: take one when there is one.
         actions = np.array(
@@ -74,22 +85,25 @@ def test_the_vector_env_plays_the_games_of_single_envs(
         )
         chords += int((actions >= 2 * squares).sum()) if masks.shape[1] > squares else 0
         observations, rewards, terminated, truncated, info = vector.step(actions)
-        assert not truncated.any()
-        for board, env in enumerate(singles):
+        for board, env in enumerate(wrapped):
             if resetting[board]:  # Gymnasium's NEXT_STEP autoreset
                 alone, alone_info = env.reset()
-                reward, done = 0.0, False
+                reward, done, over = 0.0, False, False
             else:
-                alone, stepped, done, _, alone_info = env.step(int(actions[board]))
+                alone, stepped, done, over, alone_info = env.step(int(actions[board]))
                 reward = float(stepped)
             assert info["status"][board] == alone_info["status"]
             assert np.array_equal(observations[board], alone)
             assert rewards[board] == pytest.approx(float(reward), abs=1e-12)
             assert bool(terminated[board]) == done
-            assert vector.game_seeds[board] == env.game_seed
-            resetting[board] = done
+            assert bool(truncated[board]) == over
+            assert vector.game_seeds[board] == singles[board].game_seed
+            resetting[board] = done or over
             ends += done
+            cut += over
     assert ends > boards  # the run went through autoresets
+    if "max_episode_steps" in vector_options:
+        assert cut > boards  # and through truncations
     if "actions" in options:
         assert chords > boards  # and through chords
 
@@ -103,8 +117,9 @@ def test_make_vec_builds_the_compiled_vector_env_where_it_plays_the_game() -> No
     # No-guess fields are the single environment's: Gymnasium's SyncVectorEnv.
     synced = gymnasium.make_vec("minesweep/BeginnerNoGuess-v0", num_envs=2)
     assert isinstance(synced, gymnasium.vector.SyncVectorEnv)
-    with pytest.raises(SettingsError, match=r"does not take solver_features; .*'sync'"):
-        gymnasium.make_vec("minesweep/Beginner-v0", num_envs=2, solver_features=True)
+    # So are solver features (tests/rl/test_registration.py: every option).
+    featured = gymnasium.make_vec("minesweep/Beginner-v0", num_envs=2, solver_features=True)
+    assert isinstance(featured, gymnasium.vector.SyncVectorEnv)
     sync = gymnasium.make_vec(
         "minesweep/Beginner-v0", num_envs=2, vectorization_mode="sync", solver_features=True
     )
@@ -180,7 +195,13 @@ def test_the_batched_step_is_the_games_step(
     # as Gymnasium's NEXT_STEP autoreset of a single env would.
     from minesweep.rl.vector import MinesweeperVectorEnv
 
-    vector = MinesweeperVectorEnv(boards, actions=actions, **options)  # type: ignore[arg-type]
+    # No time limit here (the games' steps are the point): none that 60 steps reach.
+    vector = MinesweeperVectorEnv(
+        boards,
+        actions=actions,  # type: ignore[arg-type]
+        max_episode_steps=10**6,
+        **options,
+    )
     _, info = vector.reset(seed=seed)
     games = [new_game(options, seed + board) for board in range(boards)]
     generators = [seeding.np_random(seed + board)[0] for board in range(boards)]

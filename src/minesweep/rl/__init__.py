@@ -14,16 +14,21 @@ imports it.
 Registered ids: ``minesweep/Beginner-v0``, ``minesweep/Intermediate-v0`` and
 ``minesweep/Expert-v0`` (the opening rule), and the same with ``Safe`` or
 ``NoGuess`` before ``-v0`` (``minesweep/BeginnerSafe-v0``...). Every option of
-:class:`MinesweeperEnv` may be passed to ``gymnasium.make`` too.
+:class:`MinesweeperEnv` may be passed to ``gymnasium.make`` too, and
+``gymnasium.make("minesweep.rl:minesweep/Beginner-v0")`` imports this package
+itself. Every id has a time limit, two steps a square of its board
+(``max_episode_steps``, 162 on beginner; ``gymnasium.make(id,
+max_episode_steps=n)`` changes it): the episode is truncated there.
 ``gymnasium.make_vec(id, num_envs=N)`` gives a :class:`MinesweeperVectorEnv`
-(the ``NoGuess`` ids: Gymnasium's ``SyncVectorEnv``).
+(the same limit), or Gymnasium's ``SyncVectorEnv`` of single environments for
+the options it does not play (``no_guess``, the ``NoGuess`` ids,
+``solver_features``, ``Rewards.avoidable_guess``, ``invalid_action="raise"``,
+``render_mode``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-
-from gymnasium.envs.registration import register, registry
 
 from .env import (
     OBSERVATION_HIGH,
@@ -31,6 +36,7 @@ from .env import (
     MinesweeperEnv,
     Rewards,
 )
+from .registration import register_all
 
 if TYPE_CHECKING:
     from .vector import MinesweeperVectorEnv
@@ -53,23 +59,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_ENTRY = "minesweep.rl.env:MinesweeperEnv"
-_VECTOR_ENTRY = "minesweep.rl.vector:MinesweeperVectorEnv"
-
-for _preset in ("beginner", "intermediate", "expert"):
-    for _suffix, _options in (
-        ("", {}),
-        ("Safe", {"rule": "safe"}),
-        ("NoGuess", {"no_guess": True}),
-    ):
-        _id = f"minesweep/{_preset.capitalize()}{_suffix}-v0"
-        if _id not in registry:
-            # gymnasium.make_vec builds the compiled vector env where it
-            # plays the game (it lays no no-guess fields), SyncVectorEnv
-            # elsewhere.
-            register(
-                id=_id,
-                entry_point=_ENTRY,
-                vector_entry_point=None if _suffix == "NoGuess" else _VECTOR_ENTRY,
-                kwargs={"preset": _preset, **_options},
-            )
+register_all()

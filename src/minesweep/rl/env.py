@@ -55,10 +55,40 @@ from minesweep.frontend import Settings, act
 from minesweep.moves import toggled_mark
 from minesweep.squares import GLYPH_HIDDEN, MAX_NUMBER, Glyph
 
-__all__ = ["OBSERVATION_HIGH", "InvalidActionError", "MinesweeperEnv", "Rewards"]
+__all__ = [
+    "OBSERVATION_HIGH",
+    "STEPS_PER_SQUARE",
+    "InvalidActionError",
+    "MinesweeperEnv",
+    "Rewards",
+    "default_max_episode_steps",
+]
 
 #: The largest observation value (a wrong flag).
 OBSERVATION_HIGH: Final = int(Glyph.WRONG_FLAG)
+
+#: An episode's default time limit, in steps a square of the board. A game
+#: that only reveals ends within its safe squares' count of valid steps (each
+#: valid reveal opens one or more); with ``actions="all"`` a game played with
+#: purpose flags each mine once and reveals each safe square once: one step a
+#: square. Twice that never cuts a game short that is getting somewhere, and
+#: ends one that an agent spends on masked actions or on flag toggles (which
+#: change the board but not the game) before it runs away.
+STEPS_PER_SQUARE: Final = 2
+
+
+def default_max_episode_steps(rows: int, cols: int) -> int:
+    """The default ``max_episode_steps`` of a ``rows`` by ``cols`` board (see STEPS_PER_SQUARE)."""
+    return STEPS_PER_SQUARE * rows * cols
+
+
+def check_max_episode_steps(value: object) -> int:
+    """A time limit as given: a whole number of steps, at least 1."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise SettingsError(
+            f"max_episode_steps must be a whole number of at least 1, got {value!r}"
+        )
+    return int(value)
 
 
 class InvalidActionError(MinesweepError):

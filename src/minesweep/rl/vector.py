@@ -5,7 +5,10 @@ with the same seeds and the same ``actions`` (no solver features, no
 no-guess fields). A step of every board is one call of a numba kernel
 (``_kernels.step_boards``): a board whose game ended draws the next game's
 seed from its own generator, as a single environment does when Gymnasium
-resets it; a board's first reveal lays the field the engine's
+resets it (after a loss, a win, or its time limit: ``max_episode_steps``,
+by default the registered ids' limit for its board, truncates a board's
+episode as ``TimeLimit`` does a single environment's); a board's first
+reveal lays the field the engine's
 :func:`~minesweep.generate.generate_field` lays for that seed; then the
 action, by the engine's rules (floods, flags, chords). Seeds and fields are
 bit-identical to numpy's and the engine's (the kernels write numpy's
@@ -36,6 +39,8 @@ from .env import (
     InvalidActionError,
     Rewards,
     action_blocks,
+    check_max_episode_steps,
+    default_max_episode_steps,
     rewards_of,
     settings_of,
 )
@@ -66,6 +71,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         rule: str = "opening",
         actions: Literal["reveal", "all"] = "reveal",
         rewards: Rewards | None = None,
+        max_episode_steps: int | None = None,
         **unsupported: Any,
     ) -> None:
         # gymnasium.make_vec passes the single environment's options here too;
@@ -76,7 +82,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if offered:
             raise SettingsError(
                 f"MinesweeperVectorEnv does not take {', '.join(sorted(offered))}; "
-                "gymnasium.make_vec(..., vectorization_mode='sync') runs single environments"
+                "gymnasium.make_vec runs single environments (SyncVectorEnv) for them"
             )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise SettingsError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
@@ -85,10 +91,17 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.num_envs = num_envs
         self.rows, self.cols, self.mines = settings.rows, settings.cols, settings.mines
         self.rewards = rewards_of(rewards)
+        #: Steps after which a board's episode is truncated (TimeLimit's rule).
+        self.max_episode_steps = (
+            default_max_episode_steps(self.rows, self.cols)
+            if max_episode_steps is None
+            else check_max_episode_steps(max_episode_steps)
+        )
         if self.rewards.avoidable_guess:
             raise SettingsError(
                 "MinesweeperVectorEnv does not price avoidable guesses (the solver would run "
-                "at every reveal); gymnasium.make_vec(..., vectorization_mode='sync') does"
+                "at every reveal); gymnasium.make_vec runs single environments "
+                "(SyncVectorEnv) for it"
             )
         self._blocks = action_blocks(actions)
         self.actions = actions
@@ -112,6 +125,8 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
+        # Steps of each board's episode so far (TimeLimit's count: resets are not steps).
+        self._elapsed = np.zeros(num_envs, np.int64)
         # Each board's PCG64 (state and increment, high and low words), as
         # Gymnasium's np_random would hold it, and its game's seed (low, high).
         self._generators = np.zeros((num_envs, 4), np.uint64)
@@ -157,6 +172,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             self._reset_board(board, seeds[board])
         self._autoreset[chosen] = False
         self._terminated[chosen] = False
+        self._elapsed[chosen] = 0
         return self._view.copy(), self._infos()
 
     def step(
@@ -183,13 +199,19 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if np.any(actions < 0) or np.any(actions >= self.action_count):
             raise InvalidActionError(f"actions must lie in 0..{self.action_count - 1}")
         rewards = self.rewards
+        resetting = self._autoreset.copy()
         step_boards(
             actions, self._generators, self._seeds, self._laid, self._started, self._autoreset,
             self._numbers, self._mines, self._state, self._view, self._status,
             self._opened, self.mines, self._rule, self._rewards, self._terminated,
             rewards.win, rewards.loss, rewards.progress, rewards.invalid,
         )  # fmt: skip
-        truncated = np.zeros(self.num_envs, np.bool_)
+        # As TimeLimit over a single env: a board's step counts unless it was a
+        # reset, and reaching the limit truncates (a last step that also ends
+        # the game is both); the board resets at its next step.
+        self._elapsed = np.where(resetting, 0, self._elapsed + 1)
+        truncated = self._elapsed >= self.max_episode_steps
+        self._autoreset |= truncated
         return (
             self._view.copy(),
             self._rewards.copy(),
