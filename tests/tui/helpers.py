@@ -40,8 +40,15 @@ def make_app(
     keys: dict[str, list[str]] | None = None,
     **options: Any,
 ) -> MinesweeperApp:
+    """The app of ``settings`` (beginner by default) on a store in ``tmp_path``.
+
+    A game whose settings have no seed gets seed 7 (``new_seed`` changes
+    that): the same field every run, while the game counts as one whose seed
+    the player did not choose.
+    """
+    options.setdefault("new_seed", lambda: 7)
     return MinesweeperApp(
-        settings or Settings.of(preset="beginner", seed=7),
+        settings or Settings.of(preset="beginner"),
         theme=theme,
         keys=keys,
         store=Store(tmp_path / "db.sqlite3"),

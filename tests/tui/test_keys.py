@@ -11,8 +11,9 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 
 from minesweep import CellState, ParseError
+from minesweep.frontend import Settings
 from minesweep.tui import load_keys, parse_keys
-from minesweep.tui.keys import DEFAULT_KEYS
+from minesweep.tui.keys import DEFAULT_KEYS, DESCRIPTIONS, key_label
 
 from .helpers import drive, first_mine, make_app
 
@@ -104,3 +105,64 @@ def test_bad_key_files_are_refused(tmp_path: pathlib.Path, text: str, message: s
     path.write_text(text)
     with pytest.raises(ParseError, match=message):
         load_keys(path)
+
+
+def test_page_home_end_and_g_move_the_cursor_on_a_big_board(tmp_path: pathlib.Path) -> None:
+    settings = Settings(rows=2000, cols=2000, mines=10, preset=None)
+    app = make_app(tmp_path, settings=settings)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        page = app.board.scrollable_content_region.height
+        assert 1 < page < 20
+        await pilot.press("pagedown")
+        assert app.board.cursor == (page, 0)
+        await pilot.press("pagedown", "pageup")
+        assert app.board.cursor == (page, 0)
+        await pilot.press("end")
+        assert app.board.cursor == (page, 1999)
+        await pilot.press("home")
+        assert app.board.cursor == (page, 0)
+        await pilot.press("G")
+        assert app.board.cursor == (1999, 0)
+        assert app.board.scroll_offset.y > 1900  # the cursor is in sight
+        await pilot.press("pagedown")  # kept on the board
+        assert app.board.cursor == (1999, 0)
+        await pilot.press("end", "g")
+        assert app.board.cursor == (0, 1999)
+        assert "row 1, column 2000" in str(app.query_one("#status").render())
+
+    drive(app, scenario, (60, 20))
+
+
+def test_help_names_the_key_file_and_every_key(tmp_path: pathlib.Path) -> None:
+    key_file = tmp_path / "tui.toml"
+    app = make_app(tmp_path, key_file=key_file)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help").render())
+        assert f"remap them in {key_file}: no such file yet" in text
+        # The help lists each key the game binds beside what it does.
+        lines = text.splitlines()
+        for action, names in DEFAULT_KEYS.items():
+            shown = " / ".join(key_label(name) for name in names)
+            assert any(line.split() == [*shown.split(), *DESCRIPTIONS[action].split()]
+                       for line in lines), action  # fmt: skip
+        assert "PageDown" in text
+        assert "counted from 1" in text
+        assert "counts that one as a loss" in text
+        await pilot.press("escape")
+
+    drive(app, scenario, (100, 40))
+    key_file.write_text('[keys]\nflag = "m"\n')
+    app = make_app(tmp_path, key_file=key_file, keys=load_keys(key_file))
+
+    async def remapped(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help").render())
+        assert f"as remapped in {key_file}" in text
+        assert "m" in text
+
+    drive(app, remapped, (100, 40))

@@ -115,3 +115,86 @@ def test_a_terminal_too_small_gets_a_message(tmp_path: pathlib.Path) -> None:
         assert not app.board.display
 
     drive(app, scenario, (20, 6))
+
+
+def status(app: object) -> str:
+    return str(app.query_one("#status").render())  # type: ignore[attr-defined]
+
+
+def test_the_status_line_names_the_cursor_square_from_1(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        assert "· row 1, column 1 ·" in status(app)
+        await pilot.press("down", "down", "right")
+        assert "· row 3, column 2 ·" in status(app)
+
+    drive(app, scenario, (80, 20))
+
+
+def test_a_hint_names_its_square_as_the_status_line_does(tmp_path: pathlib.Path) -> None:
+    from minesweep.tui.words import square_name
+
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("H")  # before the first reveal: the rule's sentence names no square
+        first = app.board.hint
+        assert first is not None
+        assert message(app).startswith(f"Hint: {square_name(*first)}: the first click is safe")
+        app.board.move_cursor(0, 0)
+        await pilot.press("space", "H")
+        hint = app.board.hint
+        assert hint is not None
+        assert app.board.cursor == hint
+        here = square_name(*hint)
+        assert here == f"row {hint[0] + 1}, column {hint[1] + 1}"
+        assert message(app).startswith(f"Hint: {here} ")
+        assert f"· {here} ·" in status(app)
+
+    drive(app, scenario, (80, 20))
+
+
+def test_a_hint_is_gone_once_the_game_moves_on(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "H")
+        assert message(app).startswith("Hint: ")
+        await pilot.press("f")  # an action: the hint was of the game before it
+        assert message(app) == "Press ? for help."
+        assert app.board.hint is None
+
+    drive(app, scenario, (80, 20))
+
+
+def test_hiding_the_overlay_takes_its_legend_away(tmp_path: pathlib.Path) -> None:
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "o")
+        assert message(app).endswith("Press o to hide.")
+        await pilot.press("right", "f")  # the legend holds while the overlay is on
+        assert message(app).endswith("Press o to hide.")
+        await pilot.press("o")
+        assert message(app) == "Press ? for help."
+
+    drive(app, scenario, (80, 20))
+
+
+def test_playing_on_after_the_new_game_question_keeps_the_end_line(
+    tmp_path: pathlib.Path,
+) -> None:
+    from .helpers import first_mine
+
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space", "n")
+        assert app.abandon_asked
+        app.board.move_cursor(*first_mine(app))
+        await pilot.press("space")  # plays on, onto a mine
+        assert not app.abandon_asked
+        assert message(app).startswith("Lost: ")
+
+    drive(app, scenario, (80, 20))

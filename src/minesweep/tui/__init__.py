@@ -4,7 +4,8 @@ Nothing in the core imports this package. What kind of game to play is a
 :class:`minesweep.frontend.Settings`. One job a module: :mod:`.app` the app,
 :mod:`.board_view` the board, :mod:`.keys` the keys and the key file,
 :mod:`.clock` the pausable clock, :mod:`.help` the help screen,
-:mod:`.saves` a game in progress as a game log, :mod:`.store` the SQLite file.
+:mod:`.saves` a game in progress as a game log, :mod:`.store` the SQLite file,
+:mod:`.words` how squares, counts and records are worded.
 """
 
 from __future__ import annotations

@@ -12,8 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
@@ -31,7 +33,7 @@ from minesweep.frontend import (
     score,
     undo,
 )
-from minesweep.generate import new_seed
+from minesweep.generate import new_seed as draw_seed
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
 from .board_view import OVERLAY_LEVELS, THEMES, BoardView
@@ -39,9 +41,16 @@ from .clock import PausableClock
 from .help import HelpScreen
 from .keys import DEFAULT_KEYS, DESCRIPTIONS, key_label, load_keys
 from .saves import Save, action_line, undo_line
-from .store import Record, Store
+from .store import Store
+from .words import plural, record_text, square_name
 
-__all__ = ["DEFAULT_KEYS", "MIN_SIZE", "MinesweeperApp", "PausableClock", "load_keys"]
+__all__ = [
+    "DEFAULT_KEYS",
+    "MIN_SIZE",
+    "MinesweeperApp",
+    "PausableClock",
+    "load_keys",
+]
 
 #: Hints and the probability overlay read the whole board (about 0.5 s on
 #: 10^7 squares, 7 s on 10^8, measured by benchmarks/bench_tui.py): past
@@ -50,6 +59,10 @@ ADVICE_MAX_SQUARES = 10**7
 
 #: The smallest terminal the game fits in (columns, rows).
 MIN_SIZE = (30, 8)
+
+#: While a game runs its elapsed seconds are written this often (besides at
+#: each action, a pause and a quit), so that a kill loses at most this much.
+ELAPSED_EVERY = 5.0
 
 
 class MinesweeperApp(App[None]):
@@ -75,9 +88,15 @@ class MinesweeperApp(App[None]):
         resume: bool = True,
         advice_max_squares: int = ADVICE_MAX_SQUARES,
         lay_no_guess: LayField | None = None,
+        key_file: Path | None = None,
+        new_seed: Callable[[], int] = draw_seed,
     ) -> None:
         super().__init__()
         self.settings = settings
+        # The key file the keys came from (or would, were it there): the help names it.
+        self.key_file = key_file
+        # Draws the seed of a game whose settings have none (the player chose none).
+        self.new_seed = new_seed
         # Past this many squares the solver's advice takes seconds: not offered.
         self.advice_max_squares = advice_max_squares
         # Lays a no-guess field at the first reveal (None: the solver, in process).
@@ -88,8 +107,13 @@ class MinesweeperApp(App[None]):
         self.clock = PausableClock(clock_base)
         self.paused = False
         self.assisted = False
+        # A seed the player chose: a known field, recorded apart from the rest.
+        self.seeded = settings.seed is not None
         self.overlay_on = False
+        # The first press of "new game" on a game in progress only asks.
+        self.abandon_asked = False
         self.game_save = Save(self.store, settings.kind)
+        self._elapsed_saved = 0.0
         self._greeting = ""
         resumed = self._resume() if resume else None
         self.game = resumed if resumed is not None else self._new_game()
@@ -109,7 +133,7 @@ class MinesweeperApp(App[None]):
                 f"The terminal is too small: at least {MIN_SIZE[0]}x{MIN_SIZE[1]} is needed.",
                 id="too-small",
             )
-            yield Static(self._greeting or f"Press {self._key('help')} for help.", id="message")
+            yield Static(self._greeting or self._idle_text(), id="message")
 
     def on_mount(self) -> None:
         self.board.focus()
@@ -117,7 +141,7 @@ class MinesweeperApp(App[None]):
         # The clock ticks on the status line's own timer, which Textual stops
         # when the line is removed: an app-level timer can fire during
         # shutdown, after the line is gone.
-        self.query_one("#status", Static).set_interval(0.2, self._update_status)
+        self.query_one("#status", Static).set_interval(0.2, self._tick)
         self._check_size()
 
     def on_resize(self) -> None:
@@ -141,11 +165,14 @@ class MinesweeperApp(App[None]):
 
     def _new_game(self) -> Game:
         self.assisted = False
+        self.abandon_asked = False
+        self._elapsed_saved = 0.0
         # A seed of its own, so that the save need not hold the field: the seed
         # and the first click lay it again.
         settings = self.settings
+        self.seeded = settings.seed is not None
         if settings.seed is None:
-            settings = replace(settings, seed=new_seed())
+            settings = replace(settings, seed=self.new_seed())
         return settings.new_game(clock=self.clock)
 
     def _glyphs(self, rows: slice) -> Any:
@@ -162,16 +189,22 @@ class MinesweeperApp(App[None]):
             self._greeting = f"The saved {kind} game could not be read; a new game starts."
             return None
         if resumed is None:
-            others = [f"{other} ({count} actions)" for other, count in self.store.saved_kinds()]
+            others = [
+                f"{other} ({plural(count, 'action')})" for other, count in self.store.saved_kinds()
+            ]
             if others:
                 self._greeting = (
                     f"No saved {kind} game. Saved: {', '.join(others)}; play that kind of "
                     "game to resume it."
                 )
             return None
-        game, self.assisted = resumed
+        game, self.assisted = resumed.game, resumed.assisted
+        # A save that does not say (an older one): the seed of these settings says.
+        if resumed.seeded is not None:
+            self.seeded = resumed.seeded
+        self._elapsed_saved = game.elapsed
         self._greeting = (
-            f"Resumed your saved {kind} game: {len(game.history)} actions, "
+            f"Resumed your saved {kind} game: {plural(len(game.history), 'action')}, "
             f"{game.elapsed:.1f} s{', assisted' if self.assisted else ''}."
         )
         return game
@@ -184,8 +217,15 @@ class MinesweeperApp(App[None]):
             seconds=final.seconds,
             bbbv=final.bbbv,
             assisted=self.assisted,
+            seeded=self.seeded,
         )
         self.game_save.ended()
+
+    def _save_elapsed(self) -> None:
+        """Write the game's elapsed seconds beside its save (a game in progress only)."""
+        if not self.game.is_over and self.game_save.begun:
+            self._elapsed_saved = self.game.elapsed
+            self.game_save.set_elapsed(self._elapsed_saved)
 
     # --- actions -------------------------------------------------------------------------
 
@@ -194,6 +234,11 @@ class MinesweeperApp(App[None]):
             self._new_game_action()
         else:
             getattr(self, f"_{action}")()
+
+    def on_key(self, event: events.Key) -> None:
+        # Any key but "new game" answers its question with "play on".
+        if self.abandon_asked and event.key not in self.key_map["new_game"]:
+            self._play_on()
 
     def _up(self) -> None:
         self._move(-1, 0)
@@ -207,10 +252,38 @@ class MinesweeperApp(App[None]):
     def _right(self) -> None:
         self._move(0, 1)
 
+    def _page_up(self) -> None:
+        self._move(-self._page(), 0)
+
+    def _page_down(self) -> None:
+        self._move(self._page(), 0)
+
+    def _row_start(self) -> None:
+        self._move_to(col=0)
+
+    def _row_end(self) -> None:
+        self._move_to(col=self.game.shape[1] - 1)
+
+    def _first_row(self) -> None:
+        self._move_to(row=0)
+
+    def _last_row(self) -> None:
+        self._move_to(row=self.game.shape[0] - 1)
+
+    def _page(self) -> int:
+        """The rows of the board on screen (a page), at least one."""
+        return max(1, self.board.scrollable_content_region.height)
+
     def _move(self, dr: int, dc: int) -> None:
+        row, col = self.board.cursor
+        self._move_to(row + dr, col + dc)
+
+    def _move_to(self, row: int | None = None, col: int | None = None) -> None:
+        """The cursor to ``(row, col)``, each kept where it is if None (clamped to the board)."""
         if not self.paused:
-            row, col = self.board.cursor
-            self.board.move_cursor(row + dr, col + dc)
+            here = self.board.cursor
+            self.board.move_cursor(here[0] if row is None else row, here[1] if col is None else col)
+            self._update_status()
 
     # The keys stand for mouse buttons: what a button does is the front-end layer's rule.
 
@@ -224,6 +297,8 @@ class MinesweeperApp(App[None]):
         self._click(*self.board.cursor, Button.MIDDLE)
 
     def on_board_view_pressed(self, message: BoardView.Pressed) -> None:
+        if self.abandon_asked:
+            self._play_on()
         self._click(message.row, message.col, message.button)
 
     def _click(self, row: int, col: int, button: Button) -> None:
@@ -251,14 +326,24 @@ class MinesweeperApp(App[None]):
         if self.settings.no_guess and not had_field and self.game.field is not None:
             # A no-guess field comes from a search, not from the seed alone: the
             # save starts again on a base that holds it.
-            self.game_save.rewrite(self.game, assisted=self.assisted)
+            self.game_save.rewrite(self.game, assisted=self.assisted, seeded=self.seeded)
         else:
             line = action_line(self.game.history[-1])
-            self.game_save.add(line, assisted=self.assisted, base=base)
+            self.game_save.add(
+                line,
+                assisted=self.assisted,
+                elapsed=self.game.elapsed,
+                base=base,
+                seeded=self.seeded,
+            )
+        self._elapsed_saved = self.game.elapsed
         self._after(effect)
 
     def _after(self, effect: Effect | None) -> None:
         game = self.game
+        # The game changed: what the message said of it (a hint, an error)
+        # no longer holds. The overlay's legend does while the overlay is on.
+        self._say(self._overlay_legend() if self.overlay_on else self._idle_text())
         self.board.set_hint(None)
         if effect is not None and not game.is_over and effect.status is not GameStatus.READY:
             rows = effect.cells[:, 0].tolist()
@@ -286,25 +371,58 @@ class MinesweeperApp(App[None]):
         self.assisted = True
         if had_field and self.game.field is None:
             # The field is taken back: the save starts again on a base without it.
-            self.game_save.rewrite(self.game, assisted=self.assisted)
+            self.game_save.rewrite(self.game, assisted=self.assisted, seeded=self.seeded)
         else:
-            self.game_save.add(undo_line(), assisted=self.assisted)
+            self.game_save.add(undo_line(), assisted=self.assisted, elapsed=self.game.elapsed)
+        self._elapsed_saved = self.game.elapsed
         self._after(None)
 
     def _new_game_action(self) -> None:
-        self.game_save.discard()
+        game = self.game
+        if game.history and not game.is_over:
+            if not self.abandon_asked:
+                # A game in progress is not thrown away on one key: it counts.
+                self.abandon_asked = True
+                self._say(
+                    f"A game is in progress: press {self._key('new_game')} again to abandon "
+                    "it (it counts as a loss), any other key to play on."
+                )
+                return
+            # Abandoned: a loss, as the web game counts it (the save goes with it).
+            final = score(game)
+            self.store.finish(
+                self.settings.kind,
+                won=False,
+                seconds=final.seconds,
+                bbbv=final.bbbv,
+                assisted=self.assisted,
+                seeded=self.seeded,
+            )
+            self.game_save.ended()
+            said = "The game was abandoned and counted as a loss. New game."
+        else:
+            # Nothing played (or over, and on record already): nothing to count.
+            self.game_save.discard()
+            said = "New game."
         self.game = self._new_game()
         self.board.set_hint(None)
         self.board.set_glyphs(self.game.shape, self._glyphs)
         self.overlay_on = False
         self.board.set_overlay(None)
-        self._say("New game.")
+        self._say(said)
         self._update_status()
+
+    def _play_on(self) -> None:
+        """The player kept the game in progress: the question is gone."""
+        self.abandon_asked = False
+        self._say(self._idle_text())
 
     def _pause(self) -> None:
         self.paused = not self.paused
         if self.paused:
             self.clock.pause()
+            # A player may walk away from a paused game: its time is kept now.
+            self._save_elapsed()
         else:
             self.clock.resume()
         self.board.hidden_board = self.paused
@@ -335,8 +453,12 @@ class MinesweeperApp(App[None]):
         self._mark_assisted()
         self.board.set_hint((advice.row, advice.col))
         self.board.move_cursor(advice.row, advice.col)
-        kind = "safe" if advice.safe else f"mine probability {advice.probability:.1%}"
-        self._say(f"Hint: ({advice.row}, {advice.col}), {kind}: {advice.reason}.")
+        # Squares named as the status line names the cursor's (counted from 1).
+        here = square_name(advice.row, advice.col)
+        words = advice.words(square=square_name)
+        if here not in words:  # the first-click sentences name no square
+            words = f"{here}: {words}"
+        self._say(f"Hint: {words}.")
         self._update_status()
 
     def _overlay(self) -> None:
@@ -345,14 +467,18 @@ class MinesweeperApp(App[None]):
         self.overlay_on = not self.overlay_on
         if self.overlay_on:
             self._mark_assisted()
+            self._say(self._overlay_legend())
             self._refresh_overlay()
-            self._say(
-                f"Mine probabilities: S safe, M a mine, {OVERLAY_LEVELS[0]} to "
-                f"{OVERLAY_LEVELS[-1]} from low to high. Press {self._key('overlay')} to hide."
-            )
         else:
             self.board.set_overlay(None)
+            self._say(self._idle_text())
         self._update_status()
+
+    def _overlay_legend(self) -> str:
+        return (
+            f"Mine probabilities: S safe, M a mine, {OVERLAY_LEVELS[0]} to "
+            f"{OVERLAY_LEVELS[-1]} from low to high. Press {self._key('overlay')} to hide."
+        )
 
     def _refresh_overlay(self) -> None:
         try:
@@ -367,16 +493,36 @@ class MinesweeperApp(App[None]):
         self.game_save.mark_assisted()
 
     def _help(self) -> None:
-        self.push_screen(HelpScreen(self.key_map))
+        self.push_screen(HelpScreen(self.key_map, self.key_file))
 
     def _quit(self) -> None:
-        # Nothing to write: every action was saved as it was played.
+        # Every action was saved as it was played; the time since the last
+        # one is the game's too.
+        self._save_elapsed()
         self.exit()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (ctrl+q): the time is saved as by the game's quit key."""
+        self._quit()
 
     # --- the status line --------------------------------------------------------------------
 
     def _say(self, text: str) -> None:
         self.query_one("#message", Static).update(text)
+
+    def _idle_text(self) -> str:
+        """The message line when nothing else holds: where the help is."""
+        return f"Press {self._key('help')} for help."
+
+    def _tick(self) -> None:
+        self._update_status()
+        game = self.game
+        if (
+            not self.paused
+            and game.status is GameStatus.PLAYING
+            and game.elapsed - self._elapsed_saved >= ELAPSED_EVERY
+        ):
+            self._save_elapsed()
 
     def _update_status(self) -> None:
         game = self.game
@@ -384,34 +530,20 @@ class MinesweeperApp(App[None]):
         assisted = ", assisted" if self.assisted else ""
         self.query_one("#status", Static).update(
             f"{self.settings.kind} · {game.mines_left} mines left · {game.elapsed:.1f} s · "
-            f"{state}{assisted}"
+            f"{square_name(*self.board.cursor)} · {state}{assisted}"
         )
 
     def _end_text(self) -> str:
         final = score(self.game)
         record = self.store.record(self.settings.kind)
         head = f"Won in {final.seconds:.1f} s" if final.won else "Lost"
+        seeded = (
+            " A game on a seed you chose is recorded apart, never a best time."
+            if self.seeded
+            else ""
+        )
         return (
             f"{head}: 3BV {final.solved_bbbv}/{final.bbbv}, 3BV/s {final.bbbv_per_second:.2f}, "
-            f"efficiency {final.efficiency:.0%}. {_record_text(record)} "
+            f"efficiency {final.efficiency:.0%}.{seeded} {record_text(record)} "
             f"Press {self._key('new_game')} for a new game."
         )
-
-
-def _record_text(record: Record) -> str:
-    """The player's record of this kind of game, in one sentence.
-
-    Counts, streaks and the best time are of unassisted games; assisted ones
-    are counted apart, with their own wins, so the line adds up either way.
-    """
-    share = f" ({record.won / record.played:.0%})" if record.played else ""
-    best = f", best time {record.best_time:.1f} s" if record.best_time is not None else ""
-    assisted = (
-        f"; assisted apart: won {record.assisted_won} of {record.assisted_played}"
-        if record.assisted_played
-        else ""
-    )
-    return (
-        f"{record.kind}: won {record.won} of {record.played}{share}, streak {record.streak} "
-        f"(best {record.best_streak}){best}{assisted}."
-    )

@@ -14,12 +14,18 @@ __all__ = ["DEFAULT_KEYS", "DESCRIPTIONS", "key_label", "load_keys", "parse_keys
 #: Actions and their default keys (Textual key names); remap them in a TOML
 #: file with a ``[keys]`` table, for example ``flag = ["f", "m"]``. hjkl move
 #: the cursor as in vi, so "h" cannot also be the hint: the hint is on "H"
-#: (shift+h) and "i".
+#: (shift+h) and "i"; g and G go to the first and last row, as in vi.
 DEFAULT_KEYS: dict[str, list[str]] = {
     "up": ["up", "k"],
     "down": ["down", "j"],
     "left": ["left", "h"],
     "right": ["right", "l"],
+    "page_up": ["pageup"],
+    "page_down": ["pagedown"],
+    "row_start": ["home"],
+    "row_end": ["end"],
+    "first_row": ["g"],
+    "last_row": ["G"],
     "reveal": ["space", "enter"],
     "flag": ["f"],
     "chord": ["c"],
@@ -38,11 +44,17 @@ DESCRIPTIONS: dict[str, str] = {
     "down": "move down",
     "left": "move left",
     "right": "move right",
+    "page_up": "up by the rows on screen",
+    "page_down": "down by the rows on screen",
+    "row_start": "to the row's first square",
+    "row_end": "to the row's last square",
+    "first_row": "to the first row",
+    "last_row": "to the last row",
     "reveal": "reveal (chords on a satisfied number)",
     "flag": "flag / unflag",
     "chord": "chord",
     "undo": "undo (marks the game assisted)",
-    "new_game": "new game",
+    "new_game": "new game (a game in progress: press again; it counts as a loss)",
     "pause": "pause / resume (hides the board)",
     "hint": "hint (marks the game assisted)",
     "overlay": "mine probabilities on/off (assisted)",
@@ -53,7 +65,7 @@ DESCRIPTIONS: dict[str, str] = {
 
 def key_label(name: str) -> str:
     """A Textual key name as a player reads it: ``question_mark`` is ``?``."""
-    return {"question_mark": "?"}.get(name, name)
+    return {"question_mark": "?", "pageup": "PageUp", "pagedown": "PageDown"}.get(name, name)
 
 
 def load_keys(path: Path | None) -> dict[str, list[str]]:

@@ -9,6 +9,10 @@ and the first click lay again; a no-guess first reveal lays a field no seed
 lays again, and the save is written afresh on a base that holds it, as it is
 when an undo takes the field back.
 
+The game's elapsed seconds are written beside the log (at each action, at a
+pause, every few seconds of play and at a quit), and the clock resumes from
+them: the log's times end at the last action, and the game ran on after it.
+
 Saves of the format before (a ``"minesweep-save"`` header of version 1, its
 settings and seed, then the same action and undo records and, in a no-guess
 game, one record of the field) are read as the log they amount to, and
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from minesweep import Action, Game, ParseError
@@ -34,7 +39,7 @@ from minesweep.notation import load_json
 
 from .store import Store
 
-__all__ = ["OLD_SAVE_FORMAT", "Save", "action_line", "read_save", "undo_line"]
+__all__ = ["OLD_SAVE_FORMAT", "Resumed", "Save", "action_line", "read_save", "undo_line"]
 
 #: The header format of the saves written before they were game logs.
 OLD_SAVE_FORMAT = "minesweep-save"
@@ -111,6 +116,16 @@ def _migrated(header_text: str, records: list[str]) -> Log | None:
     return log_base(parse_game_json(json.dumps(base))), lines
 
 
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """A saved game, its clock running on from the seconds it was saved at."""
+
+    game: Game
+    assisted: bool
+    #: Whether the player chose its seed; None where the save does not say.
+    seeded: bool | None
+
+
 class Save:
     """The save of one kind of game in a store, written as the game is played."""
 
@@ -120,11 +135,13 @@ class Save:
         #: Whether the store holds this game's base yet (written with its first action).
         self.begun = False
 
-    def load(self, clock: Callable[[], float]) -> tuple[Game, bool] | None:
-        """The saved game of this kind and whether it was assisted; None if there is none.
+    def load(self, clock: Callable[[], float]) -> Resumed | None:
+        """The saved game of this kind, its clock resumed; None if there is none.
 
-        Raises ParseError when the save cannot be read. A save of the old
-        format is written again as a game log.
+        The clock runs on from the elapsed seconds saved beside the log, or
+        from the last action's time where the save holds none (an older
+        one). Raises ParseError when the save cannot be read. A save of the
+        old format is written again as a game log.
         """
         saved = self.store.saved(self.kind)
         if saved is None:
@@ -133,27 +150,56 @@ class Save:
             saved.base, saved.records, clock=clock, where=f"saved {self.kind} game"
         )
         if log is not None:
-            self.store.rewrite(self.kind, *log, assisted=saved.assisted)
+            self.store.rewrite(self.kind, *log, assisted=saved.assisted, seeded=saved.seeded)
+        if game.history and saved.elapsed is not None:
+            # The log's times stop at the last action; the game ran on to the
+            # last write (a quit, a pause, a tick), never less than that action.
+            last = game.history[-1].time
+            game.set_start(clock() - max(saved.elapsed, last))
         self.begun = True
-        return game, saved.assisted
+        return Resumed(game, saved.assisted, saved.seeded)
 
-    def add(self, line: str, *, assisted: bool, base: str | None = None) -> None:
-        """Append one record's ``line``; the first needs the ``base`` (:func:`log_base`) too."""
+    def add(
+        self,
+        line: str,
+        *,
+        assisted: bool,
+        elapsed: float,
+        base: str | None = None,
+        seeded: bool | None = None,
+    ) -> None:
+        """Append one record's ``line`` at the game's ``elapsed`` seconds.
+
+        The first needs the ``base`` (:func:`log_base`) too, and whether the
+        player chose the game's seed.
+        """
         if not self.begun:
             if base is None:
                 raise LookupError(f"the saved {self.kind} game has no base to add to")
-            self.store.begin(self.kind, base, assisted=assisted)
+            self.store.begin(self.kind, base, assisted=assisted, seeded=seeded)
             self.begun = True
-        self.store.append(self.kind, line, assisted=assisted)
+        self.store.append(self.kind, line, assisted=assisted, elapsed=elapsed)
 
-    def rewrite(self, game: Game, *, assisted: bool) -> None:
+    def set_elapsed(self, elapsed: float) -> None:
+        """The game has run ``elapsed`` seconds (written at a quit, a pause, a tick)."""
+        if self.begun:
+            self.store.set_elapsed(self.kind, elapsed)
+
+    def rewrite(self, game: Game, *, assisted: bool, seeded: bool | None = None) -> None:
         """The whole save again from ``game``: its base now, and the actions left standing.
 
         After a no-guess first reveal laid the field, or an undo took it back.
         One transaction: a kill midway leaves the old save or the new one.
         """
         lines = [action_line(action) for action in game.history]
-        self.store.rewrite(self.kind, log_base(game), lines, assisted=assisted)
+        self.store.rewrite(
+            self.kind,
+            log_base(game),
+            lines,
+            assisted=assisted,
+            elapsed=game.elapsed,
+            seeded=seeded,
+        )
         self.begun = True
 
     def mark_assisted(self) -> None:
