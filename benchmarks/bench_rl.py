@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -117,16 +117,33 @@ def report(figures: dict[str, list[float]], ours: str, other: str) -> None:
     print(f"  ratio {ours} / {other}: {medians[ours] / medians[other]:.1f}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=4096)
-    parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument("--rounds", type=int, default=5)
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Every option's default in ``--help``, and the module's text as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        # A switch's default (True for --no-plot's destination) reads backwards: none shown.
+        if action.nargs == 0:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="bench_rl.py", description=__doc__, formatter_class=_HelpFormatter
+    )
+    parser.add_argument("--boards", type=int, default=4096,
+                        help="boards stepped together (ours against Jumanji)")  # fmt: skip
+    parser.add_argument("--steps", type=int, default=100,
+                        help="batch steps a round (each steps every board)")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="timed rounds; the figure is their median")  # fmt: skip
     parser.add_argument("--sync-boards", type=int, default=256,
                         help="boards of the SyncVectorEnv part (it is slow)")  # fmt: skip
-    parser.add_argument("--skip-sync", action="store_true")
-    parser.add_argument("--skip-jumanji", action="store_true")
-    arguments = parser.parse_args()
+    parser.add_argument("--skip-sync", action="store_true",
+                        help="skip part 1 (ours against SyncVectorEnv)")  # fmt: skip
+    parser.add_argument("--skip-jumanji", action="store_true",
+                        help="skip part 2 (ours against Jumanji; skipped without it)")  # fmt: skip
+    arguments = parser.parse_args(argv)
     boards, steps = arguments.boards, arguments.steps
 
     def our_masks(env: Any, info: Any) -> Any:

@@ -12,8 +12,16 @@ a second in the recorded run (BENCHMARKS.md).
 
     python examples/train_agent.py --out runs/agent
 
+It needs the ``train`` extra (``pip install '.[train]'``: JAX, optax, and
+matplotlib for the plot); without matplotlib it stops before training and
+says so, unless ``--no-plot`` is given.
+
 Everything is drawn from ``--seed``: the network's weights, the batches and
-the games. Training games use engine seeds from 10**7 up, the learning curve
+the agent's moves; the games are fixed engine seeds. The same seed gives the
+same network bit for bit on the same machine with the same number of cores,
+round by round; XLA's CPU kernels split their sums by the cores they find,
+so a run on another core count differs in the last bits and drifts from
+there (measured: docs/rl.md). Training games use engine seeds from 10**7 up, the learning curve
 seeds from 10**6, the final evaluation seeds 0 to ``--eval-games - 1``: the
 same games as ``minesweep bench play`` with the agent's first click. The
 output folder gets ``results.json`` (the win rates with 95% intervals,
@@ -30,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import json
 import subprocess
 import sys
@@ -417,32 +426,60 @@ def plot(
     figure.savefig(path)
 
 
-def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="runs/agent", help="folder for weights and results")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--preset", default="beginner")
-    parser.add_argument("--rule", default="opening", help="first-click rule of training games")
-    parser.add_argument("--channels", type=int, default=64)
-    parser.add_argument("--layers", type=int, default=6)
-    parser.add_argument("--rounds", type=int, default=14, help="DAgger rounds")
-    parser.add_argument("--positions", type=int, default=30_000, help="new positions a round")
-    parser.add_argument("--updates", type=int, default=700, help="updates a round")
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--learning-rate", type=float, default=2e-3)
-    parser.add_argument("--teacher-share", type=float, default=0.2)
-    parser.add_argument("--curve-games", type=int, default=1000)
-    parser.add_argument("--eval-games", type=int, default=10_000)
-    parser.add_argument("--other-eval-games", type=int, default=2000,
-                        help="games of the presets the agent did not train on")  # fmt: skip
-    parser.add_argument("--eval-presets", nargs="+", default=["beginner", "intermediate"])
-    parser.add_argument("--no-solver", dest="solver", action="store_false",
-                        help="skip the solver's games beside the agent's")  # fmt: skip
-    parser.add_argument("--no-plot", dest="plot", action="store_false")
-    parser.add_argument(
-        "--replot", action="store_true", help="only draw learning-curve.png again from --out"
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Every option's default in ``--help``, and the module's text as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        # A switch's default (True for --no-plot's destination) reads backwards: none shown.
+        if action.nargs == 0:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def parser_of() -> argparse.ArgumentParser:
+    """The command line: every option with its help and default (``--help``)."""
+    parser = argparse.ArgumentParser(
+        prog="train_agent.py", description=__doc__, formatter_class=_HelpFormatter
     )
+    add = parser.add_argument
+    add("--out", default="runs/agent", help="folder for weights and results")
+    add("--seed", type=int, default=0, help="draws the weights, the batches and the agent's moves")
+    add("--preset", default="beginner", help="board of the training games")
+    add("--rule", default="opening", help="first-click rule of training games")
+    add("--channels", type=int, default=64, help="channels of each 3x3 convolution")
+    add("--layers", type=int, default=6, help="3x3 convolutions (residual where shapes match)")
+    add("--rounds", type=int, default=14, help="DAgger rounds")
+    add("--positions", type=int, default=30_000, help="new positions a round")
+    add("--updates", type=int, default=700, help="updates a round")
+    add("--batch", type=int, default=256, help="positions an update")
+    add("--learning-rate", type=float, default=2e-3, help="Adam's, decayed by a cosine")
+    add("--teacher-share", type=float, default=0.2,
+        help="share of moves still the teacher's after round 1")  # fmt: skip
+    add("--curve-games", type=int, default=1000, help="games of the learning curve, each round")
+    add("--eval-games", type=int, default=10_000, help="final games on the training preset")
+    add("--other-eval-games", type=int, default=2000,
+        help="final games on the presets the agent did not train on")  # fmt: skip
+    add("--eval-presets", nargs="+", default=["beginner", "intermediate"],
+        help="presets of the final evaluation")  # fmt: skip
+    add("--no-solver", dest="solver", action="store_false",
+        help="skip the solver's games beside the agent's")  # fmt: skip
+    add("--no-plot", dest="plot", action="store_false",
+        help="do not draw learning-curve.png (no matplotlib needed)")  # fmt: skip
+    add("--replot", action="store_true", help="only draw learning-curve.png again from --out")
+    return parser
+
+
+#: What ``--help``, and the error for a missing plotter, name to install.
+EXTRA = "pip install 'minesweep[train]' (from a clone: pip install '.[train]')"
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = parser_of()
     arguments = parser.parse_args(argv)
+    # The plot is drawn last, after the whole run: a missing matplotlib is
+    # told now, before training, not as a traceback at the end.
+    if (arguments.plot or arguments.replot) and importlib.util.find_spec("matplotlib") is None:
+        parser.error(f"matplotlib draws learning-curve.png: {EXTRA}, or pass --no-plot")
     if arguments.replot:
         out = Path(arguments.out)
         curve = json.loads((out / "curve.json").read_text())
