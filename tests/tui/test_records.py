@@ -17,14 +17,6 @@ from minesweep.tui import Store
 
 from .helpers import Clock, drive, make_app, message, step_on_a_mine
 
-
-def status(app: object) -> str:
-    from minesweep.tui import MinesweeperApp
-
-    assert isinstance(app, MinesweeperApp)
-    return str(app.query_one("#status").render())
-
-
 # --- the clock is the game's, across a quit and a resume ------------------------------------
 
 
@@ -244,3 +236,18 @@ def test_a_seeded_game_stays_seeded_when_resumed_without_the_seed(
     drive(again, lose, (60, 20))
     record = Store(tmp_path / "db.sqlite3").record("beginner")
     assert (record.played, record.seeded_played) == (0, 1)
+
+
+def test_textual_s_own_quit_writes_the_time_too(tmp_path: pathlib.Path) -> None:
+    clock = Clock()
+    app = make_app(tmp_path, clock=clock)
+
+    async def play(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        clock.now += 2.5
+        await pilot.press("ctrl+q")
+
+    drive(app, play, (60, 20))
+    saved = Store(tmp_path / "db.sqlite3").saved("beginner")
+    assert saved is not None
+    assert saved.elapsed == 2.5

@@ -10,6 +10,8 @@ pytest.importorskip("textual")
 
 from textual.pilot import Pilot
 
+from minesweep.tui import MinesweeperApp
+
 from .helpers import Clock, drive, make_app, message
 
 
@@ -117,8 +119,8 @@ def test_a_terminal_too_small_gets_a_message(tmp_path: pathlib.Path) -> None:
     drive(app, scenario, (20, 6))
 
 
-def status(app: object) -> str:
-    return str(app.query_one("#status").render())  # type: ignore[attr-defined]
+def status(app: MinesweeperApp) -> str:
+    return str(app.query_one("#status").render())
 
 
 def test_the_status_line_names_the_cursor_square_from_1(tmp_path: pathlib.Path) -> None:
