@@ -20,7 +20,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @contextlib.contextmanager
-def browser_page(server: Server, *, bypass_csp: bool = True) -> Iterator[Any]:
+def browser_page(
+    server: Server, *, bypass_csp: bool = True, width: int = 900, height: int = 800
+) -> Iterator[Any]:
     """A page of Debian's Chromium (headless, driven by Playwright) on the server's game.
 
     Playwright's polling waits evaluate strings, which the page's policy
@@ -42,7 +44,9 @@ def browser_page(server: Server, *, bypass_csp: bool = True) -> Iterator[Any]:
             ],
         )
         try:
-            page = browser.new_page(viewport={"width": 900, "height": 800}, bypass_csp=bypass_csp)
+            page = browser.new_page(
+                viewport={"width": width, "height": height}, bypass_csp=bypass_csp
+            )
             page.goto(server.base)
             page.wait_for_selector(".cell")
             yield page
@@ -344,5 +348,89 @@ def test_a_loss_with_the_overlay_on_shows_the_result(tmp_path: Path) -> None:
             assert page.get_attribute("#overlay", "aria-pressed") == "false"
             page.wait_for_timeout(500)  # the loss's animation
             assert page.locator(".cell .p").count() == 0
+    finally:
+        server.stop()
+
+
+# --- as a new player meets the page ----------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_the_html_alone_draws_the_boards_place_and_says_what_it_needs(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'first-paint.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            # Without the script, the page is what its first paint shows.
+            bare = page.context.browser.new_page(java_script_enabled=False)
+            bare.goto(server.base)
+            box = bare.locator("#board").bounding_box()
+            assert box is not None
+            assert box["width"] >= 200
+            assert box["height"] >= 100
+            assert bare.get_attribute("#board", "aria-busy") == "true"
+            assert bare.inner_text("#board") == "Loading the board…"
+            assert "needs JavaScript" in bare.inner_text(".noscript")
+            # With it, the board replaces the loading state and is no longer busy.
+            assert page.get_attribute("#board", "aria-busy") is None
+            assert page.locator("#board .loading").count() == 0
+            assert page.locator(".noscript").count() == 0
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_an_empty_leaderboard_is_a_sentence_and_the_first_reveal_clears_the_welcome(
+    tmp_path: Path,
+) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'empty-board.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            page.wait_for_selector("#noscores", state="visible")
+            assert page.inner_text("#noscores") == "No ranked game yet."
+            assert page.locator("#leaderboard li").count() == 0
+            assert page.locator("#leaderboard").is_hidden()
+            assert page.inner_text("#message") == "New game: click any square."
+            page.click('[aria-label="row 8, column 15: hidden"]')
+            page.wait_for_selector(".cell.open")
+            page.wait_for_function("game.status === 'playing'")
+            assert page.inner_text("#message") == ""
+            # With a score, the list shows and the sentence goes.
+            page.evaluate(
+                """async () => {
+                    const score = { name: "ada", seconds: 9.5, bbbv: 30, win_rate: 1, games: 1,
+                                    replay: "x".repeat(16) };
+                    api = async () => ({ scores: [score] });
+                    await leaderboard();
+                }"""
+            )
+            assert page.locator("#leaderboard li").count() == 1
+            assert page.locator("#noscores").is_hidden()
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_on_a_phone_expert_squares_stay_tappable_and_the_board_scrolls(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'phone.sqlite3'}")
+    try:
+        with browser_page(server, width=390, height=844) as page:
+            assert page.evaluate("[game.rows, game.cols]") == [16, 30]  # expert, the default
+            box = page.locator(".cell").first.bounding_box()
+            assert box is not None
+            assert box["width"] >= 24
+            assert box["height"] >= 24
+            sizes = page.evaluate(
+                """() => [board.scrollWidth, board.clientWidth,
+                          document.documentElement.scrollWidth]"""
+            )
+            scroll_width, client_width, page_width = sizes
+            assert scroll_width > client_width  # the board scrolls inside its frame...
+            assert page_width <= 390  # ...and the page itself does not
+            # The last column is reachable: scrolled to, and played.
+            page.click('[aria-label="row 8, column 30: hidden"]')
+            page.wait_for_selector('.cell.open[data-col="29"]')
     finally:
         server.stop()

@@ -9,6 +9,8 @@ const NAMES = {
   "X": "exploded mine", "!": "wrong flag",
 };
 
+const MIN_CELL = 24;      // px: the smallest square a finger can hit (WCAG 2.2, 2.5.8)
+
 let game = null;          // the last state the server sent
 let cells = [];           // the buttons, row by row
 let cursor = [0, 0];
@@ -54,8 +56,11 @@ function say(text) { $("message").textContent = text; }
 
 function build(rows, cols) {
   board.replaceChildren();
+  board.removeAttribute("aria-busy");
   board.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
-  const size = Math.max(14, Math.min(32, Math.floor((window.innerWidth - 40) / cols) - 1));
+  // Squares fit the screen, but never below 24 px, WCAG 2.2's minimum target size
+  // (2.5.8): a wider board scrolls sideways in its frame instead (style.css).
+  const size = Math.max(MIN_CELL, Math.min(32, Math.floor((window.innerWidth - 40) / cols) - 1));
   document.documentElement.style.setProperty("--cell", `${size}px`);
   cells = [];
   board.setAttribute("aria-rowcount", rows);
@@ -206,6 +211,8 @@ function click(button, r, c) {
         { click: button, row: r, col: c, version: game.version }, game.id);
       const before = game;
       game = result.state;
+      // "New game: click any square." (or a first-click hint) is done with.
+      if (before.status === "ready" && game.status !== "ready") say("");
       for (const line of cells) for (const b of line) b.classList.remove("hinted");
       if (game.status === "lost" || game.status === "won" || before.status === "ready") {
         const wait = result.changed.length ? animate(result.changed, [r, c], game.view) : 0;
@@ -388,6 +395,9 @@ async function leaderboard() {
     const data = await api("GET", `/api/leaderboards/${game.kind}`);
     const list = $("leaderboard");
     list.replaceChildren();
+    // An empty leaderboard is a sentence, not a list with one line numbered 1.
+    list.hidden = !data.scores.length;
+    $("noscores").hidden = data.scores.length > 0;
     for (const score of data.scores) {
       const item = document.createElement("li");
       const link = document.createElement("button");
@@ -398,11 +408,6 @@ async function leaderboard() {
       link.title = "Watch the replay";
       link.addEventListener("click", () => replay(score.replay));
       item.appendChild(link);
-      list.appendChild(item);
-    }
-    if (!data.scores.length) {
-      const item = document.createElement("li");
-      item.textContent = "No ranked game yet.";
       list.appendChild(item);
     }
   } catch (error) { /* not on a preset: no leaderboard */ }
