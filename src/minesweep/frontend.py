@@ -68,6 +68,7 @@ __all__ = [
     "Settings",
     "act",
     "action_for",
+    "advice_assists",
     "advise",
     "click",
     "first_reveal",
@@ -392,6 +393,18 @@ class Advice:
 
     hint: Hint
     probability: npt.NDArray[np.float64] | None
+
+
+def advice_assists(game: Game) -> bool:
+    """Whether advice now (a hint, the probabilities) marks ``game`` assisted, for good.
+
+    Not before the first reveal: the advice is then the first-click rule's
+    promise, and no field is laid for it to tell anything about. One rule for
+    every front end.
+    """
+    from .solver import before_first_reveal
+
+    return not before_first_reveal(game)
 
 
 def advise(game: Game) -> Advice:

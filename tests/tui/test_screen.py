@@ -59,6 +59,26 @@ def test_hint_highlights_a_safe_square_and_marks_the_game_assisted(tmp_path: pat
     drive(app, scenario, (60, 20))
 
 
+def test_advice_before_the_first_reveal_leaves_the_game_unassisted(tmp_path: pathlib.Path) -> None:
+    # The first-click hint is the rule's promise: no field is laid yet. One
+    # rule for every front end (frontend.advice_assists); the web game too.
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("H")
+        await pilot.pause()
+        assert message(app).startswith("Hint: ")
+        assert not app.assisted
+        await pilot.press("o")  # the overlay before the field: nothing to show
+        await pilot.pause()
+        assert not app.assisted
+        await pilot.press("space")  # the field is laid: the overlay now shows it
+        await pilot.pause()
+        assert app.assisted
+
+    drive(app, scenario, (60, 20))
+
+
 def test_probability_overlay_toggles(tmp_path: pathlib.Path) -> None:
     app = make_app(tmp_path, theme="mono")
 

@@ -27,6 +27,7 @@ from minesweep.frontend import (
     LayField,
     Settings,
     act,
+    advice_assists,
     advise,
     click,
     mine_probabilities,
@@ -445,12 +446,14 @@ class MinesweeperApp(App[None]):
         game = self.game
         if self.paused or game.is_over or self._too_big_for_advice():
             return
+        assists = advice_assists(game)
         try:
             advice = advise(game).hint
         except MinesweepError as error:
             self._say(str(error))
             return
-        self._mark_assisted()
+        if assists:
+            self._mark_assisted()
         self.board.set_hint((advice.row, advice.col))
         self.board.move_cursor(advice.row, advice.col)
         # Squares named as the status line names the cursor's (counted from 1).
@@ -465,7 +468,7 @@ class MinesweeperApp(App[None]):
         if not self.overlay_on and self._too_big_for_advice():
             return
         self.overlay_on = not self.overlay_on
-        if self.overlay_on:
+        if self.overlay_on and advice_assists(self.game):
             self._mark_assisted()
             self._say(self._overlay_legend())
             self._refresh_overlay()
@@ -486,6 +489,10 @@ class MinesweeperApp(App[None]):
         except MinesweepError as error:
             self._say(str(error))
             probability = None
+        if probability is not None and not self.assisted:
+            # The overlay was on before the first reveal: it shows the field's
+            # probabilities from now on, and that assists.
+            self._mark_assisted()
         self.board.set_overlay(probability)
 
     def _mark_assisted(self) -> None:

@@ -36,7 +36,7 @@ from minesweep.frontend import Button, Settings
 from minesweep.history import action_record, record_line, undo_record
 from minesweep.presets import PRESETS
 from minesweep.records import Kind, unranked_because
-from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError, before_first_reveal
+from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 from minesweep.solver.hints import Hint
 
 from . import leaderboards, models
@@ -280,7 +280,7 @@ class Service:
         answers: list[frontend.Advice] = []
 
         def apply(row: GameRow, game: Game) -> _Write:
-            advises = not before_first_reveal(game)
+            advises = frontend.advice_assists(game)
             try:
                 answers.append(frontend.advise(game))
             except AnalysisBudgetError as error:
