@@ -158,6 +158,14 @@ def _warm_worker() -> None:
     lay_no_guess_field(9, 9, 10, (4, 4), 0, 5.0)
 
 
+#: Seconds past ``max_seconds`` a request waits for a worker that has answered
+#: before, and for a fresh one (its start: imports, and the solver's kernels
+#: loaded, or compiled once after an install, which takes tens of seconds on
+#: a small machine).
+STARTED_MARGIN: Final = 5.0
+START_MARGIN: Final = 120.0
+
+
 class NoGuessPool:
     """No-guess fields made by a bounded pool of worker processes.
 
@@ -182,6 +190,10 @@ class NoGuessPool:
         self._slots = threading.BoundedSemaphore(max(workers, 1) + queue)
         self._executor: Executor | None = None
         self._lock = threading.Lock()
+        # Whether the workers have answered once: a fresh worker imports numpy
+        # and numba and loads the solver's kernels (compiles them, the first
+        # time after an install) before its first field.
+        self._started = False
 
     def _pool(self) -> Executor:
         with self._lock:
@@ -223,12 +235,15 @@ class NoGuessPool:
                     self.lay, rows, cols, mines, first_click, seed, max_seconds
                 )
                 # The worker stops itself at max_seconds; the margin covers
-                # its start and the trip back.
-                return future.result(timeout=seconds + 5.0)
+                # the trip back, and a fresh worker's start.
+                margin = STARTED_MARGIN if self._started else START_MARGIN
+                field = future.result(timeout=seconds + margin)
+                self._started = True
+                return field
             except FutureTimeout:
                 future.cancel()
                 raise NoGuessBudgetError(
-                    f"no no-guess board came back within {seconds + 5.0:g} s"
+                    f"no no-guess board came back within {seconds + margin:g} s"
                 ) from None
             except BrokenExecutor:
                 # A worker died (out of memory, killed): this pool takes no
@@ -249,6 +264,7 @@ class NoGuessPool:
         """
         with self._lock:
             executor, self._executor = self._executor, None
+            self._started = False
         if executor is not None:
             executor.shutdown(wait=wait, cancel_futures=True)
 
