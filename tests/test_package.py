@@ -80,6 +80,7 @@ LAYERS: dict[str, int] = {
     "minesweep.tui": 10,
     "minesweep.web": 10,
     "minesweep.rl": 10,
+    "minesweep.warm": 10,
     "minesweep.__main__": 11,
 }
 #: The engine: what every front end builds on, and which knows none of them.

@@ -1,0 +1,131 @@
+"""Compile the kernels ahead of first use, and say so when a first use has to wait.
+
+The engine, the solver and the vector environment are numba kernels, compiled
+the first time they run after an install and then loaded from numba's cache
+(a second or two). That first compile takes tens of seconds on a small
+machine; it happens once per install location. :func:`warm` does it on
+purpose, part by part (``minesweep warm`` runs it with a progress line), and
+:func:`notice_when_slow` lets a front end that could not warm ahead tell the
+player why the first answer is slow instead of going silent.
+
+>>> seconds = warm(["engine"])
+>>> sorted(seconds)
+['engine']
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Final, TextIO
+
+__all__ = ["PARTS", "notice_when_slow", "warm"]
+
+
+def _engine() -> None:
+    # The flood fill of a reveal, and the chords and win view a game runs.
+    from .frontend import warm_up
+
+    warm_up()
+
+
+def _solver() -> None:
+    # The frontier, the counters, the combination of components and the
+    # hint, on the views of a beginner game as a player meets them.
+    from .game import Game
+    from .solver import analyze, hint
+
+    game = Game.new("beginner", seed=1)
+    game.reveal(4, 4)
+    analyze(game.glyphs(), game.mine_count)
+    hint(game)
+
+
+def _autoplay() -> None:
+    # The deduction kernel and the guessing policy, as `bench play` runs them.
+    from .autoplay import PlayConfig, play_game
+
+    config = PlayConfig.preset("beginner")
+    for seed in range(3):
+        play_game(config, seed)
+
+
+def _vector() -> None:
+    # The vector environment's batched step, reset and autoreset included
+    # (it needs the rl extra: without Gymnasium there is nothing to warm).
+    try:
+        from .rl import MinesweeperVectorEnv
+    except ImportError:
+        return
+    env = MinesweeperVectorEnv(2, "beginner")
+    env.reset(seed=0)
+    for square in (40, 0, 80):
+        env.step([square, square])
+    env.close()
+
+
+#: What :func:`warm` can compile, by name, in the order it compiles them.
+PARTS: Final[dict[str, Callable[[], None]]] = {
+    "engine": _engine,
+    "solver": _solver,
+    "autoplay": _autoplay,
+    "vector": _vector,
+}
+
+
+def warm(
+    parts: Iterable[str] = PARTS,
+    *,
+    progress: Callable[[str, float | None], None] | None = None,
+) -> dict[str, float]:
+    """Compile (or load from the cache) the kernels of ``parts``; the seconds each took.
+
+    ``progress(part, None)`` is told before a part starts and
+    ``progress(part, seconds)`` after. An unknown part is a SettingsError.
+    """
+    from .errors import SettingsError
+
+    chosen = list(parts)
+    unknown = [part for part in chosen if part not in PARTS]
+    if unknown:
+        raise SettingsError(f"no part {unknown[0]!r} to warm; expected one of {', '.join(PARTS)}")
+    seconds: dict[str, float] = {}
+    for part in chosen:
+        if progress is not None:
+            progress(part, None)
+        started = time.perf_counter()
+        PARTS[part]()
+        seconds[part] = time.perf_counter() - started
+        if progress is not None:
+            progress(part, seconds[part])
+    return seconds
+
+
+@contextmanager
+def notice_when_slow(
+    message: str, *, after: float = 1.0, stream: TextIO | None = None
+) -> Iterator[None]:
+    """Write ``message`` (one line) to ``stream`` (stderr) if the block takes over ``after`` s.
+
+    For a first answer that may be compiling: a warm run says nothing. The
+    notice comes from a timer thread; numba's compiler lets it run.
+    """
+    out = stream if stream is not None else sys.stderr
+    done = threading.Event()
+
+    def tell() -> None:
+        if not done.is_set():
+            out.write(message.rstrip("\n") + "\n")
+            out.flush()
+
+    timer = threading.Timer(after, tell)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        done.set()
+        timer.cancel()
