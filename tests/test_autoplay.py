@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import multiprocessing
+import signal
 import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
 
+import minesweep.autoplay
 from minesweep import InvalidClickError, SettingsError
-from minesweep.autoplay import PlayConfig, play_game, play_games, summarize, wilson_interval
+from minesweep.autoplay import (
+    GameRecord,
+    PlayConfig,
+    PlayInterrupted,
+    play_game,
+    play_games,
+    summarize,
+    wilson_interval,
+)
 from minesweep.solver.guess import Guess
 from minesweep.solver.policy import DEFAULT_POLICY
 from minesweep.solver.probability import Analysis
@@ -177,3 +193,157 @@ def test_the_policy_is_passed_in_with_the_configuration() -> None:
 
 def _keep_copy(kept: list[np.ndarray], state: np.ndarray) -> None:
     kept.append(state.copy())
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------
+
+
+def _interrupting(monkeypatch: pytest.MonkeyPatch, at: int, then: Callable[[], None]) -> list[int]:
+    """Make play_game call ``then`` before the game of seed ``at``; returns the seeds played."""
+    played: list[int] = []
+    real = minesweep.autoplay.play_game
+
+    def play(config: PlayConfig, seed: int, **hooks: Any) -> GameRecord:
+        if seed == at:
+            then()
+        played.append(seed)
+        return real(config, seed, **hooks)
+
+    monkeypatch.setattr(minesweep.autoplay, "play_game", play)
+    return played
+
+
+def _ctrl_c() -> None:
+    signal.raise_signal(signal.SIGINT)
+
+
+def test_ctrl_c_in_one_process_keeps_the_games_played_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _interrupting(monkeypatch, 7, _ctrl_c)
+    config = PlayConfig.preset("beginner")
+    with pytest.raises(PlayInterrupted) as caught:
+        play_games(config, range(20), workers=1, chunk=5)
+    # The games of the chunk it stopped in are kept, in the order of their seeds.
+    assert [record.seed for record in caught.value.records] == list(range(7))
+    assert caught.value.total == 20
+    assert isinstance(caught.value, KeyboardInterrupt)
+    assert str(caught.value) == "interrupted after 7 of 20 games"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_interrupt_that_native_code_turned_into_another_error_is_still_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # numba, calling back into Python while it loads its cache, reports a
+    # KeyboardInterrupt raised there as a SystemError.
+    def wrapped() -> None:
+        try:
+            _ctrl_c()
+        except KeyboardInterrupt as error:
+            raise SystemError("returned a result with an exception set") from error
+
+    _interrupting(monkeypatch, 3, wrapped)
+    with pytest.raises(PlayInterrupted) as caught:
+        play_games(PlayConfig.preset("beginner"), range(10), workers=1)
+    assert [record.seed for record in caught.value.records] == [0, 1, 2]
+
+
+def test_an_interrupt_that_native_code_swallowed_stops_after_the_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def swallowed() -> None:
+        with contextlib.suppress(KeyboardInterrupt):
+            _ctrl_c()
+
+    _interrupting(monkeypatch, 3, swallowed)
+    with pytest.raises(PlayInterrupted) as caught:
+        play_games(PlayConfig.preset("beginner"), range(10), workers=1)
+    assert [record.seed for record in caught.value.records] == [0, 1, 2, 3]
+
+
+def test_a_second_ctrl_c_does_not_break_off_the_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    def twice() -> None:
+        try:
+            _ctrl_c()
+        finally:
+            _ctrl_c()  # while the first unwinds: ignored
+
+    _interrupting(monkeypatch, 2, twice)
+    with pytest.raises(PlayInterrupted) as caught:
+        play_games(PlayConfig.preset("beginner"), range(10), workers=1)
+    assert len(caught.value.records) == 2
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_program_s_own_sigint_handler_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[int] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        told.append(signum)
+
+    before = signal.signal(signal.SIGINT, handler)
+    try:
+        _interrupting(monkeypatch, 2, _ctrl_c)
+        records = play_games(PlayConfig.preset("beginner"), range(5), workers=1)
+        assert signal.getsignal(signal.SIGINT) is handler
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert told == [signal.SIGINT]
+    assert len(records) == 5
+
+
+def test_ctrl_c_ends_the_worker_processes_at_once() -> None:
+    # Expert games, two workers: the whole run would take minutes; Ctrl-C at
+    # the first chunk's result ends it, cancelled chunks and workers alike.
+    config = PlayConfig.preset("expert")
+    reported: list[float] = []
+
+    def progress(done: int, total: int, wins: int) -> None:
+        reported.append(time.monotonic())
+        _ctrl_c()
+
+    with pytest.raises(PlayInterrupted) as caught:
+        play_games(config, range(2000), workers=2, chunk=10, progress=progress)
+    assert time.monotonic() - reported[0] < 5
+    assert len(reported) == 1
+    seeds = [record.seed for record in caught.value.records]
+    assert len(seeds) >= 10
+    assert seeds == sorted(seeds)
+    assert multiprocessing.active_children() == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_workers_ignore_sigint() -> None:
+    # A terminal's Ctrl-C reaches every process of the command: the workers
+    # leave it to the process that started them.
+    with ProcessPoolExecutor(max_workers=1, initializer=minesweep.autoplay._ignore_sigint) as pool:
+        assert pool.submit(signal.getsignal, signal.SIGINT).result() is signal.SIG_IGN
+
+
+@pytest.mark.slow
+def test_ctrl_c_cancels_the_dask_futures(monkeypatch: pytest.MonkeyPatch) -> None:
+    distributed = pytest.importorskip("distributed")
+    cancelled: list[int] = []
+    cancel = distributed.Client.cancel
+
+    def spy(self: Any, futures: list[Any], *args: Any, **kwargs: Any) -> Any:
+        cancelled.append(len(futures))
+        return cancel(self, futures, *args, **kwargs)
+
+    monkeypatch.setattr(distributed.Client, "cancel", spy)
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        pytest.raises(PlayInterrupted) as caught,
+    ):
+        play_games(
+            PlayConfig.preset("beginner"),
+            range(200),
+            dask_address=cluster.scheduler_address,
+            chunk=10,
+            progress=lambda *_: _ctrl_c(),
+        )
+    assert cancelled == [20]  # every chunk's future, those done and those not
+    assert len(caught.value.records) == 10

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import pathlib
 import sys
+from typing import Any
 
 import pytest
 
@@ -205,3 +206,153 @@ def test_new_and_play_read_the_game_options_alike(
     assert made == Settings.of(
         **expected | {"seed": made.seed, "first_click": "center"}  # type: ignore[arg-type]
     )
+
+
+# --- MBF on a terminal, and the no-guess search ------------------------------------------
+
+
+def test_new_does_not_write_mbf_to_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert_usage_error(
+        run(capsys, monkeypatch, "new", "--preset", "beginner", "--format", "mbf"),
+        "minesweep new: MBF is binary, not for a terminal; write it to a file with -o FILE "
+        "(or -o - to send it to standard output anyway)",
+    )
+    # To a file it is written as ever; the other formats are text, for a terminal too.
+    path = tmp_path / "board.mbf"
+    made = run(
+        capsys, monkeypatch, "new", "--preset", "beginner", "--format", "mbf", "-o", str(path)
+    )
+    assert made == (0, "", "")
+    assert path.read_bytes()[:4] == bytes([9, 9, 0, 10])
+    assert run(capsys, monkeypatch, "new", "--preset", "beginner", "--seed", "1")[0] == 0
+
+
+def test_new_writes_mbf_to_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "minesweep", "new", "--preset", "beginner", "--format", "mbf"],
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout[:4] == bytes([9, 9, 0, 10])
+
+
+def test_the_no_guess_budget_is_an_option(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import minesweep.solver
+
+    given: list[float | None] = []
+    real = minesweep.solver.generate_no_guess
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        given.append(kwargs.get("max_seconds"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(minesweep.solver, "generate_no_guess", spy)
+    words = ["new", "--preset", "beginner", "--seed", "2", "--no-guess"]
+    status, out, err = run(capsys, monkeypatch, *words, "--no-guess-seconds", "2.5")
+    assert (status, err) == (0, "")
+    assert given == [2.5]
+    # The budget does not change which field the seed gives; without it, the default.
+    assert run(capsys, monkeypatch, *words) == (0, out, "")
+    assert given == [2.5, None]
+
+
+def test_the_no_guess_budget_is_in_the_help_with_its_default(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep.cli._args import NO_GUESS_SECONDS
+    from minesweep.frontend import NO_GUESS_SECONDS as LAYER_SECONDS
+
+    assert NO_GUESS_SECONDS == LAYER_SECONDS
+    for command in ("new", "play"):
+        _, out, _ = run(capsys, monkeypatch, command, "--help")
+        flat = " ".join(out.split())
+        assert "--no-guess-seconds SECONDS with --no-guess: how long to search" in flat
+        assert "(default 10)" in flat
+    _, out, _ = run(capsys, monkeypatch, "new", "--help")
+    assert 'the file\'s "seed" is null' in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--no-guess", "--no-guess-seconds", "0"], "positive number of seconds, got '0'"),
+        (["--no-guess", "--no-guess-seconds", "-1"], "positive number of seconds, got '-1'"),
+        (["--no-guess", "--no-guess-seconds", "nan"], "positive number of seconds, got 'nan'"),
+        (["--no-guess-seconds", "5"], "minesweep new: --no-guess-seconds goes with --no-guess"),
+    ],
+)
+def test_the_no_guess_budget_is_checked(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str,
+) -> None:
+    assert_usage_error(run(capsys, monkeypatch, "new", *argv), message)
+
+
+def test_a_no_guess_search_out_of_time_says_how_to_give_it_more(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import minesweep.solver
+    from minesweep.solver import NoGuessBudgetError
+
+    def out_of_time(*_args: object, **_kwargs: object) -> object:
+        raise NoGuessBudgetError("no no-guess 9x9 field with 35 mines found in 0.5 s (9 attempts)")
+
+    monkeypatch.setattr(minesweep.solver, "generate_no_guess", out_of_time)
+    result = run(
+        capsys, monkeypatch, "new", "--size", "9x9", "--mines", "35", "--no-guess",
+        "--no-guess-seconds", "0.5",
+    )  # fmt: skip
+    assert_usage_error(
+        result,
+        "minesweep new: no no-guess 9x9 field with 35 mines found in 0.5 s (9 attempts); "
+        "give it longer with --no-guess-seconds, or try fewer mines or a larger board",
+    )
+
+
+def test_play_passes_the_no_guess_budget_to_the_terminal_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("textual")
+    import minesweep.solver
+    import minesweep.tui
+
+    made: list[dict[str, object]] = []
+
+    class App:
+        def __init__(self, settings: object, **options: object) -> None:
+            made.append(options)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(minesweep.tui, "MinesweeperApp", App)
+    given: list[float | None] = []
+    real = minesweep.solver.no_guess_game
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        given.append(kwargs.get("max_seconds"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(minesweep.solver, "no_guess_game", spy)
+    assert run(capsys, monkeypatch, "play", "--preset", "beginner", "--no-guess")[0] == 0
+    assert "lay_no_guess" not in made[-1]  # the default: the game's own search
+    status, _, _ = run(
+        capsys, monkeypatch, "play", "--preset", "beginner", "--no-guess",
+        "--no-guess-seconds", "3",
+    )  # fmt: skip
+    assert status == 0
+    lay = made[-1]["lay_no_guess"]
+    # The game asks with its default budget; the option's is used.
+    field = lay(9, 9, 10, (4, 4), 7, 10.0)  # type: ignore[operator]
+    assert given == [3.0]
+    assert field.mine_count == 10

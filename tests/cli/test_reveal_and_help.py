@@ -227,3 +227,100 @@ def test_python_dash_m_runs_the_command_line() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == "B1E1B"
+
+
+# --- the rough edges a new user meets ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["new", "--size", "-3x5", "--mines", "2"],
+        ["new", "--size=-3x5", "--mines", "2"],
+        ["new", "--size", "3x-5", "--mines", "2"],
+    ],
+)
+def test_a_negative_size_is_refused_saying_why(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    # "-3x5" as a word of its own reaches the size's check, as "-1,0" reaches the click's.
+    value = next(word for word in argv if "x" in word).removeprefix("--size=")
+    assert_usage_error(
+        run(capsys, monkeypatch, *argv),
+        f"minesweep new: argument --size: expected ROWSxCOLS such as 16x30, got {value!r}: "
+        "a board has no negative number of rows or columns",
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["new", "--size", "５x５", "--mines", "2"], "--size: expected ROWSxCOLS"),
+        (["new", "--size", "5x5", "--mines", "２"], "--mines: expected a non-negative whole"),
+        (["new", "--seed", "７"], "--seed: expected a non-negative whole number"),
+        (["new", "--first-click", "３,3"], "--first-click: expected ROW,COL"),
+        (["reveal", "--click", "0,٠"], "--click: expected ROW,COL"),
+        (["bench", "play", "--games", "５"], "--games: expected a whole number of at least 1"),
+        (["bench", "play", "--workers", "²"], "--workers: expected a whole number of at least 1"),
+        (["bench", "play", "--dask-timeout", "１"], "--dask-timeout: expected a positive number"),
+        (["serve", "--port", "８０８０"], "--port: expected a port from 1 to 65535"),
+    ],
+)
+def test_numbers_are_written_in_ascii_digits(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    message: str,
+) -> None:
+    # int() and str.isdigit() take any script's digits: the command line does not.
+    result = run(capsys, monkeypatch, *argv, stdin="EEE\n")
+    assert_usage_error(result, message)
+    assert "(numbers are written in the digits 0-9)" in result[2]
+
+
+def test_bench_first_click_is_written_in_ascii_digits(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = run(capsys, monkeypatch, "bench", "play", "--first-click", "３,3", "--games", "1")
+    assert_usage_error(result, "first click must be 'corner', 'center' or R,C, got '３,3'")
+
+
+def test_squares_with_spaces_or_a_sign_still_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spaced = run(capsys, monkeypatch, "reveal", "--click", " 3, +0", stdin="EEEEE\nEEMEE\n" * 2)
+    assert spaced == run(
+        capsys, monkeypatch, "reveal", "--click", "3,0", stdin="EEEEE\nEEMEE\n" * 2
+    )
+    assert spaced[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "where"),
+    [
+        (["reveal", str(EXAMPLES / "example1.txt")], "", "(a text grid holds no click)"),
+        (["reveal"], "EEE\n", "(a text grid holds no click)"),
+        (["reveal"], '[["E", "E"]]', 'or in the JSON, as {"board": [...], "click": [3, 0]}'),
+    ],
+    ids=["grid-file", "grid-stdin", "json"],
+)
+def test_reveal_without_a_click_says_how_to_give_one(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    stdin: str,
+    where: str,
+) -> None:
+    assert_usage_error(
+        run(capsys, monkeypatch, *argv, stdin=stdin),
+        "minesweep reveal: no click given; pass one as --click R,C, row then column from 0, "
+        f"such as --click 3,0 {where}",
+    )
+
+
+def test_reveal_without_a_click_of_a_file_that_is_no_board_says_what_is_wrong(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not "no click given": no click would make a board of it.
+    result = run(capsys, monkeypatch, "reveal", str(EXAMPLES / "train_agent.py"))
+    assert_usage_error(result, "minesweep reveal: board cell (0, 0) is '\"'; expected one of")

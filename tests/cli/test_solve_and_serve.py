@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pathlib
 
+import numpy as np
 import pytest
 
 from .runner import assert_usage_error, run
@@ -150,3 +151,142 @@ def test_new_no_guess_game_files_read_back(
     status, out, _ = run(capsys, monkeypatch, "stats", str(saved))
     assert status == 0
     assert "3BV" in out
+
+
+# --- solve reads what new writes ---------------------------------------------------------
+
+_FIELD_NOTE = (
+    "a minefield, not a position: this is the view it starts from, every square hidden, "
+    "with its 10 mines"
+)
+
+
+@pytest.mark.parametrize("fmt", ["text", "mbf"])
+def test_solve_reads_a_minefield_as_the_view_it_starts_from(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: pathlib.Path,
+    fmt: str,
+) -> None:
+    # What new writes (here a no-guess field) is a minefield: its mines are
+    # counted, and the position is its start, every square hidden.
+    path = tmp_path / f"ng.{fmt}"
+    made = run(
+        capsys, monkeypatch, "new", "--preset", "beginner", "--seed", "3", "--no-guess",
+        "--format", fmt, "-o", str(path),
+    )  # fmt: skip
+    assert made == (0, "", "")
+    status, out, err = run(capsys, monkeypatch, "solve", str(path))
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert [line.split() for line in lines[:9]] == [["12"] * 9] * 9  # 10 mines in 81 squares
+    assert lines[9:12] == [
+        "",
+        "mine probability in % of each hidden square; S certainly safe, * certainly a mine",
+        _FIELD_NOTE,
+    ]
+    assert lines[12].startswith("hint: click (0, 0): ")
+    # --mines that says the same is fine.
+    assert run(capsys, monkeypatch, "solve", str(path), "--mines", "10") == (0, out, "")
+
+
+def test_solve_of_a_field_with_no_mine_is_all_safe(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A text of '.' alone is a minefield, as stats reads it, not a view of blanks.
+    status, out, _ = run(capsys, monkeypatch, "solve", "-", stdin="...\n...\n")
+    assert status == 0
+    assert out.splitlines()[:2] == ["   S   S   S"] * 2
+    assert "every square hidden, with its 0 mines" in out
+
+
+@pytest.mark.parametrize(
+    ("make", "argv", "message"),
+    [
+        (
+            ["new", "--preset", "expert", "--seed", "3", "--format", "leetcode"],
+            ["--mines", "5"],
+            "minesweep solve: the board shows 99 mines (its M squares), but --mines says 5; "
+            "leave --mines out, or give 99",
+        ),
+        (
+            ["new", "--preset", "beginner", "--seed", "3"],
+            ["--mines", "11"],
+            "minesweep solve: the minefield holds 10 mines, but --mines says 11",
+        ),
+        (
+            ["new", "--preset", "beginner", "--seed", "3", "--format", "mbf"],
+            ["--mines", "0"],
+            "minesweep solve: the minefield holds 10 mines, but --mines says 0",
+        ),
+        (
+            ["new", "--preset", "beginner", "--seed", "3", "--format", "json"],
+            ["--mines", "12"],
+            "minesweep solve: the game has 10 mines, but --mines says 12",
+        ),
+        (
+            ["new", "--size", "3x3", "--mines", "1", "--seed", "3", "--rule", "none"],
+            ["--mines", "2"],
+            "minesweep solve: the minefield holds 1 mine, but --mines says 2",
+        ),
+    ],
+    ids=["leetcode", "text", "mbf", "game", "one-mine"],
+)
+def test_solve_refuses_mines_that_disagree_with_the_file(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: pathlib.Path,
+    make: list[str],
+    argv: list[str],
+    message: str,
+) -> None:
+    path = tmp_path / "board"
+    assert run(capsys, monkeypatch, *make, "-o", str(path))[0] == 0
+    assert_usage_error(run(capsys, monkeypatch, "solve", str(path), *argv), message)
+
+
+@pytest.mark.parametrize(
+    ("stdin", "symbol"), [("#*\n11\n", "*"), ("X#\n11\n", "X"), ("!#\n##\n", "!")]
+)
+def test_solve_names_a_lost_game_s_squares_in_the_view_s_symbols(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, symbol: str
+) -> None:
+    result = run(capsys, monkeypatch, "solve", "-", "--mines", "1", stdin=stdin)
+    assert_usage_error(result, f"column {0 if symbol != '*' else 1} is {symbol!r}, which only a ")
+    assert "glyph" not in result[2]
+    assert "a view to solve holds '#', 'F', '?', '.' and '1'-'8'" in result[2]
+
+
+def test_solve_of_a_lost_game_file_says_the_game_is_lost(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep import Game
+    from minesweep.formats import to_game_json
+
+    game = Game.new("beginner", rule="opening", seed=1)
+    game.reveal(4, 4)
+    assert game.field is not None
+    row, col = (int(v) for v in np.argwhere(game.field.mines)[0])
+    game.reveal(row, col)
+    result = run(capsys, monkeypatch, "solve", "-", stdin=to_game_json(game))
+    assert_usage_error(result, "minesweep solve: the game is lost: a mine has gone off")
+
+
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        (b"ab\xff\x00", "not UTF-8 text (invalid start byte), nor an MBF board (MBF data is"),
+        (b"\x01\x02", "not text (it holds control characters), nor an MBF board (MBF data is 2"),
+    ],
+)
+def test_solve_of_bytes_that_are_neither_text_nor_mbf(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: pathlib.Path,
+    data: bytes,
+    what: str,
+) -> None:
+    path = tmp_path / "board.bin"
+    path.write_bytes(data)
+    result = run(capsys, monkeypatch, "solve", str(path))
+    assert_usage_error(result, f"minesweep solve: cannot read {str(path)!r}: {what}")

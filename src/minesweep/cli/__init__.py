@@ -1,7 +1,8 @@
 """The ``minesweep`` command line. It imports only minesweep's public API.
 
 Every failure the user can cause (a missing file, a malformed board, a bad
-click) ends with exit status 2 and exactly one line on standard error.
+click) ends with exit status 2 and exactly one line on standard error; Ctrl-C
+ends a command with one line too, and exit status 130.
 
 The package is a map of its jobs: ``_args`` the option types and the game
 settings every command shares (:func:`~._args.settings_from`), ``_input``
@@ -16,21 +17,27 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import MinesweepError
-from ._args import EXIT_USAGE, fail, join_negative_squares
+from ._args import EXIT_USAGE, fail, interrupted, join_negative_squares
 from ._parser import build_parser
 
 __all__ = ["EXIT_USAGE", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    Ctrl-C ends a command with one line too, and exit status 130.
+    """
     words = sys.argv[1:] if argv is None else argv
-    arguments = build_parser().parse_args(join_negative_squares(words))
+    command = "minesweep"
     try:
-        arguments.run(arguments)
-    except MinesweepError as error:
-        command = arguments.command + (
+        arguments = build_parser().parse_args(join_negative_squares(words))
+        command += f" {arguments.command}" + (
             f" {arguments.bench}" if arguments.command == "bench" else ""
         )
-        fail(f"minesweep {command}: {error}")
+        arguments.run(arguments)
+    except MinesweepError as error:
+        fail(f"{command}: {error}")
+    except KeyboardInterrupt:
+        interrupted(f"{command}: interrupted")
     return 0

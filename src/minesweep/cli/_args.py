@@ -7,7 +7,9 @@ exactly one line on standard error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from ..frontend import Settings
 
 __all__ = [
+    "EXIT_INTERRUPTED",
     "EXIT_USAGE",
     "Parser",
     "add_game_options",
@@ -26,6 +29,7 @@ __all__ = [
     "click",
     "count",
     "fail",
+    "interrupted",
     "join_negative_squares",
     "port",
     "positive",
@@ -36,6 +40,12 @@ __all__ = [
 ]
 
 EXIT_USAGE: Final = 2
+#: How long a no-guess search may take by default: the front-end layer's
+#: figure (minesweep.frontend.NO_GUESS_SECONDS, a test checks), not imported
+#: so that every command does not load that layer to build its help.
+NO_GUESS_SECONDS: Final = 10.0
+#: The status of a command stopped by Ctrl-C, as a shell reports a process SIGINT ended (128 + 2).
+EXIT_INTERRUPTED: Final = 128 + 2
 
 #: The choices of ``--preset`` and ``--rule``, from the one table of each.
 PRESET_NAMES: Final = tuple(PRESETS)
@@ -51,6 +61,21 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(EXIT_USAGE)
 
 
+def interrupted(message: str, *, after_progress: bool = False) -> NoReturn:
+    """End a command Ctrl-C stopped: ``message`` as one line on standard error, exit status 130.
+
+    A second Ctrl-C meanwhile is ignored: it would print a traceback instead.
+    ``after_progress`` first ends the line a progress bar was drawn on.
+    """
+    import signal
+
+    with contextlib.suppress(ValueError):  # only the main thread sets handlers
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stderr.write(("\n" if after_progress else "") + message + "\n")
+    sys.stderr.flush()
+    raise SystemExit(EXIT_INTERRUPTED)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors fit on one line."""
 
@@ -58,37 +83,74 @@ class Parser(argparse.ArgumentParser):
         fail(f"{self.prog}: {message} (see --help)")
 
 
+#: A whole number as the command line takes one: ASCII digits only, where
+#: ``int`` and ``str.isdigit`` take any script's digits too ("５").
+_DIGITS: Final = re.compile(r"[0-9]+")
+#: A square's row or column: a sign is read, so that the board can say what is
+#: wrong with a negative one.
+_SIGNED: Final = re.compile(r"[+-]?[0-9]+")
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a non-negative whole number in ASCII digits, or None."""
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
+def _ascii_note(text: str) -> str:
+    """What to add to a refusal of ``text`` that holds digits other than 0-9."""
+    if any(char.isdigit() and not char.isascii() for char in text):
+        return " (numbers are written in the digits 0-9)"
+    return ""
+
+
 def click(text: str) -> tuple[int, int]:
     """``R,C`` as a square; the board decides whether it is on the board."""
-    parts = text.split(",")
-    try:
-        row, col = (int(part) for part in parts)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected ROW,COL such as 3,0, got {text!r}") from None
-    return row, col
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) == 2 and all(_SIGNED.fullmatch(part) for part in parts):
+        return int(parts[0]), int(parts[1])
+    raise argparse.ArgumentTypeError(
+        f"expected ROW,COL such as 3,0, got {text!r}{_ascii_note(text)}"
+    )
 
 
 def size(text: str) -> tuple[int, int]:
     parts = text.lower().split("x")
-    if len(parts) == 2 and all(part.isdigit() for part in parts):
-        return int(parts[0]), int(parts[1])
-    raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 16x30, got {text!r}")
+    if len(parts) == 2:
+        rows, cols = (_whole(part) for part in parts)
+        if rows is not None and cols is not None:
+            return rows, cols
+        if any(part[:1] == "-" and _whole(part[1:]) is not None for part in parts):
+            raise argparse.ArgumentTypeError(
+                f"expected ROWSxCOLS such as 16x30, got {text!r}: a board has no negative "
+                "number of rows or columns"
+            )
+    raise argparse.ArgumentTypeError(
+        f"expected ROWSxCOLS such as 16x30, got {text!r}{_ascii_note(text)}"
+    )
 
 
 def count(text: str) -> int:
-    if text.isdigit():
-        return int(text)
-    raise argparse.ArgumentTypeError(f"expected a non-negative whole number, got {text!r}")
+    value = _whole(text)
+    if value is not None:
+        return value
+    raise argparse.ArgumentTypeError(
+        f"expected a non-negative whole number, got {text!r}{_ascii_note(text)}"
+    )
 
 
 def positive(text: str) -> int:
-    if text.isdigit() and int(text) > 0:
-        return int(text)
-    raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    value = _whole(text)
+    if value is not None and value > 0:
+        return value
+    raise argparse.ArgumentTypeError(
+        f"expected a whole number of at least 1, got {text!r}{_ascii_note(text)}"
+    )
 
 
 def _finite(text: str) -> float:
     """``text`` as a finite number, or NaN (which every range test refuses)."""
+    if not text.isascii():  # float() takes any script's digits too
+        return math.nan
     try:
         value = float(text)
     except ValueError:
@@ -100,20 +162,27 @@ def seconds(text: str) -> float:
     value = _finite(text)
     if value > 0:
         return value
-    raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    raise argparse.ArgumentTypeError(
+        f"expected a positive number of seconds, got {text!r}{_ascii_note(text)}"
+    )
 
 
 def rate(text: str) -> float:
     value = _finite(text)
     if value >= 0:
         return value
-    raise argparse.ArgumentTypeError(f"expected requests a second (0 for no limit), got {text!r}")
+    raise argparse.ArgumentTypeError(
+        f"expected requests a second (0 for no limit), got {text!r}{_ascii_note(text)}"
+    )
 
 
 def port(text: str) -> int:
-    if text.isdigit() and 1 <= int(text) <= 65535:
-        return int(text)
-    raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {text!r}")
+    value = _whole(text)
+    if value is not None and 1 <= value <= 65535:
+        return value
+    raise argparse.ArgumentTypeError(
+        f"expected a port from 1 to 65535, got {text!r}{_ascii_note(text)}"
+    )
 
 
 def add_preset_option(
@@ -158,6 +227,13 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="a field the solver clears from the first click without guessing (rule opening)",
     )
+    parser.add_argument(
+        "--no-guess-seconds",
+        type=seconds,
+        metavar="SECONDS",
+        help="with --no-guess: how long to search for such a field before giving up "
+        f"(default {NO_GUESS_SECONDS:g})",
+    )
 
 
 def settings_from(
@@ -183,6 +259,8 @@ def settings_from(
         fail(f"minesweep {command}: --size needs --mines")
     if arguments.size is None and arguments.mines is not None:
         fail(f"minesweep {command}: --mines goes with --size; a preset has its own")
+    if arguments.no_guess_seconds is not None and not arguments.no_guess:
+        fail(f"minesweep {command}: --no-guess-seconds goes with --no-guess")
     seed = arguments.seed
     if seed is None and draw_seed:
         from ..generate import new_seed
@@ -199,13 +277,13 @@ def settings_from(
     )
 
 
-#: Options whose value is a square: a negative row ("-1,0") must reach our
-#: check, which says what is wrong with it.
-_SQUARE_OPTIONS: Final = ("--click", "--first-click")
+#: Options whose value is a square or a size: a negative row ("-1,0") or size
+#: ("-3x5") must reach our check, which says what is wrong with it.
+_SQUARE_OPTIONS: Final = ("--click", "--first-click", "--size")
 
 
 def join_negative_squares(argv: Sequence[str]) -> list[str]:
-    """Write ``--click -1,0`` as ``--click=-1,0``.
+    """Write ``--click -1,0`` as ``--click=-1,0`` (and ``--size -3x5`` as ``--size=-3x5``).
 
     argparse takes any word starting with "-" that is not a plain negative
     number for an option, so "-1,0" would be reported as a missing value.

@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..leetcode import update_board
+from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
-from ._args import fail, settings_from
+from ._args import fail, interrupted, settings_from
 from ._input import load_field_or_game, load_view, read_text
 
 __all__ = ["bench_play", "new", "play", "reveal", "serve", "solve", "stats"]
@@ -20,7 +20,17 @@ def reveal(arguments: argparse.Namespace) -> None:
     if arguments.click is not None:
         click = arguments.click
     if click is None:
-        fail("minesweep reveal: no click given; pass --click R,C or put one in the JSON")
+        # A file that is no board says so first: the click is not what is wrong with it.
+        check_leetcode_board(board, allow_exploded=True)
+        where = (
+            'or in the JSON, as {"board": [...], "click": [3, 0]}'
+            if notation == "json"
+            else "(a text grid holds no click)"
+        )
+        fail(
+            "minesweep reveal: no click given; pass one as --click R,C, row then column "
+            f"from 0, such as --click 3,0 {where}"
+        )
     update_board(board, click)
     notation = arguments.format or notation
     sys.stdout.write(to_leetcode_json(board) + "\n" if notation == "json" else to_text_grid(board))
@@ -29,10 +39,16 @@ def reveal(arguments: argparse.Namespace) -> None:
 def new(arguments: argparse.Namespace) -> None:
     from ..formats import to_game_json, to_mbf
 
+    if arguments.format == "mbf" and arguments.output is None and sys.stdout.isatty():
+        # As curl does with binary output: the bytes would garble the terminal.
+        fail(
+            "minesweep new: MBF is binary, not for a terminal; write it to a file with "
+            "-o FILE (or -o - to send it to standard output anyway)"
+        )
     settings = settings_from(
         arguments, "new", draw_seed=True, first_click=arguments.first_click or "center"
     )
-    field = settings.lay_field()
+    field = _lay(settings, arguments.no_guess_seconds)
     data: bytes
     if arguments.format == "mbf":
         data = to_mbf(field)
@@ -43,6 +59,33 @@ def new(arguments: argparse.Namespace) -> None:
     else:
         data = field.to_text().encode()
     _write(arguments.output, data, "new")
+
+
+def _lay(settings: Any, no_guess_seconds: float | None) -> Any:
+    """The field ``new`` writes; a no-guess search gets ``no_guess_seconds`` (None: its default).
+
+    A search out of time ends the command, saying how to give it more.
+    """
+    if not settings.no_guess:
+        return settings.lay_field()
+    from ..solver import NoGuessBudgetError, generate_no_guess
+
+    try:
+        if no_guess_seconds is None:
+            return settings.lay_field()
+        return generate_no_guess(
+            settings.rows,
+            settings.cols,
+            settings.mines,
+            first_click=settings.first_click,
+            seed=settings.seed,
+            max_seconds=no_guess_seconds,
+        ).field
+    except NoGuessBudgetError as error:
+        fail(
+            f"minesweep new: {error}; give it longer with --no-guess-seconds, "
+            "or try fewer mines or a larger board"
+        )
 
 
 def _write(path: str | None, data: bytes, command: str) -> None:
@@ -115,7 +158,32 @@ def play(arguments: argparse.Namespace) -> None:
     else:
         keys = load_keys(None)
     settings = settings_from(arguments, "play")
-    MinesweeperApp(settings, theme="mono" if arguments.mono else "color", keys=keys).run()
+    options: dict[str, Any] = {}
+    if arguments.no_guess_seconds is not None:
+        options["lay_no_guess"] = _no_guess_layer(arguments.no_guess_seconds)
+    MinesweeperApp(
+        settings, theme="mono" if arguments.mono else "color", keys=keys, **options
+    ).run()
+
+
+def _no_guess_layer(seconds: float) -> Any:
+    """What lays a no-guess field at the terminal game's first reveal, searching ``seconds``."""
+    from ..solver import no_guess_game
+
+    def lay(
+        rows: int,
+        cols: int,
+        mines: int,
+        first_click: tuple[int, int],
+        seed: int | None,
+        _default_seconds: float | None,
+    ) -> Any:
+        game = no_guess_game(
+            rows, cols, mines, first_click=first_click, seed=seed, max_seconds=seconds
+        )
+        return game.field
+
+    return lay
 
 
 def serve(arguments: argparse.Namespace) -> None:
@@ -166,7 +234,52 @@ def _check_listen(host: str, port: int) -> None:
         fail(f"minesweep serve: cannot listen on {host}:{port}: {reason}")
 
 
+class _Progress:
+    """``bench play``'s progress bar on standard error (a terminal's only), and what it counted."""
+
+    def __init__(self, shown: bool) -> None:
+        import time
+
+        self.shown = shown
+        self.started = time.perf_counter()
+        #: The games played so far, as the last report said.
+        self.done = 0
+
+    def __call__(self, done: int, total: int, wins: int) -> None:
+        import time
+
+        self.done = done
+        if not self.shown:
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        elapsed = time.perf_counter() - self.started
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+            f"{wins / max(done, 1):.2%} won, {done / max(elapsed, 1e-9):.0f} games/s"
+        )
+        sys.stderr.flush()
+
+
 def bench_play(arguments: argparse.Namespace) -> None:
+    """Play the games; Ctrl-C, from the start on, ends it with one line and status 130."""
+    progress = _Progress(shown=not arguments.quiet and sys.stderr.isatty())
+    try:
+        _bench_play(arguments, progress)
+    except KeyboardInterrupt as interrupt:
+        # A PlayInterrupted holds the games played; an interrupt before the
+        # games began holds none, and the progress bar's count (0) says it.
+        played = getattr(interrupt, "records", None)
+        done = progress.done if played is None else len(played)
+        games = arguments.games
+        interrupted(
+            f"minesweep bench play: interrupted after {done} of {games} "
+            f"game{'s' if games != 1 else ''}",
+            after_progress=progress.shown and progress.done > 0,
+        )
+
+
+def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     import time
 
     from ..autoplay import PlayConfig, default_workers, play_games, summarize
@@ -176,20 +289,7 @@ def bench_play(arguments: argparse.Namespace) -> None:
     )
     seeds = range(arguments.seed, arguments.seed + arguments.games)
     workers = arguments.workers or (1 if arguments.dask else default_workers())
-    started = time.perf_counter()
-
-    def progress(done: int, total: int, wins: int) -> None:
-        if arguments.quiet or not sys.stderr.isatty():
-            return
-        width = 30
-        filled = width * done // max(total, 1)
-        elapsed = time.perf_counter() - started
-        sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
-            f"{wins / max(done, 1):.2%} won, {done / max(elapsed, 1e-9):.0f} games/s"
-        )
-        sys.stderr.flush()
-
+    started = progress.started = time.perf_counter()
     records = play_games(
         config,
         seeds,
@@ -198,7 +298,7 @@ def bench_play(arguments: argparse.Namespace) -> None:
         dask_timeout=arguments.dask_timeout,
         progress=progress,
     )
-    if not arguments.quiet and sys.stderr.isatty():
+    if progress.shown:
         sys.stderr.write("\n")
     summary = summarize(records, time.perf_counter() - started)
     where = f"Dask at {arguments.dask}" if arguments.dask else f"{workers} process(es)"
@@ -217,8 +317,13 @@ def bench_play(arguments: argparse.Namespace) -> None:
 def solve(arguments: argparse.Namespace) -> None:
     from ..solver import analyze, before_first_reveal, hint, hint_from_analysis
 
-    glyphs, mines, game = load_view(arguments.file)
+    glyphs, mines, game, kind = load_view(arguments.file)
     if arguments.mines is not None:
+        if mines is not None and arguments.mines != mines:
+            fail(
+                f"minesweep solve: {_HOLDS[kind].format(_mines(mines))}, but --mines says "
+                f"{arguments.mines}; leave --mines out, or give {mines}"
+            )
         mines = arguments.mines
     if mines is None:
         fail("minesweep solve: a view does not say how many mines there are; pass --mines N")
@@ -235,6 +340,12 @@ def solve(arguments: argparse.Namespace) -> None:
     lines.append(
         "mine probability in % of each hidden square; S certainly safe, * certainly a mine"
     )
+    if kind == "field":
+        # A minefield is no position: what a player has of it is its start.
+        lines.append(
+            f"a minefield, not a position: this is the view it starts from, every square "
+            f"hidden, with its {_mines(mines)}"
+        )
     if game is not None and before_first_reveal(game):
         # The table is the mines' density: it does not know the first click is
         # promised. Say what the rule guarantees, so a 12% and "certainly safe"
@@ -242,6 +353,18 @@ def solve(arguments: argparse.Namespace) -> None:
         lines.append(_first_click_promise(game.rule.value))
     lines.append(f"hint: click ({advice.row}, {advice.col}): {advice.reason}")
     sys.stdout.write("\n".join(lines) + "\n")
+
+
+#: What says the mine count, in each kind of file that says one.
+_HOLDS = {
+    "board": "the board shows {} (its M squares)",
+    "game": "the game has {}",
+    "field": "the minefield holds {}",
+}
+
+
+def _mines(count: int) -> str:
+    return f"{count} mine{'s' if count != 1 else ''}"
 
 
 def _first_click_promise(rule: str) -> str:

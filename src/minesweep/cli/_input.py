@@ -10,11 +10,20 @@ command line says about it.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from ._args import fail
 
-__all__ = ["decode_text", "load_field_or_game", "load_view", "read_bytes", "read_text"]
+__all__ = [
+    "Position",
+    "decode_text",
+    "load_field_or_game",
+    "load_view",
+    "read_bytes",
+    "read_text",
+]
 
 
 def _where(path: str) -> str:
@@ -46,43 +55,107 @@ def decode_text(data: bytes) -> str:
 
 def read_text(path: str, command: str) -> str:
     """The whole of ``path`` as text (see :func:`decode_text`); a failure ends the command."""
-    data = read_bytes(path, command)
+    return _text(read_bytes(path, command), path, command)
+
+
+def _text(data: bytes, path: str, command: str) -> str:
+    """``data``, read from ``path``, as text; a failure ends the command."""
     try:
         return decode_text(data)
     except UnicodeDecodeError as error:
         fail(f"minesweep {command}: cannot read {_where(path)}: not UTF-8 text ({error.reason})")
 
 
-def load_view(path: str) -> tuple[Any, int | None, Any]:
-    """A position to solve: (glyphs, total mines or None when the file does not say, game).
+class Position(NamedTuple):
+    """A position to solve, as :func:`load_view` reads it from a file."""
 
-    The game is None unless the file is a game file.
+    #: The view, in glyphs.
+    glyphs: Any
+    #: The mines in all, or None when the file does not say (a view).
+    mines: int | None
+    #: The game, when the file is a game file.
+    game: Any
+    #: What the file holds: "view", "board" (LeetCode's), "game" or "field" (a
+    #: minefield, whose position is its start: every square hidden).
+    kind: str
+
+
+def load_view(path: str) -> Position:
+    """A position to solve from a view, a LeetCode board, a game file or a minefield.
+
+    A minefield (MBF, or ``*``/``.`` text) is no position: it is read as the
+    view it starts from, every square hidden, with the mines it holds.
     """
-    from .. import Board
+    from .. import Board, Minefield
     from ..actions import GameStatus
     from ..formats import Format, parse_game_json, parse_view, sniff
     from ..moves import view_of
     from ..notation import parse_leetcode_json, parse_text_grid
+    from ..squares import GLYPH_HIDDEN
 
-    text = read_text(path, "solve")
-    kind = sniff(text)
+    data = read_bytes(path, "solve")
+    kind = sniff(data)
+    field: Minefield | None = None
+    if kind is Format.MBF:
+        field = _mbf(data, path)
+    else:
+        text = _text(data, path, "solve")
+    if kind is Format.MINEFIELD_TEXT:
+        field = Minefield.from_text(text)
+    if field is not None:
+        glyphs = np.full(field.shape, GLYPH_HIDDEN, np.uint8)
+        return Position(glyphs, field.mine_count, None, "field")
     if kind is Format.GAME:
         game = parse_game_json(text)
-        return game.glyphs(), game.mine_count, game
+        if game.status is GameStatus.LOST:
+            fail("minesweep solve: the game is lost: a mine has gone off, nothing is left to solve")
+        return Position(game.glyphs(), game.mine_count, game, "game")
     if kind is Format.LEETCODE_JSON:
         board, _ = parse_leetcode_json(text)
     elif kind is Format.LEETCODE_GRID:
         board = parse_text_grid(text)
     else:
-        # A view, a minefield's text (a view of blanks) or neither: the view's
-        # parser says what is wrong with it.
-        return parse_view(text), None, None
+        # A view or neither: the view's parser says what is wrong with it.
+        glyphs = parse_view(text)
+        _check_in_play(glyphs)
+        return Position(glyphs, None, None, "view")
     if any("X" in row for row in board):
         fail("minesweep solve: the board shows an exploded mine: the game is over")
     position = Board.from_leetcode(board)
     field = position.field
     glyphs = view_of(position.state, field.numbers, field.mines, GameStatus.PLAYING)
-    return glyphs, field.mine_count, None
+    return Position(glyphs, field.mine_count, None, "board")
+
+
+def _mbf(data: bytes, path: str) -> Any:
+    """The minefield of MBF ``data``: bytes that are not text, read from ``path``."""
+    from ..errors import ParseError
+    from ..formats import parse_mbf
+
+    try:
+        return parse_mbf(data)
+    except ParseError as error:
+        try:
+            decode_text(data)
+            what = "not text (it holds control characters)"
+        except UnicodeDecodeError as bad:
+            what = f"not UTF-8 text ({bad.reason})"
+        fail(f"minesweep solve: cannot read {_where(path)}: {what}, nor an MBF board ({error})")
+
+
+def _check_in_play(glyphs: Any) -> None:
+    """Fail, in the view's own symbols, on a square only a lost game shows (``*``, ``X``, ``!``)."""
+    from ..squares import GLYPH_PLAYABLE_MAX, VIEW_SYMBOLS
+
+    over = np.argwhere(glyphs > GLYPH_PLAYABLE_MAX)
+    if len(over):
+        row, col = (int(value) for value in over[0])
+        symbol = VIEW_SYMBOLS[int(glyphs[row, col])]
+        fail(
+            f"minesweep solve: view row {row} column {col} is {symbol!r}, which only a lost "
+            f"game shows ('*' a mine, 'X' the one that went off, '!' a wrong flag); a view "
+            f"to solve holds '#', 'F', '?', '.' and '1'-'8'"
+        )
 
 
 def load_field_or_game(path: str) -> tuple[Any, Any]:

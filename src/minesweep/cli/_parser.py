@@ -45,6 +45,11 @@ examples:
       a beginner field as text, its middle square kept clear
   minesweep new --size 20x40 --mines 150 --first-click 0,0 --format mbf -o board.mbf
       a custom field in the binary format of Minesweeper Arbiter
+  minesweep new --preset expert --no-guess --seed 7 --format json -o game.json
+      a field the solver clears without guessing, as a game file; the same seed
+      gives the same field, but the file's "seed" is null: the seed starts a
+      search over many fields, and a game file's seed must lay its field
+      itself, so the file holds the field instead
 """
 
 _BENCH_EXAMPLES = """\
@@ -123,7 +128,8 @@ def _add_new(commands: _Commands) -> None:
         "--format",
         choices=("text", "leetcode", "json", "mbf"),
         default="text",
-        help="text: '*' and '.'; leetcode: LeetCode JSON; json: a game file; mbf: binary",
+        help="text: '*' and '.'; leetcode: LeetCode JSON; json: a game file; mbf: binary "
+        "(to a file: -o FILE)",
     )
     new.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the screen")
     new.set_defaults(run=run.new)
@@ -155,11 +161,17 @@ def _add_solve(commands: _Commands) -> None:
             "Print the exact mine probability of every hidden square of a position, and "
             "where to click next. Reads a LeetCode board (JSON or grid; its M squares give "
             "the mine count), a game file, or a view: '#' hidden, 'F' flag, '?', '.' or "
-            "'0' blank, '1'-'8' (then --mines is needed)."
+            "'0' blank, '1'-'8' (then --mines is needed). A minefield (MBF, or '*'/'.' "
+            "text, as new writes them) is read as the view it starts from: every square "
+            "hidden, with its mines."
         ),
     )
     solve.add_argument("file", metavar="FILE", help="the position; '-' reads standard input")
-    solve.add_argument("--mines", type=count, help="the total number of mines")
+    solve.add_argument(
+        "--mines",
+        type=count,
+        help="the total number of mines (a board, game or minefield says it: must agree)",
+    )
     solve.set_defaults(run=run.solve)
 
 
