@@ -139,6 +139,7 @@ COMMANDS = [
     ["serve"],
     ["bench"],
     ["bench", "play"],
+    ["warm"],
 ]
 
 

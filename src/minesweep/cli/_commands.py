@@ -9,10 +9,12 @@ from typing import Any
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
+from ..warm import notice_when_slow
+from ..warm import warm as warm_parts
 from ._args import fail, interrupted, settings_from
 from ._input import load_field_or_game, load_view, read_text
 
-__all__ = ["bench_play", "new", "play", "reveal", "serve", "solve", "stats"]
+__all__ = ["bench_play", "new", "play", "reveal", "serve", "solve", "stats", "warm"]
 
 
 def reveal(arguments: argparse.Namespace) -> None:
@@ -162,7 +164,11 @@ def play(arguments: argparse.Namespace) -> None:
     if arguments.no_guess_seconds is not None:
         options["lay_no_guess"] = _no_guess_layer(arguments.no_guess_seconds)
     MinesweeperApp(
-        settings, theme="mono" if arguments.mono else "color", keys=keys, **options
+        settings,
+        theme="mono" if arguments.mono else "color",
+        keys=keys,
+        key_file=key_file,
+        **options,
     ).run()
 
 
@@ -289,6 +295,10 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     )
     seeds = range(arguments.seed, arguments.seed + arguments.games)
     workers = arguments.workers or (1 if arguments.dask else default_workers())
+    # Compiled once here, not in every worker at once: the workers then load
+    # the kernels from numba's cache.
+    with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
+        warm_parts(["autoplay"])
     started = progress.started = time.perf_counter()
     records = play_games(
         config,
@@ -314,6 +324,33 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     )
 
 
+#: What an answer that waits on numba says, once it has waited two seconds:
+#: loading the kernels from the cache takes about one; compiling them, the
+#: first time after an install, up to a minute on a small machine.
+_COMPILING = (
+    "minesweep: loading {what} (compiled the first time after an install: up to a minute "
+    "on a small machine; `minesweep warm` does it ahead)"
+)
+
+
+def warm(arguments: argparse.Namespace) -> None:
+    from ..warm import PARTS
+
+    unknown = [part for part in arguments.parts if part not in PARTS]
+    if unknown:
+        fail(f"minesweep warm: no part {unknown[0]!r}; expected one of {', '.join(PARTS)}")
+
+    def progress(part: str, seconds: float | None) -> None:
+        if seconds is None:
+            sys.stderr.write(f"{part} ... ")
+        else:
+            sys.stderr.write(f"{seconds:.1f} s\n")
+        sys.stderr.flush()
+
+    seconds = warm_parts(arguments.parts or list(PARTS), progress=progress)
+    sys.stdout.write(f"warm: {', '.join(seconds)} ready in {sum(seconds.values()):.1f} s\n")
+
+
 def solve(arguments: argparse.Namespace) -> None:
     from ..solver import analyze, before_first_reveal, hint, hint_from_analysis
 
@@ -327,7 +364,8 @@ def solve(arguments: argparse.Namespace) -> None:
         mines = arguments.mines
     if mines is None:
         fail("minesweep solve: a view does not say how many mines there are; pass --mines N")
-    analysis = analyze(glyphs, mines)
+    with notice_when_slow(_COMPILING.format(what="the solver's kernels"), after=2.0):
+        analysis = analyze(glyphs, mines)
     lines = [
         "".join(_square(glyphs, analysis, r, c) for c in range(glyphs.shape[1]))
         for r in range(glyphs.shape[0])

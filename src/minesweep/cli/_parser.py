@@ -75,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(commands)
     _add_serve(commands)
     _add_bench(commands)
+    _add_warm(commands)
     return parser
 
 
@@ -173,6 +174,27 @@ def _add_solve(commands: _Commands) -> None:
         help="the total number of mines (a board, game or minefield says it: must agree)",
     )
     solve.set_defaults(run=run.solve)
+
+
+def _add_warm(commands: _Commands) -> None:
+    """``minesweep warm``: compile the kernels ahead of their first use."""
+    warm = commands.add_parser(
+        "warm",
+        help="compile the engine's and the solver's kernels now (once after an install)",
+        description=(
+            "Compile the compiled kernels ahead of their first use, part by part, with a "
+            "line for each: the first solve, hint, bench play or RL step after an install "
+            "compiles what it needs (tens of seconds on a small machine); after warm, each "
+            "loads them from numba's cache in about a second."
+        ),
+    )
+    warm.add_argument(
+        "parts",
+        nargs="*",
+        metavar="PART",
+        help="engine, solver, autoplay, vector (default: all)",
+    )
+    warm.set_defaults(run=run.warm)
 
 
 def _add_play(commands: _Commands) -> None:
