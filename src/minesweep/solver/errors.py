@@ -17,6 +17,7 @@ __all__ = [
     "AnalysisBudgetError",
     "ContradictionError",
     "StateBudget",
+    "mines_between",
     "over_budget",
 ]
 
@@ -73,6 +74,17 @@ class ContradictionError(MinesweepError):
 
 class AnalysisBudgetError(MinesweepError):
     """The frontier is too tangled to count exactly within the budget."""
+
+
+def mines_between(low: int, high: int) -> str:
+    """ "between 2 and 5 mines", or "exactly 1 mine" when the two agree.
+
+    >>> mines_between(1, 1), mines_between(0, 3)
+    ('exactly 1 mine', 'between 0 and 3 mines')
+    """
+    if low == high:
+        return f"exactly {low} mine{'' if low == 1 else 's'}"
+    return f"between {low} and {high} mines"
 
 
 def over_budget(squares: int) -> AnalysisBudgetError:

@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from .errors import MAX_COEFFICIENTS, ContradictionError, StateBudget, over_budget
+from .errors import MAX_COEFFICIENTS, ContradictionError, StateBudget, mines_between, over_budget
 from .frontier import Frontier, Plan, hidden_mask, plan_members
 
 __all__ = [
@@ -206,7 +206,7 @@ def analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | Non
         low = sum(min(p) for p in polys)
         high = sum(max(p) for p in polys) + interior
         raise ContradictionError(
-            f"the view needs between {low} and {high} mines, but the game has {total}"
+            f"the view needs {mines_between(low, high)}, but the game has {total}"
         )
     cells: dict[tuple[int, int], Fraction] = {}
     for index, result in enumerate(results):

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from ..errors import InvalidBoardError
 from ..grid import NEIGHBOUR_OFFSETS
-from ..squares import GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_PLAYABLE_MAX, GLYPH_QUESTION
+from ..squares import GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_PLAYABLE_MAX, GLYPH_QUESTION, VIEW_SYMBOLS
 from .errors import ContradictionError
 
 __all__ = [
@@ -170,7 +170,7 @@ def _complain(
     raise ContradictionError(
         f"no mine layout agrees with the view: square ({r}, {c}) shows "
         f"{view[r, c]}, but the numbers around it make {certain} of its "
-        f"neighbours certain mine{'s' if certain != 1 else ''}"
+        f"neighbours {'a certain mine' if certain == 1 else 'certain mines'}"
     )
 
 
@@ -348,7 +348,15 @@ def checked_view(glyphs: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     if len(bad):
         r, c = (int(v) for v in bad[0])
         raise InvalidBoardError(
-            f"view square ({r}, {c}) is glyph {view[r, c]}; a view to solve holds numbers "
-            "0-8, hidden, flag and question mark (a finished game's mines cannot be solved)"
+            f"view square ({r}, {c}) is {_symbol(int(view[r, c]))}; a view to solve holds "
+            "numbers 0-8, hidden, flag and question mark (a finished game's mines cannot be "
+            "solved)"
         )
     return view.astype(np.uint8)
+
+
+def _symbol(glyph: int) -> str:
+    """A glyph as a view writes it (``'*'``, a mine shown), or its number if it has no symbol."""
+    if 0 <= glyph < len(VIEW_SYMBOLS):
+        return f"{VIEW_SYMBOLS[glyph]!r} (a mine or a wrong flag, shown after a loss)"
+    return f"glyph {glyph}"

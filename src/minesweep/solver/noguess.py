@@ -124,7 +124,7 @@ def generate_no_guess(
         if max_seconds is not None and time.perf_counter() - started > max_seconds:
             raise NoGuessBudgetError(
                 f"no no-guess {rows}x{cols} field with {mines} mines found in "
-                f"{max_seconds} s ({attempt + 1} attempts)"
+                f"{max_seconds} s ({attempt + 1} attempt{'' if attempt == 0 else 's'})"
             )
     raise NoGuessBudgetError(
         f"no no-guess {rows}x{cols} field with {mines} mines found in {max_attempts} attempts"

@@ -60,7 +60,13 @@ from .counting import (
     count_all,
     prefix,
 )
-from .errors import DEFAULT_MAX_STATES, AnalysisBudgetError, ContradictionError, StateBudget
+from .errors import (
+    DEFAULT_MAX_STATES,
+    AnalysisBudgetError,
+    ContradictionError,
+    StateBudget,
+    mines_between,
+)
 from .exact import ExactAnalysis, analyze_exact
 from .frontier import Frontier, checked_view, hidden_mask
 from .tilted import TINY, share_tilted
@@ -319,7 +325,7 @@ def _check_totals(interior: int, total: int, settled: int, counts: list[FloatCou
     frontier_mines = np.arange(len(reachable))
     if not np.any(reachable & (frontier_mines <= total) & (total - frontier_mines <= interior)):
         raise ContradictionError(
-            f"the view needs between {low + settled} and {high + interior + settled} mines, "
+            f"the view needs {mines_between(low + settled, high + interior + settled)}, "
             f"but the game has {total + settled}"
         )
 
