@@ -25,3 +25,10 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# The suite compiles its kernels in place, as numba does, rather than
+# answering uncompiled while a background process compiles them (the default
+# for a user, see minesweep/_jit.py): a background compile would load the two
+# cores the timing-sensitive tests share. tests/test_jit.py tests that default
+# in processes of its own. Set here so every process a test starts inherits it.
+os.environ["MINESWEEP_JIT"] = "compile"

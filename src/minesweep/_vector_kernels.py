@@ -25,8 +25,8 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
+from ._jit import kernel
 from .actions import GameStatus
 from .presets import FirstClickRule
 from .squares import (
@@ -108,7 +108,7 @@ _U64_ONE = np.uint64(1)
 _U64_ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def _hashmix(value, hash_const):  # pragma: no cover - compiled
     value = (value ^ hash_const) & _MASK32
     hash_const = (hash_const * _MULT_A) & _MASK32
@@ -117,13 +117,13 @@ def _hashmix(value, hash_const):  # pragma: no cover - compiled
     return value, hash_const
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def _mix(x, y):  # pragma: no cover - compiled
     result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _MASK32
     return result ^ (result >> _U16)
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def _output(value, hash_const):  # pragma: no cover - compiled
     """One 32-bit word of ``SeedSequence.generate_state``."""
     value = (value ^ hash_const) & _MASK32
@@ -132,7 +132,7 @@ def _output(value, hash_const):  # pragma: no cover - compiled
     return value ^ (value >> _U16), hash_const
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def _mul_hi(a, b):  # pragma: no cover - compiled
     """The high 64 bits of the 128-bit product ``a * b``."""
     a_lo, a_hi = a & _MASK32, a >> _U32
@@ -144,7 +144,7 @@ def _mul_hi(a, b):  # pragma: no cover - compiled
     return a_hi * b_hi + (cross_1 >> _U32) + (cross_2 >> _U32) + (middle >> _U32)
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def remainder_of(word, n, reciprocal):  # pragma: no cover - compiled
     """``word % n`` without a 64-bit division, given ``reciprocal = (2**64 - 1) // n``.
 
@@ -157,7 +157,7 @@ def remainder_of(word, n, reciprocal):  # pragma: no cover - compiled
     return rest
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def _pcg_step(state_hi, state_lo, inc_hi, inc_lo):  # pragma: no cover - compiled
     """``state * multiplier + inc`` modulo 2**128."""
     hi = _mul_hi(state_lo, _MULT_LO) + state_lo * _MULT_HI + state_hi * _MULT_LO
@@ -167,7 +167,7 @@ def _pcg_step(state_hi, state_lo, inc_hi, inc_lo):  # pragma: no cover - compile
     return hi + inc_hi + carry, new_lo
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def next_word(generator):  # pragma: no cover - compiled
     """PCG64's next raw 64-bit word (XSL-RR); ``generator`` is [state hi, lo, inc hi, lo]."""
     state_hi, state_lo = _pcg_step(generator[0], generator[1], generator[2], generator[3])
@@ -180,7 +180,7 @@ def next_word(generator):  # pragma: no cover - compiled
     return (word >> turn) | (word << (np.uint64(64) - turn))
 
 
-@njit(cache=True)
+@kernel(cache=True, part="vector")
 def seed_pcg64(seed_lo, seed_hi, generator):  # pragma: no cover - compiled
     """``generator`` set as ``PCG64(seed)`` is, through ``SeedSequence(seed)``.
 
@@ -248,7 +248,7 @@ def seed_pcg64(seed_lo, seed_hi, generator):  # pragma: no cover - compiled
 
 # numpy's error model: no division here can be by zero, and Python's checks
 # for it cost a branch per division.
-@njit(cache=True, error_model="numpy")
+@kernel(cache=True, part="vector", error_model="numpy")
 def lay_field(
     mines, numbers, first, rule, count, seed_lo, seed_hi, generator, taken, picks, row_of
 ):  # pragma: no cover - compiled
@@ -327,7 +327,7 @@ def lay_field(
                     _count_around(numbers, row, col)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(cache=True, part="vector", error_model="numpy")
 def _open_around(numbers, state, view, row, col, stack, row_of):  # pragma: no cover - compiled
     """Open everything the blank at ``row, col`` opens; how many squares.
 
@@ -360,7 +360,7 @@ def _open_around(numbers, state, view, row, col, stack, row_of):  # pragma: no c
     return opened
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def _count_around(numbers, row, col):  # pragma: no cover - compiled
     rows, cols = numbers.shape
     for y in range(max(row - 1, 0), min(row + 2, rows)):
@@ -368,7 +368,7 @@ def _count_around(numbers, row, col):  # pragma: no cover - compiled
             numbers[y, x] += 1
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def chord_ready(view, row, col):  # pragma: no cover - compiled
     """A number with as many flags around it as it says, and a hidden square beside it."""
     rows, cols = view.shape
@@ -384,7 +384,7 @@ def chord_ready(view, row, col):  # pragma: no cover - compiled
     return flags == number and hidden > 0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="vector", nogil=True, error_model="numpy")
 def fill_masks(view, status, blocks, masks):  # pragma: no cover - compiled
     """Which actions change each board: reveals, then flag toggles and chords (``blocks`` 3)."""
     boards, rows, cols = view.shape
@@ -405,7 +405,7 @@ def fill_masks(view, status, blocks, masks):  # pragma: no cover - compiled
                     masks[i, 2 * squares + square] = chord_ready(view[i], row, col)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(cache=True, part="vector", error_model="numpy")
 def open_square(numbers, state, view, row, col, stack, row_of):  # pragma: no cover - compiled
     """Reveal a safe hidden square (and what a blank opens); how many squares opened."""
     state[row, col] = STATE_REVEALED
@@ -415,7 +415,7 @@ def open_square(numbers, state, view, row, col, stack, row_of):  # pragma: no co
     return 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(cache=True, part="vector", error_model="numpy")
 def show_loss(mines, state, view, row, col):  # pragma: no cover - compiled
     """The board after a loss: every hidden mine, every wrong flag, the mine that went off."""
     rows, cols = view.shape
@@ -430,7 +430,7 @@ def show_loss(mines, state, view, row, col):  # pragma: no cover - compiled
     view[row, col] = GLYPH_EXPLODED
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def toggle_flag(state, view, row, col):  # pragma: no cover - compiled
     """The flag toggle: hidden to flagged, flagged to hidden; False if the square is neither."""
     glyph = view[row, col]
@@ -445,7 +445,7 @@ def toggle_flag(state, view, row, col):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def open_chord(numbers, mines, state, view, row, col, stack, row_of):  # pragma: no cover - compiled
     """A ready chord: its safe squares open first, then the first mine among them (row by row).
 
@@ -468,7 +468,7 @@ def open_chord(numbers, mines, state, view, row, col, stack, row_of):  # pragma:
     return spread, exploded
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, part="vector", inline="always")
 def show_win(mines, view):  # pragma: no cover - compiled
     """The board after a win: every mine shows a flag."""
     rows, cols = view.shape

@@ -15,6 +15,8 @@ player why the first answer is slow instead of going silent.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import threading
 import time
@@ -22,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Final, TextIO
 
-__all__ = ["PARTS", "notice_when_slow", "warm"]
+__all__ = ["PARTS", "notice_when_slow", "warm", "warm_in_background"]
 
 
 def _engine() -> None:
@@ -35,13 +37,20 @@ def _engine() -> None:
 def _solver() -> None:
     # The frontier, the counters, the combination of components and the
     # hint, on the views of a beginner game as a player meets them.
+    import numpy as np
+
     from .game import Game
     from .solver import analyze, hint
+    from .squares import GLYPH_HIDDEN
 
     game = Game.new("beginner", seed=1)
     game.reveal(4, 4)
-    analyze(game.glyphs(), game.mine_count)
+    analysis = analyze(game.glyphs(), game.mine_count)
     hint(game)
+    # The exact fractions `minesweep solve` prints: each component counted
+    # apart (plan_members), which the hint above never needs.
+    hidden = next(zip(*np.nonzero(game.glyphs() == GLYPH_HIDDEN), strict=False))
+    analysis.exact(int(hidden[0]), int(hidden[1]))
 
 
 def _autoplay() -> None:
@@ -86,6 +95,7 @@ def warm(
     ``progress(part, None)`` is told before a part starts and
     ``progress(part, seconds)`` after. An unknown part is a SettingsError.
     """
+    from ._jit import compiling, mark_ready
     from .errors import SettingsError
 
     chosen = list(parts)
@@ -97,11 +107,28 @@ def warm(
         if progress is not None:
             progress(part, None)
         started = time.perf_counter()
-        PARTS[part]()
+        with compiling():
+            PARTS[part]()
+        mark_ready(part)
         seconds[part] = time.perf_counter() - started
         if progress is not None:
             progress(part, seconds[part])
     return seconds
+
+
+def warm_in_background(lock: str, first: str) -> None:
+    """The background warmer :mod:`minesweep._jit` starts on a cold cache; it removes ``lock``.
+
+    It compiles the parts a kernel call may wait on, ``first`` (the part whose
+    call found the cache cold) first.
+    """
+    from ._jit import BACKGROUND_PARTS
+
+    try:
+        warm([first, *(part for part in BACKGROUND_PARTS if part != first)])
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
 
 
 @contextmanager

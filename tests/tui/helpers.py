@@ -53,7 +53,7 @@ def make_app(
         keys=keys,
         store=Store(tmp_path / "db.sqlite3"),
         clock_base=clock or Clock(),
-        **({"warm_command": None} | options),
+        **options,
     )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pathlib
-import sys
 
 import pytest
 
@@ -221,28 +220,3 @@ def test_playing_on_after_the_new_game_question_keeps_the_end_line(
         assert message(app).startswith("Lost: ")
 
     drive(app, scenario, (80, 20))
-
-
-def test_a_hint_asked_while_the_solver_loads_waits_and_the_game_goes_on(
-    tmp_path: pathlib.Path,
-) -> None:
-    # The warmer stands for a first use after an install: it takes a while.
-    slow = [sys.executable, "-c", "import time; time.sleep(1.5)"]
-    app = make_app(tmp_path, warm_command=slow)
-
-    async def scenario(pilot: Pilot[None]) -> None:
-        await pilot.press("space", "H")
-        await pilot.pause()
-        assert message(app).startswith("Loading the solver")
-        assert app.board.hint is None
-        before = app.board.cursor
-        await pilot.press("right")  # the keys keep working meanwhile
-        assert app.board.cursor != before
-        for _ in range(60):
-            await pilot.pause(0.1)
-            if app.board.hint is not None:
-                break
-        assert app.board.hint is not None
-        assert message(app).startswith("Hint: ")
-
-    drive(app, scenario, (60, 20))

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from .._jit import part_ready
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
@@ -295,10 +296,13 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     )
     seeds = range(arguments.seed, arguments.seed + arguments.games)
     workers = arguments.workers or (1 if arguments.dask else default_workers())
-    # Compiled once here, not in every worker at once: the workers then load
-    # the kernels from numba's cache.
-    with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
-        warm_parts(["autoplay"])
+    # Loaded once here, so that a compile (MINESWEEP_JIT=compile, or a ready
+    # mark whose cache is gone) is not run in every worker at once. On a cold
+    # cache part_ready starts the background compile instead, and the first
+    # games run uncompiled (minesweep/_jit.py).
+    if part_ready("autoplay"):
+        with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
+            warm_parts(["autoplay"])
     started = progress.started = time.perf_counter()
     records = play_games(
         config,

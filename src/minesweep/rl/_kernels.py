@@ -10,8 +10,8 @@ batched rules, :mod:`minesweep._vector_kernels`, inlined here.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from minesweep._jit import kernel
 from minesweep._vector_kernels import (
     LOST,
     PLAYING,
@@ -33,7 +33,7 @@ _U64_ONE = np.uint64(1)
 _U64_ZERO = np.uint64(0)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="vector", nogil=True, error_model="numpy")
 def step_boards(  # pragma: no cover - compiled
     actions,
     generators,

@@ -48,6 +48,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from minesweep import Action, ActionKind, Game, GameStatus, MinesweepError
+from minesweep._jit import entry
 from minesweep._vector_kernels import LOST, PLAYING, fill_masks
 from minesweep.errors import SettingsError
 from minesweep.formats import to_view
@@ -322,7 +323,7 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
         # The engine's one mask rule, the vector environment's too, on a batch of one board.
         status = np.array([LOST if self.game.is_over else PLAYING], np.int8)
         masks = np.zeros((1, self.action_count), np.bool_)
-        fill_masks(glyphs.reshape(1, self.rows, self.cols), status, self._blocks, masks)
+        entry(fill_masks)(glyphs.reshape(1, self.rows, self.cols), status, self._blocks, masks)
         mask: npt.NDArray[np.bool_] = masks[0]
         return mask
 

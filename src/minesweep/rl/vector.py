@@ -28,6 +28,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
 from minesweep import GameStatus
+from minesweep._jit import entry
 from minesweep._vector_kernels import PLAYING, fill_masks, next_word, rule_code, status_of
 from minesweep.errors import ActionError, SettingsError
 from minesweep.generate import check_seed
@@ -200,7 +201,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             raise InvalidActionError(f"actions must lie in 0..{self.action_count - 1}")
         rewards = self.rewards
         resetting = self._autoreset.copy()
-        step_boards(
+        entry(step_boards)(
             actions, self._generators, self._seeds, self._laid, self._started, self._autoreset,
             self._numbers, self._mines, self._state, self._view, self._status,
             self._opened, self.mines, self._rule, self._rewards, self._terminated,
@@ -223,7 +224,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which actions change each board, shape ``(num_envs, action_count)``."""
         masks = np.empty((self.num_envs, self.action_count), np.bool_)
-        fill_masks(self._view, self._status, self._blocks, masks)
+        entry(fill_masks)(self._view, self._status, self._blocks, masks)
         return masks
 
     # --- boards --------------------------------------------------------------------------------
@@ -236,7 +237,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     def _reset_board(self, board: int, seed: int | None) -> None:
         if seed is None and self._seeded[board]:
             # A single env's reset() draws on from its generator: so does the board.
-            game_seed = int(next_word(self._generators[board]) >> np.uint64(1))
+            game_seed = int(entry(next_word)(self._generators[board]) >> np.uint64(1))
         else:
             generator, _ = seeding.np_random(seed)
             game_seed = seed if seed is not None else int(generator.integers(2**63))

@@ -11,8 +11,8 @@ component not remembered, with the same planner and counter
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import kernel
 from ._count import count_component, plan_component
 from ._frontier import component_key, member_input
 
@@ -28,7 +28,7 @@ OVER_BUDGET = 2
 OVERFLOW = 3
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def component_keys(  # pragma: no cover - compiled
     cols, group_start, group_cells, witness_start, group_witnesses, witness_rows, witness_cols,
     targets, component_start, component_groups,
@@ -50,7 +50,7 @@ def component_keys(  # pragma: no cover - compiled
     return start, data
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def count_components(  # pragma: no cover - compiled
     witness_start, group_witnesses, group_sizes, targets, component_start, component_groups,
     which, wide, budget, max_coefficients,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from .._jit import kernel
 
 __all__ = ["NO_FIT", "SHARED", "UNDERFLOW", "combine"]
 
@@ -24,7 +25,7 @@ NO_FIT = 1
 UNDERFLOW = 2
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _convolve(a, b):  # pragma: no cover - compiled
     out = np.zeros(a.shape[0] + b.shape[0] - 1)
     for i in range(a.shape[0]):
@@ -34,7 +35,7 @@ def _convolve(a, b):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _products(polys_start, polys, count, backwards, boolean):  # pragma: no cover - compiled
     """Running products of the polynomials (renormalised, or clipped to 0/1), as CSR.
 
@@ -66,7 +67,7 @@ def _products(polys_start, polys, count, backwards, boolean):  # pragma: no cove
     return starts, flat, log_norm
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def combine(  # pragma: no cover - compiled
     shape_rows, shape_cols, total, interior, interior_mask, settled_mask,
     w_start, layouts, log_scales, row_start, ids, sizes, e_start, mines, safes,

@@ -17,8 +17,9 @@ of a count).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from .._jit import kernel
 from ..squares import MAX_NUMBER
 
 __all__ = ["MAX_WIDTH", "count_component", "groups_by_number", "plan_component"]
@@ -28,7 +29,7 @@ MAX_WIDTH = 15
 _index = types.int64[::1]
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _pascal():  # pragma: no cover - compiled
     # A group's squares all neighbour one number, so it holds at most eight.
     table = np.zeros((MAX_NUMBER + 1, MAX_NUMBER + 1))
@@ -39,7 +40,7 @@ def _pascal():  # pragma: no cover - compiled
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _slot(table_keys, key):  # pragma: no cover - compiled
     """Where ``key`` is in the table, or the empty slot where it would go."""
     mask = table_keys.shape[0] - 1
@@ -49,7 +50,7 @@ def _slot(table_keys, key):  # pragma: no cover - compiled
     return slot
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _grow_rows(array, needed):  # pragma: no cover - compiled
     if needed <= array.shape[0]:
         return array
@@ -60,7 +61,7 @@ def _grow_rows(array, needed):  # pragma: no cover - compiled
     return bigger
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _grow(array, needed):  # pragma: no cover - compiled
     if needed <= array.shape[0]:
         return array
@@ -70,11 +71,12 @@ def _grow(array, needed):  # pragma: no cover - compiled
     return bigger
 
 
-@njit(
+@kernel(
     types.Tuple((types.float64[::1], types.float64[:, ::1], types.float64[:, ::1], types.int64))(
         _index, _index, _index, _index, _index, _index, _index, _index, _index, types.int64
     ),
     cache=True,
+    part="solver",
     nogil=True,
 )
 def count_component(  # pragma: no cover - compiled
@@ -268,7 +270,7 @@ def count_component(  # pragma: no cover - compiled
     return total, mines, safes, rows
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def groups_by_number(group_start, group_witnesses, k):  # pragma: no cover - compiled
     """The groups of every number, as CSR: number ``w``'s are ``by_witness[per[w]:per[w+1]]``."""
     n = group_start.shape[0] - 1
@@ -287,7 +289,7 @@ def groups_by_number(group_start, group_witnesses, k):  # pragma: no cover - com
     return per, by_witness
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _far_end(group_start, group_witnesses, per, by_witness, origin):  # pragma: no cover
     """A far end of the frontier: the last group a breadth-first search from ``origin`` reaches."""
     n = group_start.shape[0] - 1
@@ -311,7 +313,7 @@ def _far_end(group_start, group_witnesses, per, by_witness, origin):  # pragma: 
     return queue[tail - 1]
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _greedy_order(group_start, group_witnesses, per, by_witness, start):  # pragma: no cover
     """The counting order: from ``start``, each step takes, among the groups next to
     an open number, the one that leaves the fewest open (see :func:`plan_component`)."""
@@ -385,7 +387,7 @@ def _greedy_order(group_start, group_witnesses, per, by_witness, start):  # prag
     return order
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _state_steps(group_start, group_witnesses, sizes, targets, ignored, order):  # pragma: no cover
     """The state bookkeeping of each step of ``order`` (see :func:`plan_component`).
 
@@ -480,7 +482,7 @@ def _state_steps(group_start, group_witnesses, sizes, targets, ignored, order): 
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _order_cost(group_start, group_witnesses, per, sizes, targets, order):  # pragma: no cover
     """About how many states counting in ``order`` makes: an upper bound, layer by layer.
 
@@ -527,7 +529,7 @@ def _order_cost(group_start, group_witnesses, per, sizes, targets, order):  # pr
     return total
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _best_order(  # pragma: no cover - compiled
     group_start, group_witnesses, per, by_witness, sizes, targets, first, tries
 ):
@@ -552,9 +554,10 @@ def _best_order(  # pragma: no cover - compiled
     return best
 
 
-@njit(
+@kernel(
     types.UniTuple(types.int64[::1], 10)(_index, _index, _index, _index, types.int64, types.int64),
     cache=True,
+    part="solver",
     nogil=True,
 )
 def plan_component(  # pragma: no cover - compiled

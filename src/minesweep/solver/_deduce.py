@@ -28,8 +28,9 @@ last looked at, so each deduction costs only what it touches.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from .._jit import kernel
 from ..squares import KNOWN_MINE as _MINE
 from ..squares import KNOWN_OPEN as _OPEN
 from ..squares import KNOWN_UNKNOWN as _UNKNOWN
@@ -39,7 +40,7 @@ __all__ = ["play_certain_moves"]
 _grid = types.Array(types.uint8, 2, "C", readonly=True)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
 def _touch(numbers, state, queued, queue, tail, row, col):  # pragma: no cover - compiled
     """Queue the revealed numbers around a square that just changed (and itself)."""
     rows, cols = state.shape
@@ -54,7 +55,7 @@ def _touch(numbers, state, queued, queue, tail, row, col):  # pragma: no cover -
     return tail
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
 def _open(numbers, state, queued, queue, tail, stack, row, col):  # pragma: no cover
     """Open a safe square and the blank region around it; return (tail, opened).
 
@@ -86,7 +87,7 @@ def _open(numbers, state, queued, queue, tail, stack, row, col):  # pragma: no c
     return tail, opened
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
 def _tally(state, row, col):  # pragma: no cover - compiled
     """Unknown and known-mine neighbours of a square."""
     rows, cols = state.shape
@@ -102,14 +103,14 @@ def _tally(state, row, col):  # pragma: no cover - compiled
     return unknown, mines
 
 
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy", inline="always")
 def _mark_mine(numbers, state, queued, queue, tail, row, col):  # pragma: no cover - compiled
     """Note a deduced mine and queue the numbers around it; return the new tail."""
     state[row, col] = _MINE
     return _touch(numbers, state, queued, queue, tail, row, col)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
 def _one_number(numbers, state, queued, queue, tail, stack, r, c, left):  # pragma: no cover
     """Rule 1 at number (r, c) with ``left`` mines to find: open or mark all its unknowns.
 
@@ -131,7 +132,7 @@ def _one_number(numbers, state, queued, queue, tail, stack, r, c, left):  # prag
     return tail, opened, marked
 
 
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy", inline="always")
 def _pair_verdict(unknown, left, unknown2, left2, shared):  # pragma: no cover - compiled
     """Rule 2's verdict on the three parts of two numbers' unknown squares.
 
@@ -153,7 +154,7 @@ def _pair_verdict(unknown, left, unknown2, left2, shared):  # pragma: no cover -
     return verdict
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
 def _two_numbers(
     numbers, state, queued, queue, tail, stack, r, c, unknown, left
 ):  # pragma: no cover
@@ -188,7 +189,7 @@ def _two_numbers(
     return tail, 0, 0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
 def _decide_parts(
     numbers, state, queued, queue, tail, stack, r, c, r2, c2, verdict
 ):  # pragma: no cover - compiled
@@ -224,9 +225,10 @@ def _decide_parts(
     return tail, opened, marked
 
 
-@njit(
+@kernel(
     types.int64(_grid, types.int64, types.uint8[:, ::1], types.int64[::1], types.int64[::1]),
     cache=True,
+    part="autoplay",
     nogil=True,
     error_model="numpy",
 )

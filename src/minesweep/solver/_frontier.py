@@ -13,8 +13,8 @@ group.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import kernel
 from ..grid import NEIGHBOUR_OFFSETS
 from ..squares import MAX_NUMBER
 from ._count import groups_by_number
@@ -31,7 +31,7 @@ BROKEN = 2
 _OFFSETS = np.array(NEIGHBOUR_OFFSETS, np.int64)
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _around(mask, offsets):  # pragma: no cover - compiled
     """How many of each square's eight neighbours are in ``mask``."""
     rows, cols = mask.shape
@@ -47,7 +47,7 @@ def _around(mask, offsets):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _before(signatures, a, b):  # pragma: no cover - compiled
     """Whether row ``a`` of ``signatures`` sorts before row ``b`` (as tuples)."""
     for j in range(signatures.shape[1]):
@@ -56,7 +56,7 @@ def _before(signatures, a, b):  # pragma: no cover - compiled
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def _sorted_rows(signatures):  # pragma: no cover - compiled
     """The rows' indices sorted by their contents, stable (a merge sort)."""
     n = signatures.shape[0]
@@ -89,7 +89,7 @@ def _sorted_rows(signatures):  # pragma: no cover - compiled
     return order
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def frontier_arrays(view, settle):  # pragma: no cover - compiled
     """The frontier of ``view`` (uint8 glyphs, already checked) as arrays.
 
@@ -274,7 +274,7 @@ def frontier_arrays(view, settle):  # pragma: no cover - compiled
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def component_key(  # pragma: no cover - compiled
     cols, group_start, group_cells, witness_start, group_witnesses, witness_rows, witness_cols,
     targets, members,
@@ -304,7 +304,7 @@ def component_key(  # pragma: no cover - compiled
     return key
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="solver", nogil=True)
 def member_input(  # pragma: no cover - compiled
     witness_start, group_witnesses, group_sizes, targets, members, ignored
 ):

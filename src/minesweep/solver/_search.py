@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
+from .._jit import entry, kernel
 from ..squares import OUTCOME_MINE
 
 __all__ = ["TOO_LARGE", "layouts", "search"]
@@ -48,7 +49,7 @@ _value_type = types.Tuple((types.float64, types.int64))
 _ENTER, _NEXT, _SPLIT, _RETURN = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="autoplay", nogil=True)
 def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     """The best chance of winning over every layout of ``shown`` and the square to open.
 
@@ -273,11 +274,11 @@ def search(shown: npt.NDArray[np.int64], limit: int) -> tuple[float, int]:
     # Fixed keys for a given count: the same search finds the same square.
     keys = np.frombuffer(np.random.default_rng(layouts).bytes(16 * layouts), np.uint64)
     keys = keys.reshape(2, layouts)
-    chance, square = _search(np.ascontiguousarray(shown, np.int64), keys[0], keys[1], limit)
+    chance, square = entry(_search)(np.ascontiguousarray(shown, np.int64), keys[0], keys[1], limit)
     return float(chance), int(square)
 
 
-@njit(cache=True, nogil=True)
+@kernel(cache=True, part="autoplay", nogil=True)
 def _layouts(touch_start, touch, need, free, mines, limit):  # pragma: no cover - compiled
     """Every way to place ``mines`` mines meeting the constraints, and False past ``limit``.
 
@@ -359,7 +360,7 @@ def layouts(
     squares. Rows come in the order of a depth-first search that tries a
     mine before a safe square.
     """
-    found, complete = _layouts(
+    found, complete = entry(_layouts)(
         np.ascontiguousarray(touch_start, np.int64),
         np.ascontiguousarray(touch, np.int64),
         np.ascontiguousarray(need, np.int64),

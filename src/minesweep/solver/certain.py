@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .._jit import entry
 from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
 from .errors import DEFAULT_MAX_STATES
 from .probability import Analysis, analyze
@@ -53,7 +54,7 @@ def play_until_stuck(
     from ._deduce import play_certain_moves
 
     while True:
-        if play_certain_moves(numbers, mines, state, opens, sure) == 0:
+        if entry(play_certain_moves)(numbers, mines, state, opens, sure) == 0:
             return None
         view = view_of(numbers, state)
         analysis = analyze(view, mines, max_states=max_states)

@@ -25,6 +25,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .._jit import entry
 from .errors import MAX_COEFFICIENTS, ContradictionError, StateBudget, over_budget
 from .exact import ComponentResult, blame, count_exact
 from .frontier import Frontier, Group, Plan, plan_members
@@ -214,7 +215,7 @@ def count_all(
     components = frontier.components
     if not components:
         return []
-    key_start, key_data = component_keys(
+    key_start, key_data = entry(component_keys)(
         frontier.group_at.shape[1],
         frontier.group_start,
         frontier.group_cells,
@@ -249,19 +250,19 @@ def count_all(
             kept.log_scale,
         )
     if missing:
-        status, states_of, ids_start, ids, w_start, layouts, e_start, mines, safes = (
-            count_components(
-                frontier.witness_start,
-                frontier.group_witnesses,
-                frontier.group_sizes,
-                frontier.target_array,
-                frontier.component_start,
-                frontier.component_groups,
-                np.array(missing, np.int64),
-                min(methods.wide, _compiled_width(methods) + 1),
-                budget.left,
-                MAX_COEFFICIENTS,
-            )
+        status, states_of, ids_start, ids, w_start, layouts, e_start, mines, safes = entry(
+            count_components
+        )(
+            frontier.witness_start,
+            frontier.group_witnesses,
+            frontier.group_sizes,
+            frontier.target_array,
+            frontier.component_start,
+            frontier.component_groups,
+            np.array(missing, np.int64),
+            min(methods.wide, _compiled_width(methods) + 1),
+            budget.left,
+            MAX_COEFFICIENTS,
         )
         sizes = frontier.group_sizes
         for i, k in enumerate(missing):
@@ -424,7 +425,7 @@ def _count_compiled(plan: Plan, budget: StateBudget) -> tuple[FloatCounts, int] 
     limit = np.iinfo(np.int64).max
     if budget.limited:
         limit = min(budget.left, MAX_COEFFICIENTS // (plan.squares + 1))
-    kernel: Any = count_component
+    kernel: Any = entry(count_component)
     layouts, mines, safes, states = kernel(*plan.kernel_input, limit)
     if states < 0:
         raise over_budget(plan.squares)

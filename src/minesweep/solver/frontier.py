@@ -27,6 +27,7 @@ from typing import Any, Final, NamedTuple, NoReturn
 import numpy as np
 import numpy.typing as npt
 
+from .._jit import entry
 from ..errors import InvalidBoardError
 from ..grid import NEIGHBOUR_OFFSETS
 from ..squares import GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_PLAYABLE_MAX, GLYPH_QUESTION, VIEW_SYMBOLS
@@ -108,7 +109,7 @@ class Frontier:
             self.group_witnesses,
             self.component_start,
             self.component_groups,
-        ) = frontier_arrays(view, settle)
+        ) = entry(frontier_arrays)(view, settle)
         if problem != OK:
             if hidden is None:
                 hidden = hidden_mask(view)
@@ -276,7 +277,7 @@ def plan_groups(
     local = {w: i for i, w in enumerate(numbers)}
     starts = np.zeros(len(groups) + 1, np.int64)
     np.cumsum([len(group.witnesses) for group in groups], out=starts[1:])
-    order, *kernel_input = plan_component(
+    order, *kernel_input = entry(plan_component)(
         starts,
         np.array([local[w] for w in flat], np.int64),
         np.array([len(group.cells) for group in groups], np.int64),
@@ -304,9 +305,9 @@ def plan_members(
 
     chosen = np.array(members, np.int64)
     needs = frontier.target_array if targets is None else np.array(targets, np.int64)
-    planner: Any = plan_component
+    planner: Any = entry(plan_component)
     order, *kernel_input = planner(
-        *member_input(
+        *entry(member_input)(
             frontier.witness_start,
             frontier.group_witnesses,
             frontier.group_sizes,

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._jit import entry
 from ..errors import InvalidBoardError
 from .counting import (
     COMPONENT_CACHE,
@@ -256,7 +257,7 @@ def _fill_plain(
     e_start = np.zeros(len(counts) + 1, np.int64)
     np.cumsum([r * n for r, n in zip(rows, lengths, strict=True)], out=e_start[1:])
     flat = np.concatenate
-    status, probability, safe, sure, log_layouts = combine(
+    status, probability, safe, sure, log_layouts = entry(combine)(
         view.shape[0],
         view.shape[1],
         total,

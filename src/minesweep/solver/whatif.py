@@ -29,6 +29,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from .._jit import entry
 from ..errors import InvalidBoardError
 from ..squares import GLYPH_HIDDEN
 from ._count import MAX_WIDTH, count_component
@@ -314,7 +315,7 @@ class Lookahead:
         assert merged.kernel_input is not None
         assert merged.is_new is not None
         merged.kernel_input.touch_target[merged.is_new] = number
-        kernel: Any = count_component
+        kernel: Any = entry(count_component)
         layouts, mines_by, _, states = kernel(*merged.kernel_input, self._states_left)
         if states < 0:
             self._states_left = 0
@@ -451,7 +452,7 @@ class Lookahead:
         plan = plan_groups(groups, targets, list(range(len(groups))))
         if max(plan.widths, default=0) > MAX_WIDTH:
             return None
-        kernel: Any = count_component
+        kernel: Any = entry(count_component)
         layouts, _, _, states = kernel(*plan.kernel_input, self._joint_states_left)
         if states < 0:
             self._joint_states_left = 0

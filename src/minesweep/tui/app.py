@@ -10,7 +10,7 @@ saves :mod:`.saves` (in the :mod:`.store`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from minesweep import Effect, Game, GameStatus, MinesweepError
+from minesweep._jit import part_ready
 from minesweep.formats import log_base
 from minesweep.frontend import (
     Button,
@@ -43,7 +44,6 @@ from .help import HelpScreen
 from .keys import DEFAULT_KEYS, DESCRIPTIONS, key_label, load_keys
 from .saves import Save, action_line, undo_line
 from .store import Store
-from .warming import WARM_COMMAND, SolverWarmer
 from .words import plural, record_text, square_name
 
 __all__ = [
@@ -92,15 +92,9 @@ class MinesweeperApp(App[None]):
         lay_no_guess: LayField | None = None,
         key_file: Path | None = None,
         new_seed: Callable[[], int] = draw_seed,
-        warm_command: Sequence[str] | None = WARM_COMMAND,
     ) -> None:
         super().__init__()
         self.settings = settings
-        # Loads the solver's kernels beside the game (see tui/warming.py);
-        # None: advice loads them in place.
-        self.warmer = SolverWarmer(warm_command)
-        # The advice ("hint" or "overlay") asked for while the warmer runs.
-        self._waiting_for: str | None = None
         # The key file the keys came from (or would, were it there): the help names it.
         self.key_file = key_file
         # Draws the seed of a game whose settings have none (the player chose none).
@@ -153,7 +147,10 @@ class MinesweeperApp(App[None]):
         self._check_size()
         rows, cols = self.game.shape
         if rows * cols <= self.advice_max_squares:
-            self.warmer.start()
+            # On a cold cache this starts the solver compiling in a process of
+            # its own; until it is done, advice is computed uncompiled, which
+            # takes milliseconds on boards of this size (minesweep/_jit.py).
+            part_ready("solver")
 
     def on_resize(self) -> None:
         self._check_size()
@@ -452,31 +449,9 @@ class MinesweeperApp(App[None]):
         )
         return True
 
-    def _wait_for_the_solver(self, advice: str) -> bool:
-        """True (and a message) when the solver is still loading beside the game."""
-        if self.warmer.ready:
-            return False
-        self._waiting_for = advice
-        self._say(
-            "Loading the solver: its first use after an install compiles it (once, up to a "
-            f"minute here). Play on; the {advice} comes when it is ready."
-        )
-        return True
-
-    def _tick_warmer(self) -> None:
-        """Give the advice that waited, once the warmer is done."""
-        if self._waiting_for is not None and self.warmer.ready:
-            advice, self._waiting_for = self._waiting_for, None
-            if advice == "hint":
-                self._hint()
-            elif not self.overlay_on:
-                self._overlay()
-
     def _hint(self) -> None:
         game = self.game
         if self.paused or game.is_over or self._too_big_for_advice():
-            return
-        if self._wait_for_the_solver("hint"):
             return
         assists = advice_assists(game)
         try:
@@ -498,8 +473,6 @@ class MinesweeperApp(App[None]):
 
     def _overlay(self) -> None:
         if not self.overlay_on and self._too_big_for_advice():
-            return
-        if not self.overlay_on and self._wait_for_the_solver("overlay"):
             return
         self.overlay_on = not self.overlay_on
         if self.overlay_on and advice_assists(self.game):
@@ -540,7 +513,6 @@ class MinesweeperApp(App[None]):
         # Every action was saved as it was played; the time since the last
         # one is the game's too.
         self._save_elapsed()
-        self.warmer.stop()
         self.exit()
 
     async def action_quit(self) -> None:
@@ -558,7 +530,6 @@ class MinesweeperApp(App[None]):
 
     def _tick(self) -> None:
         self._update_status()
-        self._tick_warmer()
         game = self.game
         if (
             not self.paused

@@ -1,0 +1,354 @@
+"""The numba kernels of the solver and the vector environment, compiled in the background.
+
+Compiling the solver's kernels takes tens of seconds on a small machine, once
+per install (numba then loads them from its cache in about a second). A new
+user's first ``solve`` or first hint should not wait for that, so a kernel
+here is two things: numba's dispatcher, and the same Python function run by
+the interpreter. Until a kernel's *part* (the groups :mod:`minesweep.warm`
+compiles: ``solver``, ``autoplay``, ``vector``) is known to be in numba's
+cache, a call from Python runs the interpreted function, which answers a
+small position in well under a second, and one ``minesweep warm`` process
+is started in the background to fill the cache. When that process has
+written the part's ready mark, the next call switches to the compiled
+kernel: a long run (``bench play``, training) speeds up part way through,
+and every later process starts compiled.
+
+The interpreted function runs the same code on the same arrays, so it gives
+the same answers; the tests compare the two on random positions. What
+differs is what numba leaves out: integer arithmetic wraps silently there
+and would warn here (the counters' hash relies on it), so interpreted calls
+run with numpy's warnings off.
+
+``MINESWEEP_JIT`` chooses, for a process and those it starts:
+
+- ``auto`` (the default): as above;
+- ``compile``: compile in place when needed, as numba does (the tests and
+  the background warmer run so);
+- ``interpret``: never compile, never start a warmer (for debugging).
+
+The engine's own kernels (``minesweep._kernels``: the flood of a reveal)
+are not here: they compile in two seconds and a 10^8-square board needs
+them compiled from the first click.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import logging
+import os
+import subprocess
+import sys
+import time
+import types as pytypes
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from .errors import SettingsError
+
+__all__ = [
+    "BACKGROUND_PARTS",
+    "MODES",
+    "PART_MODULES",
+    "Kernel",
+    "compiling",
+    "entry",
+    "interpreting",
+    "kernel",
+    "mark_ready",
+    "mode",
+    "part_ready",
+]
+
+_log = logging.getLogger("minesweep")
+
+#: The values ``MINESWEEP_JIT`` may take.
+MODES: Final = ("auto", "compile", "interpret")
+
+#: The kernel modules of each part, imported before its ready mark is looked for.
+PART_MODULES: Final[dict[str, tuple[str, ...]]] = {
+    "solver": (
+        "minesweep.solver._count",
+        "minesweep.solver._frontier",
+        "minesweep.solver._combine",
+        "minesweep.solver._batch",
+    ),
+    "autoplay": ("minesweep.solver._deduce", "minesweep.solver._search"),
+    "vector": ("minesweep._vector_kernels", "minesweep.rl._kernels"),
+}
+
+#: What the background warmer compiles, in this order (the solver first: hints wait on it).
+BACKGROUND_PARTS: Final = ("solver", "autoplay", "vector")
+
+#: How often an interpreted call looks for the ready mark again, in seconds.
+_CHECK_EVERY: Final = 1.0
+#: A warmer's lock older than this is taken for a dead warmer's.
+_LOCK_STALE: Final = 15 * 60.0
+
+
+def mode() -> str:
+    """This process's ``MINESWEEP_JIT``; anything else is a SettingsError naming it."""
+    chosen = os.environ.get("MINESWEEP_JIT", "auto").strip().lower() or "auto"
+    if chosen not in MODES:
+        raise SettingsError(f"MINESWEEP_JIT is {chosen!r}; expected one of {', '.join(MODES)}")
+    return chosen
+
+
+class _Dict:
+    # numba.typed.Dict, as the interpreted kernels use it: a plain dict. The
+    # typed one would compile numba's own helpers on first use from Python.
+    @staticmethod
+    def empty(key_type: object, value_type: object) -> dict[Any, Any]:
+        return {}
+
+
+class _Part:
+    """One part's state in this process: whether its kernels are compiled yet."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.kernels: list[Kernel] = []
+        self.ready = False
+        self.next_check = 0.0
+        self.missing = False  # a module of it could not be imported
+
+    def sources(self) -> list[Path]:
+        return sorted({Path(k.py_func.__code__.co_filename) for k in self.kernels})
+
+    def mark_path(self) -> Path | None:
+        """Where the ready mark lives: beside numba's cache of the part's first kernel.
+
+        Its name holds the sources' sizes and times and numba's version, as
+        numba's cache index does, so an edit or an upgrade needs a new mark.
+        None where numba keeps no cache we can find (then: compile in place).
+        """
+        if not self.kernels or self.missing:
+            return None
+        try:
+            import numba
+
+            folder = Path(self.kernels[0].dispatcher._cache._cache_path)
+            stamp = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+            for source in self.sources():
+                status = source.stat()
+                stamp.update(f"{source} {status.st_size} {status.st_mtime_ns}".encode())
+        except (AttributeError, OSError):
+            return None
+        return folder / f"minesweep-{self.name}-{stamp.hexdigest()[:16]}.ready"
+
+
+_PARTS: dict[str, _Part] = {}
+_override: list[str] = []  # the open compiling() and interpreting() blocks, innermost last
+_warmer_started = False
+_WARMERS: list[subprocess.Popen[bytes]] = []
+
+
+def _part(name: str) -> _Part:
+    return _PARTS.setdefault(name, _Part(name))
+
+
+def _imported(name: str) -> _Part:
+    # A part's kernels register as their modules import; its mark is known
+    # only then. (The vector kernels need the rl extra: without it, nothing.)
+    part = _part(name)
+    for module in PART_MODULES.get(name, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            part.missing = True
+    return part
+
+
+def part_ready(name: str) -> bool:
+    """Whether calls to ``name``'s kernels run compiled now (starting the warmer if not)."""
+    part = _part(name)
+    if _override:
+        return _override[-1] == "compile"
+    if part.ready:
+        return True
+    chosen = mode()
+    if chosen == "compile":
+        part.ready = True
+        return True
+    if chosen == "interpret":
+        return False
+    now = time.monotonic()
+    if now < part.next_check:
+        return False
+    part.next_check = now + _CHECK_EVERY
+    mark = _imported(name).mark_path()
+    if mark is None or mark.exists():
+        part.ready = True
+        return True
+    _start_warmer(mark.parent, first=name)
+    return False
+
+
+def mark_ready(name: str) -> None:
+    """Write ``name``'s ready mark: its kernels are in numba's cache (the warmer's last step)."""
+    part = _imported(name)
+    part.ready = True
+    mark = part.mark_path()
+    if mark is None:
+        return
+    with contextlib.suppress(OSError):
+        mark.write_text(f"compiled by process {os.getpid()} at {time.time():.0f}\n")
+
+
+@contextlib.contextmanager
+def compiling() -> Iterator[None]:
+    """Within the block, every kernel runs compiled (what :func:`minesweep.warm.warm` does)."""
+    _override.append("compile")
+    try:
+        yield
+    finally:
+        _override.pop()
+
+
+@contextlib.contextmanager
+def interpreting() -> Iterator[None]:
+    """Within the block, every kernel runs interpreted and no warmer starts (for the tests)."""
+    _override.append("interpret")
+    try:
+        yield
+    finally:
+        _override.pop()
+
+
+def _start_warmer(folder: Path, *, first: str) -> None:
+    # One warmer for every process of this install: the first to find the
+    # cache cold takes the lock file; the warmer removes it when it is done.
+    global _warmer_started
+    if _warmer_started:
+        return
+    _warmer_started = True
+    lock = folder / "minesweep-warming.lock"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            if time.time() - lock.stat().st_mtime > _LOCK_STALE:
+                lock.unlink()
+        descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except OSError:
+        return  # another process is warming, or the folder is not ours to write
+    try:
+        warmer = subprocess.Popen(
+            [sys.executable, "-c", _WARMER, str(lock), first],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "MINESWEEP_JIT": "compile"},
+            start_new_session=True,  # a Ctrl-C of the front end leaves it compiling
+        )
+    except OSError:
+        os.close(descriptor)
+        with contextlib.suppress(OSError):
+            lock.unlink()
+        return
+    _WARMERS.append(warmer)  # held, so that Python does not warn it is still running
+    os.write(descriptor, f"{warmer.pid}\n".encode())  # who holds it
+    os.close(descriptor)
+    _log.warning(
+        "minesweep: compiling the solver in the background (once after an install, "
+        "about a minute); until then it runs uncompiled"
+    )
+
+
+_WARMER: Final = (
+    "import sys; from minesweep.warm import warm_in_background; "
+    "warm_in_background(sys.argv[1], sys.argv[2])"
+)
+
+
+class Kernel:
+    """A numba kernel and its interpreted twin; calling it runs whichever is ready."""
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        part: str,
+        signatures: tuple[Any, ...],
+        options: dict[str, Any],
+    ) -> None:
+        from numba import njit
+
+        self.py_func = func
+        self.part = _part(part)
+        self.signatures = signatures
+        # Lazy: an explicit signature would compile at import. It is compiled
+        # on the first compiled call instead, then (as numba does with one)
+        # the kernel compiles nothing else.
+        self.dispatcher = njit(**options)(func)
+        self._interpreted: Callable[..., Any] | None = None
+        self._compiled = False
+        self.part.kernels.append(self)
+        _BY_DISPATCHER[id(self.dispatcher)] = self
+
+    def compiled(self) -> Any:
+        """The dispatcher, its explicit signatures compiled (or loaded from the cache)."""
+        if not self._compiled:
+            for signature in self.signatures:
+                self.dispatcher.compile(signature)
+            if self.signatures:
+                self.dispatcher.disable_compile()
+            self._compiled = True
+        return self.dispatcher
+
+    def interpreted(self) -> Callable[..., Any]:
+        """The Python function, calling the interpreted twins of the kernels it calls."""
+        if self._interpreted is None:
+            func = self.py_func
+            namespace = dict(func.__globals__)
+            # Made before the kernels it calls are swapped in, so that kernels
+            # calling each other (or themselves) find this twin already made.
+            self._interpreted = pytypes.FunctionType(
+                func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__
+            )
+            typed_dict = _typed_dict()
+            for name, value in func.__globals__.items():
+                twin = _BY_DISPATCHER.get(id(value))
+                if twin is not None and twin.dispatcher is value:
+                    namespace[name] = twin.interpreted()
+                elif value is typed_dict:
+                    namespace[name] = _Dict
+        return self._interpreted
+
+    def __call__(self, *args: Any) -> Any:
+        if part_ready(self.part.name):
+            return self.compiled()(*args)
+        import numpy as np
+
+        with np.errstate(all="ignore"):
+            return self.interpreted()(*args)
+
+
+_BY_DISPATCHER: dict[int, Kernel] = {}
+
+
+def _typed_dict() -> object:
+    from numba.typed import Dict
+
+    return Dict
+
+
+def kernel(*signatures: Any, part: str, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """Decorate a kernel: numba's ``njit(*signatures, **options)``, of the warm part ``part``.
+
+    The name bound is numba's dispatcher, so kernels call each other compiled
+    as before; Python calls it through :func:`entry`.
+    """
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        return Kernel(func, part, signatures, options).dispatcher
+
+    return decorate
+
+
+def entry(dispatcher: Any) -> Callable[..., Any]:
+    """How Python calls a kernel: compiled once its part is ready, interpreted until then."""
+    found = _BY_DISPATCHER.get(id(dispatcher))
+    if found is None or found.dispatcher is not dispatcher:
+        raise TypeError(f"{dispatcher!r} is not a minesweep kernel")
+    return found

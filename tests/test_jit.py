@@ -1,0 +1,241 @@
+"""Kernels answer uncompiled until their part is compiled, and give the same answers.
+
+The uncompiled twin runs the same source under the interpreter: these tests
+hold it to the compiled kernel on random positions (hypothesis), whole
+autoplayed games and vector-environment steps, and check the switch from one
+to the other and the first use of a cold cache, in a process of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minesweep import Game, SettingsError, _jit
+from minesweep.autoplay import PlayConfig, play_game
+from minesweep.solver import analyze, hint
+from minesweep.squares import GLYPH_HIDDEN
+
+
+def _position(preset: str, seed: int, moves: int) -> Game:
+    # A game as a player leaves it: the first click, then the hints' moves.
+    game = Game.new(preset, seed=seed)
+    rows, cols = game.shape
+    game.reveal(rows // 2, cols // 2)
+    for _ in range(moves):
+        if game.is_over:
+            break
+        advice = hint(game)
+        game.reveal(advice.row, advice.col)
+    return game
+
+
+@settings(max_examples=40)
+@given(
+    preset=st.sampled_from(["beginner", "intermediate", "expert"]),
+    seed=st.integers(0, 2**32 - 1),
+    moves=st.integers(0, 60),
+)
+def test_the_uncompiled_solver_answers_as_the_compiled_one(
+    preset: str, seed: int, moves: int
+) -> None:
+    game = _position(preset, seed, moves)
+    if game.is_over:
+        return
+    glyphs = game.glyphs()
+    with _jit.compiling():
+        compiled = analyze(glyphs, game.mine_count)
+        compiled_hint = hint(game)
+    with _jit.interpreting():
+        interpreted = analyze(glyphs, game.mine_count)
+        interpreted_hint = hint(game)
+    # numpy sums pairwise where numba sums in order: the last bits may differ.
+    np.testing.assert_allclose(interpreted.probability, compiled.probability, rtol=1e-9)
+    np.testing.assert_array_equal(interpreted.safe, compiled.safe)
+    np.testing.assert_array_equal(interpreted.mines, compiled.mines)
+    assert (interpreted_hint.row, interpreted_hint.col) == (compiled_hint.row, compiled_hint.col)
+    assert interpreted_hint.reason == compiled_hint.reason
+    hidden = np.argwhere(glyphs == GLYPH_HIDDEN)[0]
+    with _jit.interpreting():
+        exact = interpreted.exact(int(hidden[0]), int(hidden[1]))
+    assert exact == compiled.exact(int(hidden[0]), int(hidden[1]))
+
+
+@pytest.mark.parametrize("preset", ["beginner", "expert"])
+def test_an_uncompiled_autoplayed_game_is_the_compiled_game(preset: str) -> None:
+    config = PlayConfig.preset(preset)
+    for seed in range(6):
+        with _jit.compiling():
+            compiled = play_game(config, seed)
+        with _jit.interpreting():
+            interpreted = play_game(config, seed)
+        assert (interpreted.won, interpreted.guesses, interpreted.opened) == (
+            compiled.won,
+            compiled.guesses,
+            compiled.opened,
+        ), seed
+
+
+def test_the_uncompiled_vector_step_is_the_compiled_step() -> None:
+    pytest.importorskip("gymnasium")
+    from minesweep.rl import MinesweeperVectorEnv
+
+    def run() -> list[tuple[object, ...]]:
+        env = MinesweeperVectorEnv(4, "beginner")
+        observation, _ = env.reset(seed=3)
+        steps: list[tuple[object, ...]] = [(observation.tobytes(),)]
+        actions = np.random.default_rng(5)
+        for _ in range(40):
+            observation, reward, ended, cut, _ = env.step(actions.integers(0, 81, size=4))
+            steps.append((observation.tobytes(), reward.tolist(), ended.tolist(), cut.tolist()))
+        env.close()
+        return steps
+
+    with _jit.compiling():
+        compiled = run()
+    with _jit.interpreting():
+        interpreted = run()
+    assert interpreted == compiled
+
+
+def test_an_unknown_mode_is_a_settings_error_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MINESWEEP_JIT", "fast")
+    with pytest.raises(SettingsError, match="MINESWEEP_JIT is 'fast'; expected one of auto"):
+        _jit.mode()
+    monkeypatch.setenv("MINESWEEP_JIT", " Interpret ")
+    assert _jit.mode() == "interpret"
+
+
+def test_a_part_switches_to_compiled_once_its_mark_is_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    part = _jit._imported("solver")
+    mark = tmp_path / "solver.ready"
+    warmers: list[str] = []
+    monkeypatch.setenv("MINESWEEP_JIT", "auto")
+    monkeypatch.setattr(part, "ready", False)
+    monkeypatch.setattr(part, "next_check", 0.0)
+    monkeypatch.setattr(type(part), "mark_path", lambda self: mark)
+    monkeypatch.setattr(_jit, "_start_warmer", lambda folder, *, first: warmers.append(first))
+    assert not _jit.part_ready("solver")
+    assert warmers == ["solver"]
+    mark.write_text("compiled\n")
+    assert not _jit.part_ready("solver")  # looked again only a second later
+    part.next_check = 0.0
+    assert _jit.part_ready("solver")
+    assert part.ready
+
+
+def test_a_first_solve_on_a_cold_cache_compiles_nothing_and_starts_one_warmer(
+    tmp_path: Path,
+) -> None:
+    view = tmp_path / "view.txt"
+    view.write_text("#########\n#1122211#\n#1.....1#\n#1.....1#\n#########\n")
+    # The solve, with numba's compile events counted: none of the solver's
+    # kernels may compile in the process that answers.
+    program = (
+        "import sys\n"
+        "from numba.core import event\n"
+        "compiled = []\n"
+        "class Count(event.Listener):\n"
+        "    def on_start(self, ev): pass\n"
+        "    def on_end(self, ev):\n"
+        "        compiled.append(ev.data['dispatcher'].py_func.__module__)\n"
+        "event.register('numba:compile', Count())\n"
+        "from minesweep.cli import main\n"
+        "code = main(['solve', sys.argv[1], '--mines', '6'])\n"
+        "print('compiled:', sorted(m for m in set(compiled) if 'solver' in m))\n"
+        "sys.exit(code)\n"
+    )
+    cache = tmp_path / "cache"
+    environment = {**os.environ, "MINESWEEP_JIT": "auto", "NUMBA_CACHE_DIR": str(cache)}
+    cold = subprocess.run(
+        [sys.executable, "-c", program, str(view)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    locks = list(cache.rglob("minesweep-warming.lock"))
+    try:
+        assert cold.returncode == 0, cold.stderr
+        assert "compiled: []" in cold.stdout
+        assert "compiling the solver in the background" in cold.stderr
+        assert len(locks) == 1
+    finally:
+        for lock in locks:  # the warmer would compile for a minute: not in the suite
+            pid = int(lock.read_text().split()[0])
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+    warm = subprocess.run(
+        [sys.executable, "-m", "minesweep", "solve", str(view), "--mines", "6"],
+        env={**environment, "MINESWEEP_JIT": "compile", "NUMBA_CACHE_DIR": ""},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert cold.stdout.replace("compiled: []\n", "") == warm.stdout
+
+
+def test_python_calls_every_kernel_through_entry() -> None:
+    # A kernel called directly from Python code would compile on a cold
+    # cache, in the process that is answering: the very wait _jit avoids.
+    import ast
+    import importlib
+    import importlib.util
+
+    import minesweep
+
+    for part in _jit.PART_MODULES:
+        _jit._imported(part)
+    kernels = {id(k.dispatcher) for k in _jit._BY_DISPATCHER.values()}
+    root = Path(minesweep.__file__).parent
+    direct: list[str] = []
+    for source in sorted(root.rglob("*.py")):
+        if source.name == "__main__.py":
+            continue  # importing it runs the command line
+        module = ".".join(("minesweep", *source.relative_to(root).with_suffix("").parts))
+        module = module.removesuffix(".__init__")
+        try:
+            loaded = importlib.import_module(module)
+        except ImportError:  # an extra this run lacks
+            continue
+        package = module if source.name == "__init__.py" else module.rpartition(".")[0]
+        for function in ast.walk(ast.parse(source.read_text())):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            if id(getattr(loaded, function.name, None)) in kernels:
+                continue  # a kernel's own body calls kernels compiled
+            # What each name means here: the module's, or a local import's.
+            meaning = dict(vars(loaded))
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom):
+                    where = importlib.util.resolve_name(
+                        "." * node.level + (node.module or ""), package
+                    )
+                    for alias in node.names:
+                        with contextlib.suppress(ImportError, AttributeError):
+                            meaning[alias.asname or alias.name] = getattr(
+                                importlib.import_module(where), alias.name
+                            )
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    target = node.func.id
+                elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+                    target = node.value.id
+                else:
+                    continue
+                if id(meaning.get(target)) in kernels:
+                    direct.append(f"{module}.{function.name} uses {target}")
+    assert direct == []
