@@ -170,7 +170,7 @@ def test_a_first_solve_on_a_cold_cache_compiles_nothing_and_starts_one_warmer(
     try:
         assert cold.returncode == 0, cold.stderr
         assert "compiled: []" in cold.stdout
-        assert "compiling the solver in the background" in cold.stderr
+        assert "compiling the solver's kernels in the background" in cold.stderr
         assert len(locks) == 1
     finally:
         for lock in locks:  # the warmer would compile for a minute: not in the suite

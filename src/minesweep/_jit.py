@@ -53,6 +53,7 @@ __all__ = [
     "MODES",
     "PART_MODULES",
     "Kernel",
+    "compile_declared",
     "compiling",
     "entry",
     "interpreting",
@@ -186,6 +187,19 @@ def part_ready(name: str) -> bool:
     return False
 
 
+def compile_declared(name: str) -> None:
+    """Compile (or load) the kernels of ``name`` declared with signatures.
+
+    The warm-ups run the kernels as play reaches them, and a kernel with a
+    declared signature may have been reached only from another kernel, which
+    compiles it for the types it infers, not the declared ones a call from
+    Python asks for.
+    """
+    for found in _imported(name).kernels:
+        if found.signatures:
+            found.compiled()
+
+
 def mark_ready(name: str) -> None:
     """Write ``name``'s ready mark: its kernels are in numba's cache (the warmer's last step)."""
     part = _imported(name)
@@ -251,8 +265,8 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     os.write(descriptor, f"{warmer.pid}\n".encode())  # who holds it
     os.close(descriptor)
     _log.warning(
-        "minesweep: compiling the solver in the background (once after an install, "
-        "about a minute); until then it runs uncompiled"
+        "minesweep: compiling the solver's kernels in the background (once after an "
+        "install, about a minute); until then they run uncompiled"
     )
 
 
@@ -290,7 +304,11 @@ class Kernel:
         """The dispatcher, its explicit signatures compiled (or loaded from the cache)."""
         if not self._compiled:
             for signature in self.signatures:
-                self.dispatcher.compile(signature)
+                # By the argument types alone: numba's cache files a compile
+                # under what it was asked, and a kernel's callers ask by
+                # argument types, so the declared return type would file the
+                # same machine code twice, and miss the callers' copy.
+                self.dispatcher.compile(getattr(signature, "args", signature))
             if self.signatures:
                 self.dispatcher.disable_compile()
             self._compiled = True

@@ -55,11 +55,18 @@ def _solver() -> None:
 
 def _autoplay() -> None:
     # The deduction kernel and the guessing policy, as `bench play` runs them.
+    # Games are played until the endgame's search and the lookahead's counter
+    # have run too: a few beginner games in, as a rule (the first game that
+    # needs them compiles them: tens of seconds, which warm is for).
     from .autoplay import PlayConfig, play_game
+    from .solver import _count, _search
 
     config = PlayConfig.preset("beginner")
-    for seed in range(3):
+    needed = (_search._search, _search._layouts, _count.count_component)
+    for seed in range(200):
         play_game(config, seed)
+        if seed >= 2 and all(kernel.signatures for kernel in needed):
+            break
 
 
 def _vector() -> None:
@@ -95,7 +102,7 @@ def warm(
     ``progress(part, None)`` is told before a part starts and
     ``progress(part, seconds)`` after. An unknown part is a SettingsError.
     """
-    from ._jit import compiling, mark_ready
+    from ._jit import compile_declared, compiling, mark_ready
     from .errors import SettingsError
 
     chosen = list(parts)
@@ -109,6 +116,7 @@ def warm(
         started = time.perf_counter()
         with compiling():
             PARTS[part]()
+            compile_declared(part)
         mark_ready(part)
         seconds[part] = time.perf_counter() - started
         if progress is not None:
