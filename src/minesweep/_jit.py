@@ -190,10 +190,9 @@ def part_ready(name: str) -> bool:
 def compile_declared(name: str) -> None:
     """Compile (or load) the kernels of ``name`` declared with signatures.
 
-    The warm-ups run the kernels as play reaches them, and a kernel with a
-    declared signature may have been reached only from another kernel, which
-    compiles it for the types it infers, not the declared ones a call from
-    Python asks for.
+    The warm-ups run the kernels as play reaches them; a kernel reached only
+    from other kernels would otherwise never have its declared signature
+    compiled from Python, which is how the front ends call it.
     """
     for found in _imported(name).kernels:
         if found.signatures:
@@ -212,23 +211,22 @@ def mark_ready(name: str) -> None:
 
 
 @contextlib.contextmanager
-def compiling() -> Iterator[None]:
+def _forcing(how: str) -> Iterator[None]:
+    _override.append(how)
+    try:
+        yield
+    finally:
+        _override.pop()
+
+
+def compiling() -> contextlib.AbstractContextManager[None]:
     """Within the block, every kernel runs compiled (what :func:`minesweep.warm.warm` does)."""
-    _override.append("compile")
-    try:
-        yield
-    finally:
-        _override.pop()
+    return _forcing("compile")
 
 
-@contextlib.contextmanager
-def interpreting() -> Iterator[None]:
+def interpreting() -> contextlib.AbstractContextManager[None]:
     """Within the block, every kernel runs interpreted and no warmer starts (for the tests)."""
-    _override.append("interpret")
-    try:
-        yield
-    finally:
-        _override.pop()
+    return _forcing("interpret")
 
 
 def _start_warmer(folder: Path, *, first: str) -> None:
