@@ -30,6 +30,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 _ROUND = """
 import json, sys, time
@@ -38,9 +39,9 @@ config = PlayConfig.preset({preset!r}, rule={rule!r}, first_click={click!r})
 seeds = range({start}, {start} + {games})
 play_game(config, 10**9)
 started = time.perf_counter()
-wins = sum(play_game(config, seed).won for seed in seeds)
+won = [seed for seed in seeds if play_game(config, seed).won]
 seconds = time.perf_counter() - started
-print(json.dumps({{"games_per_second": {games} / seconds, "wins": wins}}))
+print(json.dumps({{"games_per_second": {games} / seconds, "wins": len(won), "won": won}}))
 """
 
 _ANALYSIS_ROUND = """
@@ -78,12 +79,12 @@ print(json.dumps({{"median_ms": statistics.median(times) * 1e3, "positions": len
 """
 
 
-def run_round(tree: Path, code: str) -> dict[str, float]:
+def run_round(tree: Path, code: str) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -95,12 +96,14 @@ def alternate(
     unit: str,
     *,
     same: bool = True,
+    won: dict[str, set[int]] | None = None,
 ) -> dict[str, float]:
     """Run each round's code in every tree, alternating who goes first; each tree's median.
 
     ``measure`` names the figure a round prints, ``check`` one that must be
     the same in both trees (the same games won, the same positions met)
     unless ``same`` is False (a change meant to play some games otherwise).
+    ``won``, when given, gathers each tree's won seeds, for a paired count.
     """
     figures: dict[str, list[float]] = {name: [] for name in trees}
     for number, code in enumerate(codes):
@@ -111,6 +114,8 @@ def alternate(
             result = run_round(trees[name], code)
             figures[name].append(result[measure])
             checks.add(result[check])
+            if won is not None:
+                won.setdefault(name, set()).update(result.get("won", []))
         if len(checks) != 1 and same:
             sys.exit(f"round {number + 1}: the trees differ in {check}: {checks}")
         print(
@@ -158,8 +163,17 @@ def main() -> None:
             )
             for start in starts
         ]
-        median = alternate(trees, codes, "games_per_second", "wins", "games/s", same=same)
+        won: dict[str, set[int]] = {}
+        median = alternate(trees, codes, "games_per_second", "wins", "games/s", same=same, won=won)
         print(f"{arguments.preset}, {arguments.rule}, first click {arguments.first_click}, {size}")
+        games = arguments.games * arguments.rounds
+        for name in trees:
+            print(f"{name}: won {len(won[name])} of {games} ({len(won[name]) / games:.2%})")
+        # Paired on the same seeds: only the games one side won tell them apart.
+        print(
+            f"won only before: {len(won['before'] - won['after'])}, "
+            f"won only after: {len(won['after'] - won['before'])}"
+        )
         what = "median games/s"
     before, after = median["before"], median["after"]
     print(f"{what}: before {before:.3f}, after {after:.3f}; after/before {after / before:.3f}")

@@ -148,6 +148,18 @@ def test_a_no_guess_field_is_one_the_solver_clears() -> None:
     assert clears_without_guessing(chosen.lay_field(), (4, 4))
 
 
+def test_a_no_guess_search_takes_the_time_it_is_given() -> None:
+    from minesweep.solver import NoGuessBudgetError, generate_no_guess
+
+    chosen = Settings.of(preset="beginner", seed=5, no_guess=True, first_click="center")
+    expected = generate_no_guess(9, 9, 10, first_click=(4, 4), seed=5).field
+    assert np.array_equal(chosen.lay_field(no_guess_seconds=30.0).mines, expected.mines)
+    # Expert's density on a small board: no attempt clears it in a hundredth of a second.
+    tight = Settings.of(size=(16, 30), mines=170, seed=1, no_guess=True, first_click="center")
+    with pytest.raises(NoGuessBudgetError):
+        tight.lay_field(no_guess_seconds=0.01)
+
+
 def test_laying_a_field_needs_a_first_click_and_a_seed() -> None:
     with pytest.raises(SettingsError, match="needs a first click and a seed"):
         Settings.of(seed=1).lay_field()

@@ -241,10 +241,12 @@ class Settings:
             clock=clock,
         )
 
-    def lay_field(self) -> Minefield:
+    def lay_field(self, *, no_guess_seconds: float = NO_GUESS_SECONDS) -> Minefield:
         """The field of these settings around ``first_click``, from ``seed``.
 
-        A no-guess field is one the solver clears from the first click.
+        A no-guess field is one the solver clears from the first click; its
+        search may take ``no_guess_seconds``, past which it raises
+        :class:`minesweep.solver.NoGuessBudgetError`.
         """
         if self.first_click is None or self.seed is None:
             raise SettingsError("laying a field needs a first click and a seed")
@@ -252,7 +254,12 @@ class Settings:
             from .solver import generate_no_guess
 
             return generate_no_guess(
-                self.rows, self.cols, self.mines, first_click=self.first_click, seed=self.seed
+                self.rows,
+                self.cols,
+                self.mines,
+                first_click=self.first_click,
+                seed=self.seed,
+                max_seconds=no_guess_seconds,
             ).field
         return generate_field(
             self.rows,

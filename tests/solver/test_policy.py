@@ -97,3 +97,21 @@ def test_among_equally_safe_squares_the_likeliest_blank_wins() -> None:
     analysis = analyze(view, 6)
     guess = choose_guess(analysis, view)
     assert (guess.row, guess.col) in ((0, 0), (0, 5), (5, 0), (5, 5))
+
+
+def test_a_tie_that_only_rounding_breaks_goes_to_the_first_square_in_board_order() -> None:
+    """Squares alike in every way but the last bit of a float sum are played in board order.
+
+    An uncompiled analysis sums in another order than the compiled one: the
+    game must not depend on which ran. With 3 mines and a 1 in the middle,
+    every square is 1/8 a mine and the board's four corners open likeliest;
+    a rounding-sized nudge to the last corner must not pick it.
+    """
+    view = parse_view("#####\n#####\n##1##\n#####\n#####")
+    analysis = analyze(view, 3)
+    nudged = analysis.probability.copy()
+    nudged[4, 4] -= 1e-14  # far below any real difference, far above the last bit
+    assert 1.0 - nudged[4, 4] > 1.0 - analysis.probability[4, 4]
+    for probability in (analysis.probability, nudged):
+        guess = choose_guess(replace(analysis, probability=probability), view, lookahead=False)
+        assert (guess.row, guess.col) == (0, 0)

@@ -71,19 +71,12 @@ def _lay(settings: Any, no_guess_seconds: float | None) -> Any:
     """
     if not settings.no_guess:
         return settings.lay_field()
-    from ..solver import NoGuessBudgetError, generate_no_guess
+    from ..solver import NoGuessBudgetError
 
     try:
         if no_guess_seconds is None:
             return settings.lay_field()
-        return generate_no_guess(
-            settings.rows,
-            settings.cols,
-            settings.mines,
-            first_click=settings.first_click,
-            seed=settings.seed,
-            max_seconds=no_guess_seconds,
-        ).field
+        return settings.lay_field(no_guess_seconds=no_guess_seconds)
     except NoGuessBudgetError as error:
         fail(
             f"minesweep new: {error}; give it longer with --no-guess-seconds, "

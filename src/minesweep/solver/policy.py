@@ -42,6 +42,14 @@ __all__ = [
 
 Cell = tuple[int, int]
 
+#: Scores closer than this are the same score: rounding is all that parts them.
+_SAME = 1e-12
+
+
+def _settled(value: float) -> float:
+    """``value`` with its last digits (rounding's noise) dropped, for sorting by it."""
+    return round(value, 10)
+
 
 def choose_guess(
     analysis: Analysis,
@@ -93,7 +101,10 @@ def choose_guess(
     scores = (1.0 - probability[tuple(candidates.T)]) * (
         1.0 + config.opening_weight * opening[tuple(candidates.T)]
     )
-    best = candidates[int(np.argmax(scores))]
+    # Squares alike in every way but rounding tie: the first in board order is
+    # played, so that the order of a float sum (numpy's or a kernel's) never
+    # decides the game.
+    best = candidates[int(np.flatnonzero(scores >= scores.max() - _SAME)[0])]
     row, col = int(best[0]), int(best[1])
     own = Guess(
         row,
@@ -166,12 +177,13 @@ def _lookahead_candidates(
     interior_near = doubtful & ~seen & (around(frontier) > 0) & good
     near = sorted(
         ((r, c) for r, c in np.argwhere(interior_near).tolist()),
-        key=lambda cell: (-blank[cell], cell),
+        key=lambda cell: (-_settled(float(blank[cell])), cell),
     )
     cells = [(r, c) for r, c in np.argwhere(frontier & good).tolist()]
     mine = (own.row, own.col)
     others = sorted(
-        {*cells, *near[: config.lookahead_interior]} - {mine}, key=lambda cell: (risk[cell], cell)
+        {*cells, *near[: config.lookahead_interior]} - {mine},
+        key=lambda cell: (_settled(float(risk[cell])), cell),
     )
     return [mine, *others[: config.lookahead_candidates - 1]]
 
@@ -199,12 +211,12 @@ def _weigh_candidates(
         bound = 1.0
         if config.long_term and safe > 0:
             bound = fifty_fifties.factor((r, c))
-        if best is not None and safe * bound < best[0] - 1e-12:
+        if best is not None and safe * bound < best[0] - _SAME:
             continue
         factor = 1.0
         if bound > 1.0:
             factor = fifty_fifties.factor((r, c), ask)
-            if best is not None and safe * factor < best[0] - 1e-12:
+            if best is not None and safe * factor < best[0] - _SAME:
                 continue
         outcomes = ask.outcomes(r, c)
         if outcomes is None:
@@ -212,7 +224,7 @@ def _weigh_candidates(
                 return None
             continue  # no cheap answer: the candidate is left out
         plain = sum(outcome.chance * outcome.safest for outcome in outcomes)
-        if best is None or factor * plain > best[0] + 1e-12:
+        if best is None or factor * plain > best[0] + _SAME:
             best = (factor * plain, r, c)
             survival, weight = plain, factor
     assert best is not None
