@@ -76,6 +76,7 @@ LAYERS: dict[str, int] = {
     "minesweep.stats": 6,
     "minesweep.solver": 7,
     "minesweep.autoplay": 8,
+    "minesweep.replays": 8,
     "minesweep.frontend": 9,
     "minesweep.cli": 10,
     "minesweep.tui": 10,
