@@ -1,4 +1,4 @@
-"""A bounded reader of a replay's bytes: every read checks the length, every failure names the offset.
+"""A bounded reader of a replay's bytes: each read checks the length, each error names the byte.
 
 Replay formats are binary, big-endian, and often truncated or mislabelled in
 the wild. Each reader reads through one :class:`ByteReader`, so that a short
@@ -35,7 +35,9 @@ class ByteReader:
 
     def take(self, count: int, what: str) -> bytes:
         if count < 0 or self.offset + count > len(self.data):
-            raise self.error(f"the file ends inside {what} ({count} bytes wanted, {self.left} left)")
+            raise self.error(
+                f"the file ends inside {what} ({count} bytes wanted, {self.left} left)"
+            )
         start = self.offset
         self.offset += count
         return self.data[start : self.offset]
@@ -73,7 +75,9 @@ class ByteReader:
     def need(self, count: int, what: str) -> None:
         """Fail now, before anything is allocated, when fewer than ``count`` bytes are left."""
         if count > self.left:
-            raise self.error(f"the file ends before {what} ({count} bytes wanted, {self.left} left)")
+            raise self.error(
+                f"the file ends before {what} ({count} bytes wanted, {self.left} left)"
+            )
 
 
 def decode_text(raw: bytes, *, legacy: str = "cp1252") -> str:

@@ -1,0 +1,185 @@
+"""RawVF Rev6 text replays: read and write.
+
+RawVF is the text form the RawVF parsers print for every binary format and
+that the web player and ranking sites read::
+
+    RawVF_Version: Rev6
+    Program: Arbiter
+    ...                       (Key: value lines)
+    Board:
+    **0000..                  (one line per row, * a mine)
+    Events:
+    0.000 lc 2 1 (18 1)       (time, kind, column, row counted from 1, (x y) pixels)
+
+Other event lines (``start``, ``won``, board events, ...) are skipped. RawVF
+positions are in 16-pixel squares; :func:`write_rawvf` scales other square
+sizes to 16 pixels, keeping each position in its square.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ._bytes import ByteReader
+from ._common import check_times, field_from_mask, make_events
+from .model import Claims, EventKind, Replay, ReplayError
+
+__all__ = ["read_rawvf", "write_rawvf"]
+
+_KINDS = {"mv", "lc", "lr", "rc", "rr", "mc", "mr", "pf", "cc", "l", "r", "m"}
+_EVENT = re.compile(
+    r"(?P<time>-?\d+(?:\.\d*)?)\s+(?P<kind>[a-z]+)(?:\s+-?\d+\s+-?\d+)?\s*"
+    r"\(\s*(?P<x>-?\d+)\s+(?P<y>-?\d+)\s*\)"
+)
+_MODES = {"classic": 0, "upk": 1, "cheat": 2, "density": 3}
+_PX = 16
+
+
+def read_rawvf(data: bytes, where: str) -> Replay:
+    """Read RawVF text (UTF-8, or cp1252 where it is not); ``where`` names the file."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    lines = text.splitlines()
+    header: dict[str, str] = {}
+    number = 0
+
+    def error(message: str, line: int) -> ReplayError:
+        return ReplayError(f"{where}: line {line}: {message}")
+
+    while True:
+        if number >= len(lines):
+            raise error("no 'Board:' line", number)
+        line = lines[number].strip()
+        number += 1
+        key, colon, value = line.partition(":")
+        if key.strip().lower() == "board":
+            break
+        if colon:
+            header[key.strip().lower()] = value.strip()
+    try:
+        cols, rows = int(header["width"]), int(header["height"])
+    except (KeyError, ValueError):
+        raise error("the header needs Width and Height as numbers", number) from None
+    if not (1 <= rows <= 10_000 and 1 <= cols <= 10_000):
+        raise error(f"a {rows}x{cols} board", number)
+    if number + rows > len(lines):
+        raise error(f"the board needs {rows} lines", len(lines))
+    board = [lines[number + row].strip() for row in range(rows)]
+    for row, line in enumerate(board):
+        if len(line) < cols or set(line[:cols]) - set("*0123456789."):
+            raise error(
+                f"board line {row + 1} is not {cols} squares of '*' or '0'", number + row + 1
+            )
+    mask = np.array([[char == "*" for char in line[:cols]] for line in board], dtype=np.bool_)
+    reader = ByteReader(data, where)
+    field = field_from_mask(mask, reader, 0)
+    number += rows
+
+    times: list[int] = []
+    kinds: list[EventKind] = []
+    xs: list[int] = []
+    ys: list[int] = []
+    line_numbers: list[int] = []
+    for index in range(number, len(lines)):
+        line = lines[index].strip()
+        match = _EVENT.match(line)
+        if match is None:
+            continue  # "Events:", board events, start, won, blast ...
+        kind = match["kind"]
+        if kind not in _KINDS:
+            if kind in ("sc", "mt"):
+                raise error(
+                    f"event {kind!r} (shift chord / marks toggle) is not supported", index + 1
+                )
+            continue
+        times.append(round(float(match["time"]) * 1000))
+        kinds.append(kind)  # type: ignore[arg-type]
+        xs.append(int(match["x"]))
+        ys.append(int(match["y"]))
+        line_numbers.append(index + 1)
+    try:
+        check_times(np.asarray(times, dtype=np.int64), line_numbers, reader)
+    except ReplayError as problem:
+        raise ReplayError(str(problem).replace("at byte", "line")) from None
+
+    extra = [(key, value) for key, value in header.items()
+             if key not in ("width", "height", "mines", "player", "program", "version",
+                            "time", "bbbv", "mode")]  # fmt: skip
+    program = header.get("program", "")
+    software = f"{program} {header.get('version', '')}".strip()
+    status = header.get("status", "").lower()
+
+    def number_or_none(key: str, kind: type[int] | type[float]) -> float | None:
+        try:
+            return kind(header[key])
+        except (KeyError, ValueError):
+            return None
+
+    bbbv = number_or_none("bbbv", int)
+    return Replay(
+        format="rawvf",
+        version=6,
+        field=field,
+        events=make_events([t / 1000 for t in times], kinds, xs, ys),
+        cell_px=_PX,
+        software=software,
+        player=header.get("player", ""),
+        mode=_MODES.get(header.get("mode", "").lower(), 0),
+        claims=Claims(
+            bbbv=None if bbbv is None else int(bbbv),
+            rtime=number_or_none("time", float),
+            completed={"won": True, "lost": False}.get(status),
+        ),
+        extra=tuple(extra),
+    )
+
+
+def write_rawvf(replay: Replay) -> str:
+    """The replay as RawVF Rev6 text, positions scaled to 16-pixel squares."""
+    px = replay.cell_px
+    extra = dict(replay.extra)
+    program, _, version = replay.software.partition(" ")
+    level = extra.get("level", "")
+    lines = [
+        "RawVF_Version: Rev6",
+        f"Program: {program}",
+        f"Version: {version}",
+        f"Player: {replay.player}",
+        f"Level: {level.capitalize()}" if level else "Level: Custom",
+        f"Width: {replay.cols}",
+        f"Height: {replay.rows}",
+        f"Mines: {replay.mines}",
+        f"Marks: {'On' if extra.get('question_marks') == 'on' else 'Off'}",
+    ]
+    if replay.claims.rtime is not None:
+        lines.append(f"Time: {replay.claims.rtime:.3f}")
+    if replay.claims.bbbv is not None:
+        lines.append(f"BBBV: {replay.claims.bbbv}")
+    modes = {value: key.capitalize() for key, value in _MODES.items()}
+    lines.append(f"Mode: {modes.get(replay.mode, 'Classic')}")
+    if replay.claims.completed is not None:
+        lines.append(f"Status: {'Won' if replay.claims.completed else 'Lost'}")
+    lines.append("Board:")
+    mines = replay.field.mines
+    lines += ["".join("*" if mine else "0" for mine in row) for row in mines.tolist()]
+    lines.append("Events:")
+    for event in replay.events:
+        x, y = _scale(event.x, px), _scale(event.y, px)
+        ms = round(event.time * 1000)
+        sign = "-" if ms < 0 else ""
+        seconds, thousandths = divmod(abs(ms), 1000)
+        cell = f"{x // _PX + 1} {y // _PX + 1}"
+        lines.append(f"{sign}{seconds}.{thousandths:03d} {event.kind} {cell} ({x} {y})")
+    return "\n".join(lines) + "\n"
+
+
+def _scale(value: int, px: int) -> int:
+    """A pixel of a ``px``-pixel square grid at the same place in a 16-pixel grid."""
+    if px == _PX:
+        return value
+    square, within = divmod(value, px)
+    return square * _PX + within * _PX // px

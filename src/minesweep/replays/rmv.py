@@ -1,0 +1,281 @@
+"""Viennasweeper replays (``.rmv``, format versions 1 and 2), after the open RMV specification.
+
+A header of section sizes, then the sections: (v1) a text result string,
+version info, player fields, the board, pre-flags, one-byte properties, (v2)
+named extension properties, the events and a checksum. All integers are
+big-endian. The section sizes must add up to the file's length, so a cut or
+padded file is caught before anything else is read.
+
+Events: mouse events (v1 coordinates relative to the window, 12 and 56 pixels
+off the board's corner; v2 signed and relative to the board), v2 reduced moves
+(code 28: a time step and two 4-bit signed steps), board events (skipped: the
+board can be replayed from the mouse), and a termination (15 blast, 16 win,
+17 other) with the game's time. As ms-toollib does, pre-flags become ``pf``
+events at their square's corner, and the left press that started the game,
+which Viennasweeper does not record, is added before the first mouse event.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+
+import numpy as np
+
+from ._bytes import ByteReader, decode_text
+from ._common import check_times, field_from_cells, make_events
+from .model import Claims, EventKind, Replay
+
+__all__ = ["read_rmv"]
+
+_MOUSE: dict[int, EventKind] = {1: "mv", 2: "lc", 3: "lr", 4: "rc", 5: "rr", 6: "mc", 7: "mr"}
+_REDUCED_MOVE = 28
+_TIMESTAMP_CHANGE = 0
+_WIN, _BLAST, _OTHER = 16, 15, 17
+#: RMV v2 clone ids (the specification's list; 0 means "see clone_name").
+_CLONES = {1: "Viennasweeper", 2: "Arbiter", 3: "Minesweeper X", 4: "Minesweeper Clone",
+           5: "Metasweeper", 6: "FreeSweeper", 7: "MySweeper"}  # fmt: skip
+_LEVELS = {0: "beginner", 1: "intermediate", 2: "expert", 3: "custom"}
+_RELEASE = re.compile(r"Release\s+(\S+)")
+#: Where v1 mouse coordinates count from: Viennasweeper's client area.
+_V1_X_OFFSET, _V1_Y_OFFSET = 12, 56
+
+_MOUSE_RECORD = struct.Struct(">BHBBHH")  # code, time (3 bytes as B + H), nFlags, x, y
+_MOUSE_RECORD_V2 = struct.Struct(">BHBBhh")
+
+
+def read_rmv(data: bytes, where: str) -> Replay:
+    """Read a Viennasweeper replay; ``where`` names the file in errors."""
+    reader = ByteReader(data, where)
+    if reader.take(4, "the signature") != b"*rmv":
+        raise reader.error("the file does not start with '*rmv'", 0)
+    version = reader.u16("the format version")
+    if version not in (1, 2):
+        raise reader.error(f"RMV format version {version} is not supported (only 1 and 2)", 4)
+    clone_id = reader.u8("the clone id") if version == 2 else 1
+    clone_major = reader.u8("the clone version") if version == 2 else None
+    reader.u32("the file size")  # v2 files say 2 less than their length: not trusted
+    names = ["result string"] if version == 1 else []
+    names += ["version info", "player info", "board", "pre-flags", "properties"]
+    if version == 2:
+        names.append("extension properties")
+    sizes = {name: reader.u16(f"the size of the {name}") for name in names}
+    sizes["events"] = reader.u32("the size of the events")
+    sizes["checksum"] = reader.u16("the size of the checksum")
+    declared = reader.offset + sum(sizes.values())
+    if declared != len(data):
+        raise reader.error(
+            f"the sections add up to {declared} bytes but the file has {len(data)}", len(data)
+        )
+
+    extra: list[tuple[str, str]] = []
+    claims_bbbv: int | None = None
+    if version == 1:
+        section = _section(reader, sizes["result string"])
+        result = _result_string(section.take(sizes["result string"], "the result string"))
+        extra.extend((f"result_{key.lower()}", value) for key, value in result.items())
+        if result.get("3BV", "").isdigit():
+            claims_bbbv = int(result["3BV"])
+    version_info = decode_text(reader.take(sizes["version info"], "the version info")).strip("\0")
+    extra.append(("version_info", version_info))
+    if clone_major is not None:
+        extra.append(("clone_major_version", str(clone_major)))
+
+    section = _section(reader, sizes["player info"])
+    fields = section.u16("the number of player fields")
+    texts = []
+    for index in range(fields):
+        size = section.u8(f"the size of player field {index + 1}")
+        texts.append(section.take(size, f"player field {index + 1}"))
+    texts += [b""] * (4 - len(texts))
+    player, nickname, country, token = (decode_text(raw) for raw in texts[:4])
+    if nickname:
+        extra.append(("unique_identifier", nickname))
+    if token:
+        extra.append(("race_identifier", token))
+
+    section = _section(reader, sizes["board"])
+    boardgen = section.u32("the board's time stamp")
+    cols = section.u8("the number of columns")
+    rows = section.u8("the number of rows")
+    mines = section.u16("the number of mines")
+    mines_at = section.offset
+    section.need(2 * mines, f"the {mines} mine positions")
+    pairs = section.take(2 * mines, "the mine positions")
+    field = field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
+                             reader, mines_at)  # fmt: skip
+
+    preflags: list[tuple[int, int]] = []
+    if sizes["pre-flags"]:
+        section = _section(reader, sizes["pre-flags"])
+        count = section.u16("the number of pre-flags")
+        flags_at = section.offset
+        section.need(2 * count, f"the {count} pre-flag positions")
+        raw = section.take(2 * count, "the pre-flag positions")
+        preflags = list(zip(raw[::2], raw[1::2], strict=True))
+        for col, row in preflags:
+            if col >= cols or row >= rows:
+                raise reader.error(
+                    f"pre-flag at column {col}, row {row} is off the board", flags_at
+                )
+
+    section = _section(reader, sizes["properties"])
+    wanted = 4 if version == 1 else 7
+    if sizes["properties"] < wanted:
+        raise reader.error(f"{sizes['properties']} properties; at least {wanted} expected")
+    marks, no_flags, mode, level = section.take(4, "the properties")
+    extra.append(("question_marks", "on" if marks else "off"))
+    extra.append(("level", _LEVELS.get(level, str(level))))
+    cell_px = 16
+    if version == 2:
+        low, high, cell_px = section.take(3, "the properties")
+        claims_bbbv = low | high << 8
+        if cell_px == 0:
+            raise reader.error("the square size is 0 pixels", section.offset - 1)
+    elif sizes["properties"] > 4:
+        extra.append(("utf8", "yes" if section.u8("the utf8 property") == 1 else "no"))
+
+    clone_name = None
+    if version == 2:
+        section = _section(reader, sizes["extension properties"])
+        count = section.u16("the number of extension properties")
+        for index in range(count):
+            key = decode_text(section.take(section.u8("a name size"), f"extension {index + 1}"))
+            value = section.take(section.u8("a value size"), f"extension property {key!r}")
+            try:
+                text = value.decode("utf-8")
+            except UnicodeDecodeError:
+                text = value.hex()
+            if key == "clone_name":
+                clone_name = text
+            extra.append((key, text))
+
+    events_at = reader.offset
+    events_end = events_at + sizes["events"]
+    times, kinds, xs, ys, offsets, ending, total_ms = _events(
+        ByteReader(data[:events_end], where, events_at), version, field.shape, cell_px, preflags
+    )
+    check_times(np.asarray(times, dtype=np.int64), offsets, reader)
+    events = make_events([t / 1000 for t in times], kinds, xs, ys)
+    extra.append(("termination", {_WIN: "win", _BLAST: "blast"}.get(ending, "other")))
+
+    if version == 1:
+        software = "Viennasweeper"
+    elif clone_id == 0:
+        software = clone_name or "unknown clone"
+    else:
+        software = _CLONES.get(clone_id, f"clone {clone_id}")
+    release = _RELEASE.search(version_info)
+    if release is not None and software == "Viennasweeper":
+        software = f"Viennasweeper {release.group(1)}"
+    start_us = boardgen * 1_000_000
+    return Replay(
+        format="rmv",
+        version=version,
+        field=field,
+        events=events,
+        cell_px=cell_px,
+        software=software,
+        player=player,
+        country=country,
+        mode=mode,
+        start_us=start_us,
+        end_us=start_us + total_ms * 1000,
+        claims=Claims(
+            bbbv=claims_bbbv,
+            rtime=total_ms / 1000,
+            completed=ending == _WIN,
+            no_flags=no_flags == 1,
+        ),
+        extra=tuple(extra),
+    )
+
+
+def _section(reader: ByteReader, size: int) -> ByteReader:
+    """A reader of the next ``size`` bytes, which cannot read past them; ``reader`` moves on."""
+    start = reader.offset
+    reader.need(size, "a section")
+    reader.offset += size
+    return ByteReader(reader.data[: start + size], reader.where, start)
+
+
+def _result_string(raw: bytes) -> dict[str, str]:
+    """``\\nKEY:value#KEY:value#\\n`` as a dict; the values are text."""
+    result = {}
+    for item in decode_text(raw).strip().split("#"):
+        key, colon, value = item.partition(":")
+        if colon:
+            result[key.strip()] = value.strip()
+    return result
+
+
+def _events(
+    reader: ByteReader,
+    version: int,
+    shape: tuple[int, int],
+    cell_px: int,
+    preflags: list[tuple[int, int]],
+) -> tuple[list[int], list[EventKind], list[int], list[int], list[int], int, int]:
+    """Times (ms), kinds, x, y and offsets of the mouse events; the termination code and time."""
+    data, end = reader.data, len(reader.data)
+    times: list[int] = [0] * len(preflags)
+    kinds: list[EventKind] = ["pf"] * len(preflags)
+    xs = [col * cell_px for col, _ in preflags]
+    ys = [row * cell_px for _, row in preflags]
+    offsets = [reader.offset] * len(preflags)
+    record = _MOUSE_RECORD if version == 1 else _MOUSE_RECORD_V2
+    dx, dy = (_V1_X_OFFSET, _V1_Y_OFFSET) if version == 1 else (0, 0)
+    pos = reader.offset
+    time = x = y = 0
+    first = True
+    mouse = _MOUSE
+    while True:
+        if pos >= end:
+            raise reader.error("the events end without a termination event", pos)
+        code = data[pos]
+        if code in mouse:
+            if pos + 9 > end:
+                raise reader.error("the file ends inside a mouse event", pos)
+            _, high, low, _flags, x, y = record.unpack_from(data, pos)
+            time = high << 8 | low
+            x -= dx
+            y -= dy
+        elif code == _REDUCED_MOVE and version == 2 and not first:
+            if pos + 3 > end:
+                raise reader.error("the file ends inside a reduced mouse move", pos)
+            step, packed = data[pos + 1], data[pos + 2]
+            time += step
+            x += (packed >> 4 & 7) - (packed >> 4 & 8)
+            y += (packed & 7) - (packed & 8)
+        elif code == _TIMESTAMP_CHANGE and version == 1:
+            if pos + 5 > end:
+                raise reader.error("the file ends inside a time stamp change", pos)
+            pos += 5
+            continue
+        elif 9 <= code <= 14 or 18 <= code <= 27:
+            if pos + 3 > end:
+                raise reader.error("the file ends inside a board event", pos)
+            pos += 3
+            continue
+        elif code in (_WIN, _BLAST, _OTHER):
+            if pos + 4 > end:
+                raise reader.error("the file ends inside the termination event", pos)
+            total_ms = int.from_bytes(data[pos + 1 : pos + 4], "big")
+            return times, kinds, xs, ys, offsets, code, total_ms
+        else:
+            raise reader.error(f"unknown event code {code}", pos)
+        if first:
+            # Viennasweeper starts the game on the first left press and does
+            # not record it; ms-toollib and RawVF both put it back here.
+            first = False
+            times.append(time)
+            kinds.append("lc")
+            xs.append(x)
+            ys.append(y)
+            offsets.append(pos)
+        times.append(time)
+        kinds.append(mouse.get(code, "mv"))
+        xs.append(x)
+        ys.append(y)
+        offsets.append(pos)
+        pos += 9 if code in mouse else 3
