@@ -64,7 +64,7 @@ def test_the_chance_of_a_click_is_the_share_of_layouts_with_a_mine_there(
     view, mines = position
     plain = np.where(view == GLYPH_FLAG, GLYPH_HIDDEN, view).astype(np.uint8)
     every = layouts(plain, mines)
-    hidden = [tuple(map(int, square)) for square in np.argwhere(plain >= GLYPH_HIDDEN)]
+    hidden = [(int(r), int(c)) for r, c in np.argwhere(plain >= GLYPH_HIDDEN)]
     square = data.draw(st.sampled_from(hidden))
     verdict = click_verdict(view, mines, [square])
     expected = Fraction(sum(square in layout for layout in every), len(every))
@@ -86,4 +86,4 @@ def test_a_one_two_one_needs_counting() -> None:
     verdict = click_verdict(view, 2, [(1, 1)])
     assert (verdict.certain, verdict.by_counting, verdict.luck) == (True, True, 0.0)
     corner = click_verdict(view, 2, [(1, 0)])
-    assert (corner.mine_chance, corner.guess, corner.avoidable) == (1, True, True)
+    assert (corner.mine_chance, corner.guess, corner.avoidable) == (Fraction(1), True, True)

@@ -7,6 +7,7 @@ from typing import TypeAlias
 
 from .. import __version__
 from . import _commands as run
+from . import _replay
 from ._args import (
     Parser,
     RuleIsRule,
@@ -76,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve(commands)
     _add_bench(commands)
     _add_warm(commands)
+    _add_replay(commands)
     return parser
 
 
@@ -151,6 +153,54 @@ def _add_stats(commands: _Commands) -> None:
         "file", metavar="FILE", help="the board or game file; '-' reads standard input"
     )
     stats.set_defaults(run=run.stats)
+
+
+_REPLAY_EXAMPLES = """\
+examples:
+  minesweep replay game.evf
+      a summary: player, board, time, 3BV, clicks, IOE, ZiNi, STNB, and checks
+  minesweep replay --format json replays/ > stats.jsonl
+      every replay in a folder (recursively), one JSON object a line
+  minesweep replay --format csv --workers 2 replays/ > stats.csv
+      one row a file, read on two processes
+
+formats: AVF (Minesweeper Arbiter), RMV (Viennasweeper v1, v2), EVF
+(Metasweeper v0-v4), MVF (Minesweeper Clone 0.97) and RawVF text; the
+content decides, not the extension. Statistics follow ms-toollib's
+definitions and names; the checks compare the header's claims (3BV, time,
+won) with what the board and events show.
+"""
+
+
+def _add_replay(commands: _Commands) -> None:
+    """``minesweep replay``: replay files' statistics, one summary (or record) a file."""
+    replay = commands.add_parser(
+        "replay",
+        help="read replay files (AVF, RMV, EVF, MVF, RawVF) and print their statistics",
+        description=(
+            "Read competitive replay files, or folders of them, and print each game's "
+            "statistics as players rank by them, with the checks of the file's own claims. "
+            "A file that cannot be read is one line on standard error (exit status 2 at "
+            "the end); the others are still printed."
+        ),
+        epilog=_REPLAY_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    replay.add_argument("files", nargs="+", metavar="FILE", help="replay files or folders")
+    replay.add_argument(
+        "--format",
+        choices=("text", "json", "csv"),
+        default="text",
+        help="a summary a file (text, the default), JSON Lines, or CSV",
+    )
+    replay.add_argument("--workers", type=positive, help="local processes to read on (default 1)")
+    replay.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_false",
+        help="no progress line on standard error (it is shown only on a terminal)",
+    )
+    replay.set_defaults(run=_replay.replay)
 
 
 def _add_solve(commands: _Commands) -> None:
