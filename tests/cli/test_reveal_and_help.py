@@ -140,6 +140,7 @@ COMMANDS = [
     ["bench"],
     ["bench", "play"],
     ["warm"],
+    ["replay"],
 ]
 
 

@@ -69,23 +69,14 @@ def _records(paths: list[str]) -> list[tuple[str, dict[str, Any] | None, str | N
 
 
 def _text(record: dict[str, Any]) -> str:
-    def number(value: Any) -> str:
-        if isinstance(value, float):
-            return "-" if math.isnan(value) else f"{value:.3f}"
-        return str(value)
-
-    won = "won" if record.get("won") else "not won"
+    time = record["claimed_rtime"]
+    said = "" if time is None else f", {time:.3f} s by the header"
     lines = [
         f"{record['path']}: {record['format'].upper()} v{record['version']}, "
         f"{record['software'] or 'unknown software'}, player {record['player'] or '-'}",
-        f"  {record['rows']}x{record['cols']}, {record['mines']} mines, {won} in "
-        f"{number(record['rtime'])} s; 3BV {record['bbbv']} ({record['bbbv_solved']} solved), "
-        f"3BV/s {number(record['bbbv_s'])}",
-        f"  clicks {record['cl']} (left {record['left']}, right {record['right']}, "
-        f"double {record['double']}), effective {record['ce']}; IOE {number(record['ioe'])}, "
-        f"throughput {number(record['thrp'])}, correctness {number(record['corr'])}",
-        f"  openings {record['op']}, islands {record['isl']}, ZiNi {record['zini']}, "
-        f"HZiNi {record['hzini']}, STNB {number(record['stnb'])}, RQP {number(record['rqp'])}",
+        f"  {record['rows']}x{record['cols']}, {record['mines']} mines, "
+        f"{record['events']} mouse events{said}",
+        f"  3BV {record['bbbv']}, openings {record['op']}, islands {record['isl']}",
     ]
     lines += [f"  check: {line}" for line in record["checks"]]
     return "\n".join(lines)

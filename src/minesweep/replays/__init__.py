@@ -6,24 +6,25 @@ Minesweeper Arbiter, RMV from Viennasweeper, EVF from Metasweeper, MVF from
 Minesweeper Clone 0.97, RawVF text), told apart by their bytes; a file that
 cannot be read raises :class:`ReplayError` (a ``ValueError``) naming the file
 and the byte, never anything else. :func:`summary` gives one flat record of
-a replay: what the file says, every statistic under ms-toollib's names, and
-:func:`check`'s list of the header's claims that the board and events
-contradict. :func:`write_evf` and :func:`write_rawvf` write them back.
+a replay: what the file says, what its board asks (3BV, openings,
+islands), and :func:`check`'s list of the header's claims that the board
+contradicts. :func:`write_evf` and :func:`write_rawvf` write them back.
 
 The package's parts: ``model`` (the value objects), ``_bytes`` (the bounded
 reader every format reads through), one module a format (``avf``, ``rmv``,
 ``evf``, ``mvf``, ``rawvf``), ``reading`` (which format a file is),
-``clicks`` (mouse events to clicks, as ms-toollib classifies them),
-``zini`` and ``stats`` (the statistics), ``checks``, ``verdict`` (the exact
+``checks``, ``verdict`` (the exact
 solver on a click) and ``report`` (the record).
 """
 
 from __future__ import annotations
 
+from .checks import check
 from .evf import write_evf
 from .model import EVENT_KINDS, FORMATS, Claims, MouseEvent, Replay, ReplayError
 from .rawvf import write_rawvf
 from .reading import detect_format, read
+from .report import summary
 
 __all__ = [
     "EVENT_KINDS",
@@ -32,8 +33,10 @@ __all__ = [
     "MouseEvent",
     "Replay",
     "ReplayError",
+    "check",
     "detect_format",
     "read",
+    "summary",
     "write_evf",
     "write_rawvf",
 ]
