@@ -230,7 +230,7 @@ def _add_warm(commands: _Commands) -> None:
     """``minesweep warm``: compile the kernels ahead of their first use."""
     warm = commands.add_parser(
         "warm",
-        help="compile the engine's and the solver's kernels now (once after an install)",
+        help="compile the kernels now: engine, solver, autoplay, vector (once after an install)",
         description=(
             "Compile the compiled kernels ahead of their first use, part by part, with a "
             "line for each: the first solve, hint, bench play or RL step after an install "
