@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 from hypothesis import HealthCheck, settings
 
@@ -32,3 +33,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # cores the timing-sensitive tests share. tests/test_jit.py tests that default
 # in processes of its own. Set here so every process a test starts inherits it.
 os.environ["MINESWEEP_JIT"] = "compile"
+
+# The Ctrl-C tests raise SIGINT in this process. A shell that starts a job in
+# the background (``.ci/run &``) starts it with SIGINT ignored, which would
+# make those tests see nothing: the suite takes Python's own handler back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)

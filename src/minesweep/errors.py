@@ -12,6 +12,8 @@ values keeps working; catch :class:`MinesweepError` to handle all of ours::
     ├── SettingsError        settings that describe no game: preset, size, seed, rule,
     │                        kind, or an optional extra that is not installed
     ├── ParseError           text or bytes in one of our formats could not be read
+    │   └── ReplayError      minesweep.replays: a replay file that cannot be read;
+    │                        names the file and the byte
     │   (the solver, minesweep.solver.errors and minesweep.solver.noguess)
     ├── ContradictionError   no mine layout agrees with the view; names a square at fault
     ├── AnalysisBudgetError  the frontier is too tangled to count within the budget
