@@ -30,9 +30,9 @@ def test_a_folder_gives_one_json_line_a_replay_as_ms_toollib_reads_them(
     status, out, err = run(capsys, monkeypatch, "replay", "--format", "json", str(DATA))
     assert (status, err) == (0, "")
     records = [json.loads(line) for line in out.splitlines()]
-    assert [pathlib.Path(r["path"]).name for r in records] == sorted(EXPECTED)
+    assert [pathlib.Path(r["file"]).name for r in records] == sorted(EXPECTED)
     for record in records:
-        name = pathlib.Path(record["path"]).name
+        name = pathlib.Path(record["file"]).name
         fields = ("format", "player", "rows", "cols", "mines", "bbbv", "op", "isl")
         assert tuple(record[key] for key in fields) == EXPECTED[name]
         assert record["checks"] == []
@@ -70,7 +70,7 @@ def test_a_header_that_claims_another_3bv_is_reported(
     from dataclasses import replace
 
     real = read(DATA / "test_subject.avf")
-    forged = replace(real, claims=replace(real.claims, bbbv=50))
+    forged = replace(real, claims=replace(real.claims, bbbv=50, completed=True))
     path = tmp_path / "forged.evf"
     path.write_bytes(write_evf(forged))
     status, out, err = run(capsys, monkeypatch, "replay", "--format", "json", str(path))

@@ -69,14 +69,23 @@ def _records(paths: list[str]) -> list[tuple[str, dict[str, Any] | None, str | N
 
 
 def _text(record: dict[str, Any]) -> str:
-    time = record["claimed_rtime"]
-    said = "" if time is None else f", {time:.3f} s by the header"
+    def number(value: Any) -> str:
+        if isinstance(value, float):
+            return "-" if not math.isfinite(value) else f"{value:.3f}"
+        return str(value)
+
+    won = "won" if record["won"] else "not won"
     lines = [
-        f"{record['path']}: {record['format'].upper()} v{record['version']}, "
+        f"{record['file']}: {record['format'].upper()} v{record['version']}, "
         f"{record['software'] or 'unknown software'}, player {record['player'] or '-'}",
-        f"  {record['rows']}x{record['cols']}, {record['mines']} mines, "
-        f"{record['events']} mouse events{said}",
-        f"  3BV {record['bbbv']}, openings {record['op']}, islands {record['isl']}",
+        f"  {record['rows']}x{record['cols']}, {record['mines']} mines, {won} in "
+        f"{number(record['rtime'])} s; 3BV {record['bbbv_solved']}/{record['bbbv']}, "
+        f"3BV/s {number(record['bbbv_s'])}",
+        f"  clicks {record['cl']} (left {record['left']}, right {record['right']}, "
+        f"double {record['double']}), effective {record['ce']}; IOE {number(record['ioe'])}, "
+        f"throughput {number(record['thrp'])}, correctness {number(record['corr'])}",
+        f"  openings {record['op']}, islands {record['isl']}, ZiNi {record['zini']}, "
+        f"HZiNi {record['hzini']}, STNB {number(record['stnb'])}, RQP {number(record['rqp'])}",
     ]
     lines += [f"  check: {line}" for line in record["checks"]]
     return "\n".join(lines)
@@ -111,7 +120,7 @@ def replay(arguments: argparse.Namespace) -> None:
             failures += 1
             sys.stderr.write(f"minesweep replay: {error}\n")
             continue
-        record = {"path": path, **record}
+        record = {"file": path, **record}
         if arguments.format == "json":
             out.write(json.dumps(_finite(record), ensure_ascii=False, allow_nan=False) + "\n")
         elif arguments.format == "csv":

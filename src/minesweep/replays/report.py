@@ -1,4 +1,4 @@
-"""A replay as one flat record: what the file says, what its board asks, and the checks.
+"""A replay as one flat record: what the file says, every statistic, and the checks.
 
 The command line prints these records (text, JSON Lines, CSV), and a batch
 of them loads into pandas as one table (``pandas.DataFrame(records)``).
@@ -6,18 +6,22 @@ of them loads into pandas as one table (``pandas.DataFrame(records)``).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from ..stats import board_stats
 from .checks import check
 from .model import Replay
+from .stats import replay_stats
 
 __all__ = ["summary"]
 
 
 def summary(replay: Replay) -> dict[str, Any]:
-    """The record of ``replay``: format, software, player, board, its 3BV, claims and checks."""
-    board = board_stats(replay.field)
+    """The record of ``replay``: format, software, player, board, claims, statistics, checks.
+
+    The statistics are :func:`~.stats.replay_stats`'s, under ms-toollib's names.
+    """
+    stats = replay_stats(replay)
     claims = replay.claims
     events = replay.events
     return {
@@ -35,13 +39,11 @@ def summary(replay: Replay) -> dict[str, Any]:
         "end_us": replay.end_us,
         "events": len(events),
         "last_event": events[-1].time if events else None,
-        "bbbv": board.bbbv,
-        "op": board.openings,
-        "isl": board.islands,
         "claimed_bbbv": claims.bbbv,
         "claimed_rtime": claims.rtime,
         "completed": claims.completed,
         "official": claims.official,
         "fair": claims.fair,
-        "checks": check(replay),
+        **dataclasses.asdict(stats),
+        "checks": check(replay, stats),
     }
