@@ -38,7 +38,15 @@ from .field import Minefield
 from .game import Game
 from .squares import STATE_HIDDEN, STATE_OPENING, STATE_REVEALED
 
-__all__ = ["BoardStats", "GameStats", "board_stats", "game_stats", "wilson_interval"]
+__all__ = [
+    "BoardStats",
+    "GameStats",
+    "board_stats",
+    "game_stats",
+    "lone_numbers",
+    "opening_labels",
+    "wilson_interval",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +108,8 @@ class GameStats:
 
 def board_stats(field: Minefield) -> BoardStats:
     """3BV, openings and islands of a minefield."""
-    labels, openings = _opening_labels(field)
-    lone = _lone_numbers(field, labels)
+    labels, openings = opening_labels(field)
+    lone = lone_numbers(field, labels)
     return BoardStats(
         rows=field.rows,
         cols=field.cols,
@@ -129,8 +137,8 @@ def game_stats(game: Game) -> GameStats:
     if field is None:
         bbbv = solved = 0
     else:
-        labels, openings = _opening_labels(field)
-        lone = _lone_numbers(field, labels)
+        labels, openings = opening_labels(field)
+        lone = lone_numbers(field, labels)
         bbbv = openings + int(np.count_nonzero(lone))
         revealed = game.state == STATE_REVEALED
         opened = np.unique(labels[revealed & (labels > 0)])
@@ -147,13 +155,13 @@ def game_stats(game: Game) -> GameStats:
     )
 
 
-def _opening_labels(field: Minefield) -> tuple[npt.NDArray[np.int32], int]:
+def opening_labels(field: Minefield) -> tuple[npt.NDArray[np.int32], int]:
     """Label every square of an opening 1, 2, ...; 0 elsewhere. Returns labels and count."""
     blank = (field.numbers == 0) & ~field.mines
     return _label_groups(blank)
 
 
-def _lone_numbers(field: Minefield, labels: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
+def lone_numbers(field: Minefield, labels: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
     """Safe numbered squares that border no opening: each is one 3BV on its own."""
     in_opening = labels > 0
     near = in_opening.copy()

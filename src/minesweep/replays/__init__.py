@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .checks import check
 from .evf import write_evf
+from .from_game import replay_from_game
 from .model import EVENT_KINDS, FORMATS, Claims, MouseEvent, Replay, ReplayError
 from .rawvf import write_rawvf
 from .reading import detect_format, read
@@ -36,6 +37,7 @@ __all__ = [
     "check",
     "detect_format",
     "read",
+    "replay_from_game",
     "summary",
     "write_evf",
     "write_rawvf",

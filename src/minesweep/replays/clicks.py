@@ -73,7 +73,7 @@ import numpy.typing as npt
 from ..actions import Action, ActionKind
 from ..field import Minefield
 from ..game import Game
-from ..stats import _lone_numbers, _opening_labels
+from ..stats import lone_numbers, opening_labels
 from .model import Replay
 
 __all__ = [
@@ -242,11 +242,11 @@ class _Machine:
         numbers = field.numbers.astype(np.int16)
         numbers[field.mines] = -1
         self.board: list[int] = numbers.reshape(-1).tolist()
-        labels, _ = _opening_labels(field)
+        labels, _ = opening_labels(field)
         #: The opening each 0 belongs to (1, 2, ...), 0 for other squares.
         self.opening: list[int] = labels.reshape(-1).tolist()
         #: Safe numbered squares with no 0 around: one 3BV each (cell_is_bbbv).
-        self.lone: list[bool] = _lone_numbers(field, labels).reshape(-1).tolist()
+        self.lone: list[bool] = lone_numbers(field, labels).reshape(-1).tolist()
         for index, value in enumerate(self.board):
             if value <= 0:
                 self.lone[index] = False
