@@ -93,8 +93,30 @@ def real(path):
     out["pix_size"] = v.pix_size
     return out
 
+def safe_chance(v, e):
+    m = e.event.unwrap_mouse()
+    return 1.0 - e.prior_game_board.poss[m.y // v.pix_size][m.x // v.pix_size]
+
+def luck(v):
+    v.analyse_for_features(["pluck"]); v.current_time = 1e9
+    return {
+        "pluck": v.pluck,
+        "levels": [e.useful_level for e in v.events],
+        "plucks": [e.key_dynamic_params.pluck for e in v.events],
+        "safe": [safe_chance(v, e) if e.useful_level == 2 else None for e in v.events],
+    }
+
+def answer(j):
+    if "pluck_raw" in j:
+        return luck(read_raw(list(bytes.fromhex(j["pluck_raw"]))))
+    if "pluck_path" in j:
+        path = j["pluck_path"]
+        v = CLASSES[path.rsplit(".", 1)[1]](path); v.parse(); v.analyse()
+        return luck(v)
+    return generated(j["raw"]) if "raw" in j else real(j["path"])
+
 jobs = json.loads(sys.stdin.read())
-print(json.dumps([generated(j["raw"]) if "raw" in j else real(j["path"]) for j in jobs]))
+print(json.dumps([answer(j) for j in jobs]))
 """
 
 
@@ -117,7 +139,13 @@ def _run(jobs: Sequence[dict[str, str]]) -> list[dict[str, Any]] | None:
 
 
 def oracle(jobs: Sequence[dict[str, str]]) -> list[dict[str, Any] | None]:
-    """ms-toollib's statistics for each job (``{"raw": hex}`` or ``{"path": file}``)."""
+    """ms-toollib's answer for each job.
+
+    ``{"raw": hex}`` (generated EVF v3) or ``{"path": file}``: its statistics.
+    ``{"pluck_raw": hex}`` or ``{"pluck_path": file}``: its luck (``pluck``)
+    after ``analyse_for_features(["pluck"])``, with each event's useful level,
+    running pluck, and for an effective left click the chance it was safe.
+    """
     batch = _run(jobs)
     if batch is not None:
         return list(batch)

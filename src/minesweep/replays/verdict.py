@@ -1,51 +1,81 @@
-"""The exact solver's verdict on one click: how safe it was, and whether it had to be a guess.
+"""The exact solver's verdict on every click of a replay: how safe it was, and was it a guess.
 
-No replay tool says this as data. For each click that opens squares, the
-view the player saw just before it is analysed exactly (:func:`minesweep.solver.analyze`,
-which sees only what the player saw; the player's flags are ignored, since a
-flag is a claim, not a fact) and the click is judged:
+No replay tool gives this as data. For each click that opens squares (or
+hits a mine) the view the player saw just before it is analysed exactly
+(:func:`minesweep.solver.analyze`, which sees only what the player saw; the
+player's flags are ignored, since a flag is a claim, not a fact) and the
+click is judged:
 
-- ``mine_chance``: the exact chance that the click hits a mine (for a chord,
-  that any of the squares it opens does; see :func:`click_verdict`);
+- ``mine_chance``: the exact chance that the click hits a mine; for a chord,
+  that any of the squares it opens does (their joint chance, counted over
+  the layouts, not a product of single chances);
 - ``certain``: every square it opens was certainly safe;
 - ``by_counting``: certain, but not by the single-number rules (a number
   whose mines are all found frees its other neighbours; a number with as
-  many hidden neighbours as mines left marks them all) applied over and
-  over: only counting the layouts showed it (ms-toollib's "jump judge",
-  the players' "hard judgement");
+  many hidden neighbours as mines left makes them all mines) applied over
+  and over: only counting the layouts showed it (the players' "hard
+  judgement"; ms-toollib's ``jump_judge`` also allows one subtraction of two
+  numbers, see the table in ``docs/replays.md``);
 - ``guess``: not certain; ``avoidable`` when a certainly safe square existed
   somewhere on the board; ``forced`` when none did; ``fifty_fifty`` when the
-  chance was exactly one half;
+  chance was one half;
 - ``luck``: ``-log10`` of the chance of surviving the click, in decimal
-  digits: 0 for a certain click, 0.301 for a won 50/50. The sum over a game
-  is ms-toollib's ``pluck``.
+  digits: 0 for a certain click, 0.301 for a won 50/50, infinite for the
+  click that hit a mine. Summed over the game, as :attr:`JudgedClick.pluck`
+  does click by click, it is ms-toollib's ``pluck``; like ms-toollib, the
+  first opening click is free (every one of these programs makes it safe),
+  and a mine hit before it counts nothing (the game never started).
+
+:func:`judge_clicks` judges every click of a replay into a :class:`ClickTable`
+(``pandas.DataFrame(table.columns())`` is a table a person can load);
+:func:`click_verdict` judges one click on one view.
+
+Speed: views repeat (a flag changes no view the solver sees), so each
+distinct one is analysed once, and the solver's component cache carries
+counts from one view to the next. The single-number rules run once over the
+whole game: what they prove stays proved as squares open (an opened square
+was safe, as they said), so each view only resumes them around the squares
+that changed.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..squares import GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_QUESTION, MAX_NUMBER
+from ..squares import GLYPH_HIDDEN, MAX_NUMBER
+from .clicks import VIEW_HIDDEN, ClickAnalysis, ClickEffect, ClickKind, analyse_clicks
+from .model import Replay
 
-__all__ = ["ClickVerdict", "click_verdict", "single_number_safe"]
+__all__ = [
+    "ClickTable",
+    "ClickVerdict",
+    "JudgedClick",
+    "click_verdict",
+    "judge_clicks",
+    "single_number_safe",
+]
 
 Square = tuple[int, int]
+
+# A chance this close to one half is one half: the counts are floats within 1e-12.
+_HALF_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True, slots=True)
 class ClickVerdict:
     """The solver's verdict on one click (see the module's docstring)."""
 
-    #: The exact chance the click hits a mine; None where it was not counted
-    #: (a chord whose squares are not all certain: their joint chance is not
-    #: counted yet).
-    mine_chance: Fraction | None
+    #: The exact chance the click hits a mine (a float within 1e-12 of the
+    #: fraction); NaN where it could not be counted (a chord's joint chance
+    #: past the solver's budget).
+    mine_chance: float
     certain: bool
     by_counting: bool
     guess: bool
@@ -59,77 +89,216 @@ class ClickVerdict:
 
     @property
     def luck(self) -> float:
-        """``-log10`` of the chance of surviving the click (inf for a mine; NaN if not counted)."""
-        if self.mine_chance is None:
+        """``-log10`` of the chance of surviving the click (inf: a sure mine; NaN: uncounted)."""
+        chance = self.mine_chance
+        if math.isnan(chance):
             return math.nan
-        if self.mine_chance >= 1:
+        if chance >= 1:
             return math.inf
-        return -math.log10(1.0 - float(self.mine_chance))
+        return -math.log10(1.0 - chance) if chance > 0 else 0.0
 
 
-def _neighbour_sum(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    padded = np.zeros((mask.shape[0] + 2, mask.shape[1] + 2), np.int64)
-    padded[1:-1, 1:-1] = mask
-    rows, cols = mask.shape
-    total = np.zeros(mask.shape, np.int64)
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            if dr or dc:
-                total += padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
-    return total
+@dataclass(frozen=True, slots=True)
+class JudgedClick:
+    """One click of a replay, with the solver's verdict where it opened squares.
+
+    A row of :meth:`ClickTable.columns`. Clicks that open nothing (flags,
+    clicks on open squares, chords that do nothing, clicks off the board) are
+    not judged: their chance is NaN, their flags False, ``safe_squares`` -1.
+    """
+
+    #: Position among the replay's clicks (:attr:`ClickAnalysis.clicks`).
+    index: int
+    #: Index of the mouse event that made it, in ``replay.events``.
+    event: int
+    #: Seconds from the game's start (the first opening click); negative before it.
+    time: float
+    #: ``"left"``, ``"right"`` or ``"double"``.
+    kind: str
+    #: The square, or -1, -1 off the board.
+    row: int
+    col: int
+    #: ``"nothing"``, ``"flag"``, ``"unflag"``, ``"open"``, ``"chord"`` or ``"mine"``.
+    effect: str
+    #: Counted in ms-toollib's ``ce``.
+    effective: bool
+    #: The 3BV it solved.
+    solved: int
+    #: Index of the view before it in :attr:`ClickAnalysis.views`.
+    view: int
+    #: The squares it opened (or would have: a chord's hidden, unflagged neighbours).
+    squares: int
+    judged: bool
+    #: The game's first opening click, safe by the program's rule: chance 0.
+    first: bool
+    mine_chance: float
+    certain: bool
+    by_counting: bool
+    guess: bool
+    avoidable: bool
+    forced: bool
+    fifty_fifty: bool
+    lowest_chance: float
+    safe_squares: int
+    luck: float
+    #: The luck of the game so far, this click included (ms-toollib's ``pluck`` at this click).
+    pluck: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClickTable:
+    """Every click of a replay, judged (:func:`judge_clicks`)."""
+
+    clicks: tuple[JudgedClick, ...]
+    analysis: ClickAnalysis
+
+    @property
+    def pluck(self) -> float:
+        """The luck of the whole game: ms-toollib's ``pluck`` (inf for a game lost on a mine)."""
+        return self.clicks[-1].pluck if self.clicks else 0.0
+
+    @property
+    def guesses(self) -> int:
+        return sum(click.guess for click in self.clicks)
+
+    @property
+    def avoidable_guesses(self) -> int:
+        return sum(click.avoidable for click in self.clicks)
+
+    @property
+    def forced_guesses(self) -> int:
+        return sum(click.forced for click in self.clicks)
+
+    @property
+    def by_counting(self) -> int:
+        """Certain clicks that only counting showed (hard judgements)."""
+        return sum(click.by_counting for click in self.clicks)
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The table as columns, one list a field: ``pandas.DataFrame(table.columns())``."""
+        names = [f.name for f in fields(JudgedClick)]
+        columns: dict[str, list[Any]] = {name: [] for name in names}
+        for click in self.clicks:
+            for name in names:
+                columns[name].append(getattr(click, name))
+        return columns
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The table as one dict a click."""
+        return [asdict(click) for click in self.clicks]
+
+
+# --- the single-number rules, resumed view after view ---------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        tuple(
+            i * cols + j
+            for i in range(max(r - 1, 0), min(r + 2, rows))
+            for j in range(max(c - 1, 0), min(c + 2, cols))
+            if (i, j) != (r, c)
+        )
+        for r in range(rows)
+        for c in range(cols)
+    )
+
+
+class _SingleNumberRules:
+    """The squares the single-number rules prove safe or mines, kept up to date as squares open.
+
+    Views come in as ``rows * cols`` bytes in ms-toollib's codes (0-8 open,
+    10 and above not open; flags are not trusted). Each view must open a
+    superset of the squares of the one before, as a game's views do.
+    """
+
+    __slots__ = ("mine", "nbrs", "safe", "shown")
+
+    def __init__(self, rows: int, cols: int) -> None:
+        size = rows * cols
+        self.nbrs = _neighbours(rows, cols)
+        self.shown = bytearray([VIEW_HIDDEN]) * size
+        self.mine = bytearray(size)
+        self.safe = bytearray(size)
+
+    def advance(self, view: bytes) -> None:
+        shown, nbrs, mine, safe = self.shown, self.nbrs, self.mine, self.safe
+        now = np.frombuffer(view, np.uint8)
+        before = np.frombuffer(bytes(shown), np.uint8)
+        opened = np.flatnonzero((before > MAX_NUMBER) & (now <= MAX_NUMBER)).tolist()
+        if not opened:
+            return
+        queue: list[int] = []
+        for k in opened:
+            shown[k] = view[k]
+            safe[k] = 0
+            queue.append(k)
+            queue.extend(j for j in nbrs[k] if shown[j] <= MAX_NUMBER)
+        while queue:
+            k = queue.pop()
+            if shown[k] > MAX_NUMBER:
+                continue
+            unknown = [j for j in nbrs[k] if shown[j] > MAX_NUMBER and not mine[j] and not safe[j]]
+            if not unknown:
+                continue
+            left = shown[k] - sum(mine[j] for j in nbrs[k])
+            if left == 0:
+                marks = safe
+            elif left == len(unknown):
+                marks = mine
+            else:
+                continue
+            for j in unknown:
+                marks[j] = 1
+                queue.extend(i for i in nbrs[j] if shown[i] <= MAX_NUMBER and i != k)
+
+
+def _codes_of_glyphs(view: npt.NDArray[np.uint8]) -> bytes:
+    """A glyph view as ms-toollib's codes: numbers kept, everything not open hidden."""
+    return np.where(view <= MAX_NUMBER, view, VIEW_HIDDEN).astype(np.uint8).tobytes()
 
 
 def single_number_safe(view: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
-    """The hidden squares the single-number rules, applied until nothing changes, prove safe.
+    """The hidden squares of a glyph view the single-number rules prove safe, applied to a fixpoint.
 
     Flags are not trusted: a square is a known mine only when the rules make
     it one.
     """
-    hidden = view >= GLYPH_HIDDEN
-    number = np.where(view <= MAX_NUMBER, view, 0).astype(np.int64)
-    numbered = (view <= MAX_NUMBER) & (_neighbour_sum(hidden) > 0)
-    mine = np.zeros(view.shape, np.bool_)
-    safe = np.zeros(view.shape, np.bool_)
-    while True:
-        unknown = hidden & ~mine & ~safe
-        known_mines = _neighbour_sum(mine)
-        open_unknown = _neighbour_sum(unknown)
-        full = numbered & (known_mines == number) & (open_unknown > 0)
-        needs_all = numbered & (number - known_mines == open_unknown) & (open_unknown > 0)
-        new_safe = unknown & (_neighbour_sum(full) > 0)
-        new_mine = unknown & (_neighbour_sum(needs_all) > 0) & ~new_safe
-        if not new_safe.any() and not new_mine.any():
-            return safe
-        safe |= new_safe
-        mine |= new_mine
+    view = np.asarray(view, np.uint8)
+    rules = _SingleNumberRules(*view.shape)
+    rules.advance(_codes_of_glyphs(view))
+    return np.frombuffer(bytes(rules.safe), np.bool_).reshape(view.shape).copy()
 
 
-def click_verdict(
-    view: npt.NDArray[np.uint8], mines: int, squares: Sequence[Square]
+# --- verdicts ----------------------------------------------------------------------------------
+
+
+def _verdict(
+    plain: npt.NDArray[np.uint8],
+    mines: int,
+    targets: Sequence[Square],
+    rules_safe: npt.NDArray[np.bool_] | bytearray,
+    cols: int,
+    analysis: Any,
 ) -> ClickVerdict:
-    """The verdict on a click that opens ``squares`` (hidden squares of ``view``).
+    """The verdict on opening ``targets`` of the glyph view ``plain`` (flags already hidden)."""
+    from ..solver.whatif import Lookahead
 
-    ``view`` is what the player saw before the click (glyphs), ``mines`` the
-    board's mine count. A chord's chance is counted when every square it opens
-    is certain (then 0); otherwise it is left uncounted (None).
-    """
-    from ..solver import analyze
-
-    plain = view.copy()
-    plain[(plain == GLYPH_FLAG) | (plain == GLYPH_QUESTION)] = GLYPH_HIDDEN
-    analysis = analyze(plain, mines)
-    safe = np.zeros(view.shape, np.bool_)
-    if len(analysis.safe):
+    safe_count = len(analysis.safe)
+    safe = np.zeros(plain.shape, np.bool_)
+    if safe_count:
         safe[tuple(analysis.safe.T)] = True
-    certain = all(safe[square] for square in squares)
-    chance: Fraction | None
+    certain = all(safe[square] for square in targets)
+    chance: float
     if certain:
-        chance = Fraction(0)
-    elif len(squares) == 1:
-        chance = analysis.exact(*squares[0])
+        chance = 0.0
+    elif len(targets) == 1:
+        chance = float(analysis.probability[targets[0]])
     else:
-        chance = None
-    by_counting = certain and not all(single_number_safe(plain)[square] for square in squares)
+        joint = Lookahead(analysis).joint([], list(targets))
+        chance = math.nan if joint is None else min(max(1.0 - joint, 0.0), 1.0)
+    by_counting = certain and not all(rules_safe[r * cols + c] for r, c in targets)
     probability = analysis.probability
     lowest = float(np.nanmin(probability)) if np.isfinite(probability).any() else math.nan
     guess = not certain
@@ -138,9 +307,119 @@ def click_verdict(
         certain=certain,
         by_counting=by_counting,
         guess=guess,
-        avoidable=guess and bool(len(analysis.safe)),
-        forced=guess and not len(analysis.safe),
-        fifty_fifty=chance == Fraction(1, 2),
+        avoidable=guess and safe_count > 0,
+        forced=guess and safe_count == 0,
+        fifty_fifty=abs(chance - 0.5) < _HALF_TOLERANCE,
         lowest_chance=lowest,
-        safe_squares=len(analysis.safe),
+        safe_squares=safe_count,
     )
+
+
+def click_verdict(
+    view: npt.NDArray[np.uint8], mines: int, squares: Sequence[Square]
+) -> ClickVerdict:
+    """The verdict on a click that opens ``squares`` (hidden squares of ``view``).
+
+    ``view`` is what the player saw before the click (glyphs), ``mines`` the
+    board's mine count.
+    """
+    from ..solver import analyze
+
+    view = np.asarray(view, np.uint8)
+    plain = np.where(view <= MAX_NUMBER, view, GLYPH_HIDDEN).astype(np.uint8)
+    rules = _SingleNumberRules(*view.shape)
+    rules.advance(_codes_of_glyphs(view))
+    return _verdict(plain, mines, squares, rules.safe, view.shape[1], analyze(plain, mines))
+
+
+_EFFECT_NAMES = {effect: effect.name.lower() for effect in ClickEffect}
+_KIND_NAMES = {kind: kind.name.lower() for kind in ClickKind}
+_JUDGED = (ClickEffect.OPEN, ClickEffect.CHORD, ClickEffect.MINE)
+
+
+def judge_clicks(replay: Replay, analysis: ClickAnalysis | None = None) -> ClickTable:
+    """Every click of ``replay`` with the solver's verdict (see the module's docstring).
+
+    ``analysis`` is :func:`~minesweep.replays.clicks.analyse_clicks` of the
+    replay, if already made.
+    """
+    from ..solver import AnalysisBudgetError, analyze
+
+    if analysis is None:
+        analysis = analyse_clicks(replay)
+    rows, cols, mines = analysis.rows, analysis.cols, replay.mines
+    nbrs = _neighbours(rows, cols)
+    events = replay.events
+    rules = _SingleNumberRules(rows, cols)
+    analysed: dict[bytes, Any] = {}
+    table: list[JudgedClick] = []
+    pluck = 0.0
+    first_seen = False
+    for index, click in enumerate(analysis.clicks):
+        before = analysis.views[click.view]
+        k = click.row * cols + click.col
+        effect = click.effect
+        judged = click.row >= 0 and effect in _JUDGED
+        targets: list[Square] = []
+        if judged:
+            if click.kind is ClickKind.DOUBLE:
+                targets = [divmod(j, cols) for j in nbrs[k] if before[j] == VIEW_HIDDEN]
+            else:
+                targets = [(click.row, click.col)]
+        first = not first_seen and click.kind is ClickKind.LEFT and effect is ClickEffect.OPEN
+        verdict: ClickVerdict | None = None
+        luck = 0.0
+        if first:
+            first_seen = True
+        elif judged:
+            plain_bytes = bytes(c if c <= MAX_NUMBER else GLYPH_HIDDEN for c in before)
+            rules.advance(before)
+            solver = analysed.get(plain_bytes)
+            plain = np.frombuffer(plain_bytes, np.uint8).reshape(rows, cols)
+            if plain_bytes not in analysed:
+                try:
+                    analysed[plain_bytes] = analyze(plain, mines)
+                except AnalysisBudgetError:
+                    # A huge custom board can need more partial layouts than
+                    # the solver's budget: that click is left uncounted.
+                    analysed[plain_bytes] = None
+            solver = analysed[plain_bytes]
+            if solver is not None:
+                verdict = _verdict(plain, mines, targets, rules.safe, cols, solver)
+            if first_seen:
+                luck = verdict.luck if verdict else math.nan
+                if effect is ClickEffect.MINE:
+                    luck = math.inf
+                pluck += luck
+            # else: a mine hit before any opening (a program without a safe
+            # first click): the game never started, and like ms-toollib its
+            # luck is not counted.
+        table.append(
+            JudgedClick(
+                index=index,
+                event=click.event,
+                time=events[click.event].time - analysis.start,
+                kind=_KIND_NAMES[click.kind],
+                row=click.row,
+                col=click.col,
+                effect=_EFFECT_NAMES[effect],
+                effective=click.effective,
+                solved=click.solved,
+                view=click.view,
+                squares=len(targets),
+                judged=judged,
+                first=first,
+                mine_chance=0.0 if first else (verdict.mine_chance if verdict else math.nan),
+                certain=first or (verdict is not None and verdict.certain),
+                by_counting=verdict is not None and verdict.by_counting,
+                guess=verdict is not None and verdict.guess,
+                avoidable=verdict is not None and verdict.avoidable,
+                forced=verdict is not None and verdict.forced,
+                fifty_fifty=verdict is not None and verdict.fifty_fifty,
+                lowest_chance=verdict.lowest_chance if verdict else math.nan,
+                safe_squares=verdict.safe_squares if verdict else -1,
+                luck=luck,
+                pluck=pluck,
+            )
+        )
+    return ClickTable(tuple(table), analysis)
