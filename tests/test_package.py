@@ -61,6 +61,7 @@ LAYERS: dict[str, int] = {
     "minesweep.records": 2,
     "minesweep._kernels": 1,
     "minesweep._jit": 1,
+    "minesweep._dask": 1,
     "minesweep.leetcode": 2,
     "minesweep.field": 3,
     "minesweep.notation": 3,

@@ -20,7 +20,7 @@ futures are cancelled, and :func:`play_games` raises :class:`PlayInterrupted`
 from __future__ import annotations
 
 import contextlib
-import importlib
+import functools
 import multiprocessing.connection
 import os
 import re
@@ -319,28 +319,11 @@ def _play_on_dask(
     timeout: float,
     collect: Callable[[list[GameRecord]], None],
 ) -> None:
-    try:
-        dask: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise SettingsError(
-            "playing on a Dask cluster needs the optional extra: pip install 'minesweep[dask]'"
-        ) from None
-    try:
-        client = dask.Client(address, timeout=timeout)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise SettingsError(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
-    with client:
-        futures: list[Any] = []
-        try:
-            futures.extend(client.submit(_play_chunk, config, part, pure=False) for part in chunks)
-            for future in dask.as_completed(futures):
-                collect(future.result())
-        except BaseException:
-            # What has not run is taken off the cluster; a chunk running on a
-            # worker finishes there and its result is dropped.
-            client.cancel(futures)
-            raise
+    from ._dask import run_on_dask
+
+    run_on_dask(
+        functools.partial(_play_chunk, config), chunks, address, timeout, collect, doing="playing"
+    )
 
 
 def _play_on_processes(

@@ -5,7 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
@@ -87,3 +90,93 @@ def test_a_folder_without_replays_says_so(
         f"minesweep replay: {tmp_path}: no replay files (.avf .rmv .evf .mvf .rawvf) "
         "in this folder\n"
     )
+
+
+def _finite(value: object) -> object:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def test_clicks_json_is_the_verdict_table_one_line_a_click(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep.replays.verdict import judge_clicks
+
+    path = DATA / "test_subject_2.rmv"
+    status, out, err = run(capsys, monkeypatch, "replay", "--clicks", "--format", "json", str(path))
+    assert (status, err) == (0, "")
+    lines = [json.loads(line) for line in out.splitlines()]
+    expected = judge_clicks(read(path)).rows()
+    assert len(lines) == len(expected)
+    for line, row in zip(lines, expected, strict=True):
+        assert line == {"file": str(path), **{k: _finite(v) for k, v in row.items()}}
+
+
+def test_clicks_text_names_each_guess_and_the_luck(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = DATA / "test_subject_2.rmv"
+    status, out, err = run(capsys, monkeypatch, "replay", "--clicks", str(path))
+    assert (status, err) == (0, "")
+    # ms-toollib's pluck of this file is 0.4771 (log10 of 3: a 1/3 guess and a 50/50).
+    assert "luck 0.477" in out.splitlines()[0]
+    assert "2 guesses (2 avoidable, 0 forced)" in out.splitlines()[0]
+    assert sum("50/50" in line for line in out.splitlines()) == 1
+
+
+def test_clicks_csv_is_one_row_a_click_of_every_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = run(capsys, monkeypatch, "replay", "--clicks", "--format", "csv", str(DATA))
+    assert (status, err) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    counts = {name: sum(pathlib.Path(r["file"]).name == name for r in rows) for name in EXPECTED}
+    assert counts == {"test_subject.avf": 36, "test_subject.evf": 334, "test_subject.rmv": 19,
+                      "test_subject_2.rmv": 31}  # fmt: skip
+
+
+def test_output_cut_short_by_its_reader_ends_quietly() -> None:
+    command = [sys.executable, "-m", "minesweep", "replay", "--clicks", "--format", "json"]
+    reader = subprocess.Popen(
+        [*command, str(DATA / "test_subject.evf")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout is not None
+    reader.stdout.readline()
+    reader.stdout.close()  # the reader goes, as `| head -1` does
+    _, err = reader.communicate(timeout=120)
+    assert (reader.returncode, err) == (141, b"")
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_same_records(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    missing = str(tmp_path / "missing.evf")
+    files = [str(DATA / name) for name in sorted(EXPECTED)]
+    local = run(capsys, monkeypatch, "replay", "--format", "json", *files)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        remote = run(capsys, monkeypatch, "replay", "--format", "json", "--dask", address, *files)
+        broken = run(capsys, monkeypatch, "replay", "--dask", address, missing, files[0])
+    assert remote == local
+    assert broken[0] == 2
+    assert broken[2].splitlines() == [f"minesweep replay: {missing}: no such file"]
+
+
+def test_an_unreachable_dask_scheduler_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    status, out, err = run(
+        capsys, monkeypatch, "replay", "--dask", "tcp://127.0.0.1:9", "--dask-timeout", "0.5",
+        str(DATA / "test_subject.avf"),
+    )  # fmt: skip
+    assert (status, out) == (2, "")
+    assert err.startswith(
+        "minesweep replay: cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"
+    )
+    assert len(err.splitlines()) == 1

@@ -2,7 +2,9 @@
 
 Every failure the user can cause (a missing file, a malformed board, a bad
 click) ends with exit status 2 and exactly one line on standard error; Ctrl-C
-ends a command with one line too, and exit status 130.
+ends a command with one line too, and exit status 130. Output piped into a
+reader that stops early (``| head``) ends the command quietly, as a Unix tool
+does.
 
 The package is a map of its jobs: ``_args`` the option types and the game
 settings every command shares (:func:`~._args.settings_from`), ``_input``
@@ -13,6 +15,7 @@ their help, ``_commands`` what each command does.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -40,4 +43,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         fail(f"{command}: {error}")
     except KeyboardInterrupt:
         interrupted(f"{command}: interrupted")
+    except BrokenPipeError:
+        # The reader of our output has gone: nothing more can be said. Point
+        # standard output at nothing, so that the interpreter's own flush at
+        # exit does not fail again, and end as a pipe's writer is ended.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _EXIT_BROKEN_PIPE
     return 0
+
+
+# 128 + SIGPIPE, what a shell reports for a writer stopped by a closed pipe.
+_EXIT_BROKEN_PIPE = 141

@@ -163,6 +163,11 @@ examples:
       every replay in a folder (recursively), one JSON object a line
   minesweep replay --format csv --workers 2 replays/ > stats.csv
       one row a file, read on two processes
+  minesweep replay --clicks game.evf
+      the exact solver's verdict on every click: its mine chance, guesses
+      (avoidable or forced), certain only by counting, the game's luck
+  minesweep replay --clicks --format csv replays/ > clicks.csv
+      one row a click of every file
 
 formats: AVF (Minesweeper Arbiter), RMV (Viennasweeper v1, v2), EVF
 (Metasweeper v0-v4), MVF (Minesweeper Clone 0.97) and RawVF text; the
@@ -193,7 +198,23 @@ def _add_replay(commands: _Commands) -> None:
         default="text",
         help="a summary a file (text, the default), JSON Lines, or CSV",
     )
-    replay.add_argument("--workers", type=positive, help="local processes to read on (default 1)")
+    replay.add_argument(
+        "--clicks",
+        action="store_true",
+        help="the solver's verdict on every click instead of a summary a file",
+    )
+    where = replay.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=positive, help="local processes to read on (default 1)")
+    where.add_argument(
+        "--dask", metavar="ADDRESS", help="read on an existing Dask cluster (tcp://host:port)"
+    )
+    replay.add_argument(
+        "--dask-timeout",
+        type=seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to try to reach the Dask scheduler (default 5)",
+    )
     replay.add_argument(
         "--no-progress",
         dest="progress",
