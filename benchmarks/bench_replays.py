@@ -3,12 +3,20 @@
 Run from the project root (ms-toollib is in the test extra):
 
     python benchmarks/bench_replays.py [--repeats N]
+    python benchmarks/bench_replays.py --clicks [--repeats N]
 
 For each real file in ``tests/replays/data``, ``minesweep.replays.read`` and
 ms-toollib's reader (``parse()`` alone, and ``parse()`` then ``analyse()``,
 which computes its statistics) alternate, ``--repeats`` times each; printed
 are the medians in milliseconds and the ratios ours/theirs. Only well-formed
 files are given to ms-toollib here: it aborts the process on a bad one.
+
+``--clicks`` times the solver on every click instead: ours, reading the file
+and :func:`minesweep.replays.verdict.judge_clicks`; theirs, ``parse()``,
+``analyse()`` and ``analyse_for_features`` of its luck alone (``pluck``) and
+of the four analyses that weigh probabilities (``high_risk_guess``,
+``jump_judge``, ``needless_guess``, ``pluck``), the nearest to what our table
+holds. Ours runs once before timing, so that the compiled counters are loaded.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from typing import Any
 import ms_toollib
 
 from minesweep.replays import read
+from minesweep.replays.verdict import judge_clicks
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "replays" / "data"
 READERS: dict[str, Any] = {
@@ -36,7 +45,11 @@ READERS: dict[str, Any] = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=101)
+    parser.add_argument("--clicks", action="store_true", help="time the solver on every click")
     arguments = parser.parse_args()
+    if arguments.clicks:
+        clicks(arguments.repeats)
+        return
     print(f"{platform.python_version()}, ms_toollib {version('ms_toollib')}")
     print(f"{'file':22} {'events':>6} {'ours':>8} {'parse':>8} {'+analyse':>9} "
           f"{'ours/parse':>10} {'ours/+analyse':>13}")  # fmt: skip
@@ -64,6 +77,41 @@ def main() -> None:
         print(
             f"{path.name:22} {len(replay.events):6} {ms[0]:8.3f} {ms[1]:8.3f} {ms[2]:9.3f} "
             f"{ms[0] / ms[1]:10.2f} {ms[0] / ms[2]:13.2f}"
+        )
+
+
+PROBABILITY_FEATURES = ["high_risk_guess", "jump_judge", "needless_guess", "pluck"]
+
+
+def clicks(repeats: int) -> None:
+    print(f"{platform.python_version()}, ms_toollib {version('ms_toollib')}; medians in ms")
+    print(f"{'file':22} {'clicks':>6} {'ours':>8} {'pluck':>8} {'4 feats':>8} "
+          f"{'ours/pluck':>10} {'ours/4 feats':>12}")  # fmt: skip
+    for path in sorted(DATA.glob("test_subject*")):
+        data = path.read_bytes()
+        video = READERS[path.suffix]
+        table = judge_clicks(read(data, name=path.name))  # loads the compiled counters
+        times: dict[str, list[float]] = {"ours": [], "pluck": [], "four": []}
+        for repeat in range(repeats):
+            order = ["ours", "pluck", "four"]
+            # Rotate who goes first, so that none always meets a warmer cache.
+            order = order[repeat % 3 :] + order[: repeat % 3]
+            for who in order:
+                started = time.perf_counter()
+                if who == "ours":
+                    judge_clicks(read(data, name=path.name))
+                else:
+                    theirs = video(path.name, list(data))
+                    theirs.parse()
+                    theirs.analyse()
+                    theirs.analyse_for_features(
+                        ["pluck"] if who == "pluck" else PROBABILITY_FEATURES
+                    )
+                times[who].append(time.perf_counter() - started)
+        ms = {who: statistics.median(values) * 1e3 for who, values in times.items()}
+        print(
+            f"{path.name:22} {len(table.clicks):6} {ms['ours']:8.2f} {ms['pluck']:8.2f} "
+            f"{ms['four']:8.2f} {ms['ours'] / ms['pluck']:10.2f} {ms['ours'] / ms['four']:12.2f}"
         )
 
 

@@ -5,6 +5,7 @@ ms-toollib runs only in a subprocess (:mod:`._oracle`).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -282,3 +283,26 @@ def test_a_click_on_a_mine_makes_the_game_s_luck_infinite() -> None:
     last = table.clicks[-1]
     assert (last.effect, last.judged, last.luck, table.pluck) == ("mine", True, math.inf, math.inf)
     assert 0 < last.mine_chance < 1
+
+
+@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_skipping_the_solver_where_the_rules_settle_a_click_changes_only_safe_squares(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    field = random_field(rng)
+    px = rng.choice(PIXELS)
+    replay = replay_of(field, random_game(rng, field, px), px=px)
+    quick, full = judge_clicks(replay), judge_clicks(replay, every_view=True)
+    for fast, slow in zip(quick.clicks, full.clicks, strict=True):
+        if fast.safe_squares == -1 and slow.safe_squares != -1:
+            # Skipped: the rules settled it, and the solver agrees.
+            assert (slow.certain, slow.by_counting, slow.mine_chance) == (True, False, 0.0)
+            assert slow.safe_squares >= fast.squares
+            slow = dataclasses.replace(slow, safe_squares=-1)
+        assert fast == slow or (
+            math.isnan(fast.mine_chance)
+            and dataclasses.replace(fast, mine_chance=0.0)
+            == dataclasses.replace(slow, mine_chance=0.0)
+        )

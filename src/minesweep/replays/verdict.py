@@ -335,16 +335,61 @@ def click_verdict(
 _EFFECT_NAMES = {effect: effect.name.lower() for effect in ClickEffect}
 _KIND_NAMES = {kind: kind.name.lower() for kind in ClickKind}
 _JUDGED = (ClickEffect.OPEN, ClickEffect.CHORD, ClickEffect.MINE)
+#: Codes to glyphs the solver reads: numbers kept, every square not open hidden.
+_PLAIN = bytes(code if code <= MAX_NUMBER else GLYPH_HIDDEN for code in range(256))
+#: The verdict on a click the single-number rules settled, without the solver.
+_SETTLED = ClickVerdict(
+    mine_chance=0.0,
+    certain=True,
+    by_counting=False,
+    guess=False,
+    avoidable=False,
+    forced=False,
+    fifty_fifty=False,
+    lowest_chance=0.0,
+    safe_squares=-1,
+)
 
 
-def judge_clicks(replay: Replay, analysis: ClickAnalysis | None = None) -> ClickTable:
+def _solved(
+    before: bytes,
+    rows: int,
+    cols: int,
+    mines: int,
+    targets: Sequence[Square],
+    rules_safe: bytearray,
+    analysed: dict[bytes, Any],
+) -> ClickVerdict | None:
+    """The solver's verdict on a click on view ``before``; None past its budget."""
+    from ..solver import AnalysisBudgetError, analyze
+
+    plain_bytes = before.translate(_PLAIN)
+    plain = np.frombuffer(plain_bytes, np.uint8).reshape(rows, cols)
+    if plain_bytes not in analysed:
+        try:
+            analysed[plain_bytes] = analyze(plain, mines)
+        except AnalysisBudgetError:
+            # A huge custom board can need more partial layouts than the
+            # solver's budget: that click is left uncounted.
+            analysed[plain_bytes] = None
+    solver = analysed[plain_bytes]
+    if solver is None:
+        return None
+    return _verdict(plain, mines, targets, rules_safe, cols, solver)
+
+
+def judge_clicks(
+    replay: Replay, analysis: ClickAnalysis | None = None, *, every_view: bool = False
+) -> ClickTable:
     """Every click of ``replay`` with the solver's verdict (see the module's docstring).
 
     ``analysis`` is :func:`~minesweep.replays.clicks.analyse_clicks` of the
-    replay, if already made.
+    replay, if already made. Most clicks of a good player are settled by the
+    single-number rules; by default the solver is not run for those (it
+    would only confirm them: chance 0, certain, lowest chance 0), and their
+    ``safe_squares`` is -1, not counted. ``every_view=True`` runs it on every
+    judged click, to count ``safe_squares`` everywhere, at about twice the time.
     """
-    from ..solver import AnalysisBudgetError, analyze
-
     if analysis is None:
         analysis = analyse_clicks(replay)
     rows, cols, mines = analysis.rows, analysis.cols, replay.mines
@@ -372,20 +417,11 @@ def judge_clicks(replay: Replay, analysis: ClickAnalysis | None = None) -> Click
         if first:
             first_seen = True
         elif judged:
-            plain_bytes = bytes(c if c <= MAX_NUMBER else GLYPH_HIDDEN for c in before)
             rules.advance(before)
-            solver = analysed.get(plain_bytes)
-            plain = np.frombuffer(plain_bytes, np.uint8).reshape(rows, cols)
-            if plain_bytes not in analysed:
-                try:
-                    analysed[plain_bytes] = analyze(plain, mines)
-                except AnalysisBudgetError:
-                    # A huge custom board can need more partial layouts than
-                    # the solver's budget: that click is left uncounted.
-                    analysed[plain_bytes] = None
-            solver = analysed[plain_bytes]
-            if solver is not None:
-                verdict = _verdict(plain, mines, targets, rules.safe, cols, solver)
+            if not every_view and all(rules.safe[r * cols + c] for r, c in targets):
+                verdict = _SETTLED
+            else:
+                verdict = _solved(before, rows, cols, mines, targets, rules.safe, analysed)
             if first_seen:
                 luck = verdict.luck if verdict else math.nan
                 if effect is ClickEffect.MINE:
