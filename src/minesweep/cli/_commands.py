@@ -188,9 +188,8 @@ def _no_guess_layer(seconds: float) -> Any:
 
 def serve(arguments: argparse.Namespace) -> None:
     try:
-        import uvicorn
-
         from ..web import create_app
+        from ..web.server import serve_app
     except ImportError:
         fail("minesweep serve: the web game needs its extra: pip install 'minesweep[web]'")
     from ..web import Limits
@@ -213,7 +212,14 @@ def serve(arguments: argparse.Namespace) -> None:
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(app, host=arguments.host, port=arguments.port, log_level=arguments.log_level)
+    serve_app(
+        app,
+        host=arguments.host,
+        port=arguments.port,
+        log_level=arguments.log_level,
+        trust_proxy=arguments.trust_proxy,
+        header_timeout=arguments.header_timeout,
+    )
 
 
 def _check_listen(host: str, port: int) -> None:

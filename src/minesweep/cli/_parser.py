@@ -337,6 +337,21 @@ def _add_serve(commands: _Commands) -> None:
         metavar="PER_SECOND",
         help="actions a second per client address, after a burst of 120 (0: no limit; default 30)",
     )
+    serve.add_argument(
+        "--trust-proxy",
+        nargs="+",
+        default=[],
+        metavar="ADDR",
+        help="addresses (or networks) of proxies whose X-Forwarded-For names the client; "
+        "by default none is trusted and the client is the connection's address",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a connection whose request headers take longer than this (default 10)",
+    )
     serve.set_defaults(run=run.serve)
 
 
