@@ -16,7 +16,8 @@ FIELDS = [
     "preset", "rows", "cols", "mines", "rule", "no_guess", "seed", "name", "bot",
     "action", "click", "row", "col", "version",
 ]  # fmt: skip
-PATHS = ["/api/games", "/api/game", "/api/game/actions", "/api/game/undo", "/api/game/hint"]
+PATHS = ["/api/games", "/api/game", "/api/game/actions", "/api/game/undo", "/api/game/hint",
+         "/api/game.evf", "/api/replay-files"]  # fmt: skip
 
 # Text with everything a JSON string can carry: lone surrogates, NUL, bidi controls.
 SPECIAL = "\ud800\udfff\x00\x07\u202e\u2066\u2028\ufeff\u0301e"
@@ -73,11 +74,14 @@ SETTINGS = settings(
 
 def _send(client: Any, path: str, body: Any, headers: dict[str, str]) -> None:
     headers = {"content-type": "application/json", **headers}
-    if path == "/api/game":
+    if path in ("/api/game", "/api/game.evf"):
         response = client.get(path, headers=headers)
     else:
         response = client.post(path, content=_encode(body), headers=headers)
     assert response.status_code < 500, (path, body, response.text)
+    if response.headers["content-type"] == "application/octet-stream":
+        assert response.status_code == 200  # a finished game's replay file
+        return
     assert "error" in response.json() or response.status_code in (200, 201)
 
 
@@ -119,9 +123,10 @@ def test_random_requests_never_get_a_5xx(
 @given(
     prefix=st.sampled_from(["/api/leaderboards/", "/api/bots/", "/api/replays/", "/api/"]),
     rest=st.text(st.characters(codec=None), max_size=60),
+    suffix=st.sampled_from(["", ".evf"]),
 )
-def test_random_paths_never_get_a_5xx(client: Any, prefix: str, rest: str) -> None:
-    path = prefix + quote(rest.encode("utf-8", "surrogatepass"), safe="")
+def test_random_paths_never_get_a_5xx(client: Any, prefix: str, rest: str, suffix: str) -> None:
+    path = prefix + quote(rest.encode("utf-8", "surrogatepass"), safe="") + suffix
     response = client.get(path)
     assert response.status_code < 500, (path, response.text)
 

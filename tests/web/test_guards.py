@@ -36,6 +36,20 @@ def test_a_bucket_lets_a_burst_through_then_its_rate() -> None:
     assert [buckets.take("a") for _ in range(4)][-1] > 0
 
 
+def test_a_costly_request_takes_more_tokens_and_at_most_the_burst() -> None:
+    now = [0.0]
+    buckets = TokenBuckets(2.0, 10, clock=lambda: now[0])
+    assert buckets.take("a", 4) == 0.0
+    assert buckets.take("a", 4) == 0.0
+    assert buckets.take("a", 4) == pytest.approx(1.0)  # 2 left: 2 more at 2 a second
+    assert buckets.take("a") == 0.0  # a cheap request still fits
+    # A cost past the burst takes the whole burst: it goes ahead once the bucket is full.
+    now[0] += 100.0
+    assert buckets.take("b", 50) == 0.0
+    assert buckets.take("b", 50) == pytest.approx(5.0)
+    assert buckets.take("a", 50) == 0.0
+
+
 def test_buckets_forget_the_oldest_clients() -> None:
     buckets = TokenBuckets(1.0, 1, clock=lambda: 0.0, max_clients=10)
     for client in range(100):

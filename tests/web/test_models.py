@@ -46,3 +46,15 @@ def test_the_fields_use_the_literals() -> None:
     }
     for (struct, name), kind in hints.items():
         assert get_type_hints(struct)[name] == kind, (struct, name)
+
+
+def test_the_replay_literals_are_the_replays_names() -> None:
+    from minesweep.replays import FORMATS
+    from minesweep.replays.clicks import ClickEffect, ClickKind
+
+    assert get_args(models.ReplayFormat) == FORMATS
+    assert set(get_args(models.ClickKindName)) == {kind.name.lower() for kind in ClickKind}
+    assert set(get_args(models.ClickEffectName)) == {kind.name.lower() for kind in ClickEffect}
+    hints = get_type_hints(models.ClickNote)
+    assert (hints["kind"], hints["effect"]) == (models.ClickKindName, models.ClickEffectName)
+    assert get_type_hints(models.ReplayFile)["format"] == models.ReplayFormat

@@ -50,7 +50,7 @@ def test_every_route_served_is_described_and_every_route_described_is_served(
     api = served(client) - PAGE
     assert served(client) & PAGE == PAGE
     assert api == described
-    assert len(described) == 8
+    assert len(described) == 11
 
 
 def test_exactly_the_routes_described_as_needing_the_token_refuse_a_request_without_it(
@@ -94,19 +94,55 @@ def _url(path: str) -> str:
 def test_every_body_route_refuses_a_body_too_large_or_not_json_as_described(
     client: Any, spec: dict[str, Any]
 ) -> None:
+    from minesweep.web import Limits
+
     token = client.post("/api/games", json={"preset": "beginner"}).json()["id"]
     headers = {"Authorization": f"Bearer {token}"}
     routes = [(p, m, o) for p, item in spec["paths"].items() for m, o in item.items()]
+    files = 0
     for path, method, operation in routes:
         if "requestBody" not in operation:
             assert not {"400", "413", "415"} & set(operation["responses"]), path
             continue
+        typed = {**headers, "Content-Type": "text/plain"}
+        if list(operation["requestBody"]["content"]) == ["application/octet-stream"]:
+            # A file: its own size limit, and any Content-Type (its bytes tell the format).
+            files += 1
+            big = client.request(method, _url(path), content=b"\0" * (Limits().max_upload + 1))
+            assert big.status_code == 413, (path, big.text)
+            text = client.request(method, _url(path), headers=typed, content=b"{}")
+            assert text.status_code == 400, (path, text.text)
+            assert {"400", "413"} <= set(operation["responses"]), path
+            assert "415" not in operation["responses"], path
+            continue
         big = client.request(method, _url(path), headers=headers, content=b"{" + b" " * 5000 + b"}")
         assert big.status_code == 413, (path, big.text)
-        typed = {**headers, "Content-Type": "text/plain"}
         text = client.request(method, _url(path), headers=typed, content=b"{}")
         assert text.status_code == 415, (path, text.text)
         assert {"400", "413", "415"} <= set(operation["responses"]), path
+    assert files == 1
+
+
+def test_file_answers_are_described_as_attachments(client: Any, spec: dict[str, Any]) -> None:
+    downloads = {
+        path
+        for path, item in spec["paths"].items()
+        for operation in item.values()
+        for code, answer in operation["responses"].items()
+        if code.startswith("2") and "application/octet-stream" in answer["content"]
+    }
+    assert downloads == {"/api/game.evf", "/api/replays/{public_id}.evf"}
+    for path in downloads:
+        answer = spec["paths"][path]["get"]["responses"]["200"]
+        assert "Content-Disposition" in answer["headers"]
+    # The file is no schema of its own.
+    assert "Download" not in spec["components"]["schemas"]
+    upload = spec["paths"]["/api/replay-files"]["post"]
+    assert upload["requestBody"]["required"] is True
+    assert [(p["name"], p["in"], p["required"]) for p in upload["parameters"]] == [
+        ("name", "query", False)
+    ]
+    assert set(spec["components"]["schemas"]) >= {"ReplayFile", "ClickNote"}
 
 
 def test_every_route_draws_on_a_rate_limit_as_described(make_client: Any) -> None:

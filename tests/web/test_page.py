@@ -268,6 +268,9 @@ def test_clicks_during_a_replay_leave_the_game_alone(tmp_path: Path) -> None:
                 }""",
                 data,
             )
+            # The viewer is open, with the replay's own EVF file offered.
+            assert page.is_visible("#viewer")
+            assert page.get_attribute("#evflink", "href") == "/api/replays/anything.evf"
             page.click('.cell[data-row="1"][data-col="2"]')
             page.keyboard.press("Enter")
             page.keyboard.press("f")
@@ -278,6 +281,7 @@ def test_clicks_during_a_replay_leave_the_game_alone(tmp_path: Path) -> None:
             assert (after["version"], after["actions"]) == (before["version"], before["actions"])
             # The board is the player's game again.
             assert read_view(page, 16, 30) == "\n".join(after["view"])
+            assert page.is_hidden("#viewer")
     finally:
         server.stop()
 
@@ -348,6 +352,112 @@ def test_a_loss_with_the_overlay_on_shows_the_result(tmp_path: Path) -> None:
             assert page.get_attribute("#overlay", "aria-pressed") == "false"
             page.wait_for_timeout(500)  # the loss's animation
             assert page.locator(".cell .p").count() == 0
+    finally:
+        server.stop()
+
+
+# --- replay files ------------------------------------------------------------------------------
+
+REPLAYS = Path(__file__).parent.parent / "replays" / "data"
+#: A replay's view codes as read_view reads the page: a mine's label's first letter.
+SHOWN = {0: ".", **{n: str(n) for n in range(1, 9)}, 10: "#", 11: "F", 14: "w", 15: "e"}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_replay_file_steps_click_by_click_with_the_solvers_verdict(tmp_path: Path) -> None:
+    from minesweep.replays import read
+    from minesweep.replays.clicks import analyse_clicks
+    from minesweep.replays.verdict import judge_clicks
+
+    path = REPLAYS / "test_subject.rmv"
+    replay = read(path)
+    analysis = analyse_clicks(replay)
+    table = judge_clicks(replay, analysis)
+    count = len(table.clicks)
+
+    def view(index: int) -> str:
+        lines = analysis.view(index).tolist()
+        return "\n".join("".join(SHOWN[code] for code in line) for line in lines)
+
+    server = Server(f"sqlite:///{tmp_path / 'replay-file.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            page.set_input_files("#replayfile", str(path))
+            page.wait_for_selector("#viewer:not([hidden])")
+            assert page.inner_text("#frame") == f"Click 1 of {count}"
+            assert read_view(page, 8, 8) == view(0)
+            assert "test_subject.rmv" in page.inner_text("#viewertitle")
+            assert "3BV" in page.inner_text("#headline")
+            assert page.locator("#checks li").count() >= 1
+            # Step to the first click the solver judged after the first one.
+            judged = next(c for c in table.clicks if c.judged and not c.first)
+            for _ in range(judged.index):
+                page.keyboard.press("ArrowRight")
+            assert page.inner_text("#frame") == f"Click {judged.index + 1} of {count}"
+            assert read_view(page, 8, 8) == view(judged.view)
+            marked = page.eval_on_selector_all(
+                ".cell.clicked", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col])"
+            )
+            assert marked == [[judged.row, judged.col]]
+            note = page.inner_text("#note")
+            assert f"{judged.mine_chance * 100:.1f}%" in note
+            assert f"{judged.luck:.3f}" in note
+            page.click("#prev")
+            assert page.inner_text("#frame") == f"Click {judged.index} of {count}"
+            page.keyboard.press("End")
+            assert page.inner_text("#frame") == f"End, after {count} clicks"
+            assert read_view(page, 8, 8) == view(len(analysis.views) - 1)
+            assert page.is_disabled("#next")
+            # Back to the player's own game, as it was.
+            page.keyboard.press("Escape")
+            assert page.is_hidden("#viewer")
+            assert page.locator(".cell").count() == 16 * 30
+            # A file that is no replay says why, and leaves the game alone.
+            junk = tmp_path / "junk.avf"
+            junk.write_bytes(b"not a replay at all")
+            page.set_input_files("#replayfile", str(junk))
+            page.wait_for_function(
+                "document.getElementById('message').textContent.startsWith('junk.avf: at byte')"
+            )
+            assert page.is_hidden("#viewer")
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_finished_game_downloads_as_an_evf_file(tmp_path: Path) -> None:
+    import numpy as np
+
+    from minesweep import Game
+    from minesweep.replays import read
+
+    server = Server(f"sqlite:///{tmp_path / 'download.sqlite3'}")
+    try:
+        created = server.http.post(
+            "/api/games", json={"preset": "beginner", "seed": 3, "name": "ada"}
+        ).json()
+        header = {"Authorization": f"Bearer {created['id']}"}
+        local = Game.new("beginner", seed=3)  # the same seed and first click: the same field
+        local.reveal(4, 4)
+        assert local.field is not None
+        mine = next((r, c) for r in range(9) for c in range(9) if local.field.mines[r, c])
+        with browser_page(server) as page:
+            open_game(page, created["id"])
+            assert page.is_hidden("#download")  # not before the end: the file holds the mines
+            for version, (r, c) in enumerate([(4, 4), mine]):
+                move = {"action": "reveal", "row": r, "col": c, "version": version}
+                server.http.post("/api/game/actions", json=move, headers=header)
+            page.reload()
+            page.wait_for_function("game && game.status === 'lost'")
+            with page.expect_download() as download:
+                page.click("#download")
+            saved = download.value
+            assert saved.suggested_filename.endswith(".evf")
+            replay = read(Path(saved.path()).read_bytes(), name=saved.suggested_filename)
+            assert replay.player == "ada"
+            assert np.array_equal(replay.field.mines, local.field.mines)
     finally:
         server.stop()
 

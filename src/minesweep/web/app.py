@@ -1,4 +1,4 @@
-"""``minesweep serve``'s HTTP layer: routes, body decoding, security headers, errors as JSON.
+"""``minesweep serve``'s HTTP layer: routes, bodies and files, security headers, errors as JSON.
 
 The game itself (rules called, cache, ranking, leaderboards, replays) is
 :class:`minesweep.web.service.Service`, which has no HTTP in it. A game's
@@ -114,7 +114,7 @@ def _route(service: Service, endpoint: Endpoint, buckets: TokenBuckets | None) -
 
     async def respond(request: Request) -> Response:
         if buckets is not None:
-            wait = buckets.take(request.client.host if request.client else "unknown")
+            wait = buckets.take(request.client.host if request.client else "unknown", endpoint.cost)
             if wait > 0:
                 seconds = max(1, math.ceil(wait))
                 raise ApiError(
@@ -123,13 +123,22 @@ def _route(service: Service, endpoint: Endpoint, buckets: TokenBuckets | None) -
                     headers={"Retry-After": str(seconds)},
                 )
         kind = endpoint.request
-        body = await _body_of(request, limits, kind) if kind is not None else None
+        body: Any = None
+        if kind is bytes:
+            body = await _file_of(request, limits)
+        elif kind is not None:
+            body = await _body_of(request, limits, kind)
         # The body is read before the token is looked at: a bad body is a 400,
         # with or without a token, as it always was.
         token = _token(request) if endpoint.token else ""
-        call = Call(token=token, params=dict(request.path_params), body=body)
-        # The rules and the database are blocking work: a thread, not the event loop.
+        sent = request.query_params
+        query = {name: sent[name] for name, _ in endpoint.query if name in sent}
+        call = Call(token=token, params=dict(request.path_params), body=body, query=query)
+        # The rules, the solver and the database are blocking work: a thread,
+        # not the event loop.
         result = await run_in_threadpool(endpoint.handler, service, call)
+        if isinstance(result, models.Download):
+            return _file(result, endpoint.status)
         return _json(result, endpoint.status)
 
     return Route(endpoint.path, respond, methods=[endpoint.method])
@@ -150,6 +159,19 @@ def _json(value: msgspec.Struct, status: int) -> Response:
         status_code=status,
         media_type="application/json",
         headers={"Cache-Control": "no-store"},
+    )
+
+
+def _file(download: models.Download, status: int) -> Response:
+    # The service makes the name of letters, digits, '-' and '.': no quoting needed.
+    return Response(
+        download.data,
+        status_code=status,
+        media_type="application/octet-stream",
+        headers={
+            "Cache-Control": "no-store",
+            "Content-Disposition": f'attachment; filename="{download.filename}"',
+        },
     )
 
 
@@ -196,6 +218,27 @@ async def _body_of(request: Request, limits: Limits, kind: type[T]) -> T:
             "the body holds a lone surrogate escape (\\uD800-\\uDFFF without its pair): "
             "text must be valid Unicode",
         ) from None
+
+
+async def _file_of(request: Request, limits: Limits) -> bytes:
+    """An uploaded file: the body's raw bytes, within the upload limit, not empty.
+
+    Whatever its Content-Type: the replay readers tell the formats apart by
+    their bytes, and browsers send most of these files' types as
+    application/octet-stream or nothing.
+    """
+    too_large = f"replay files are at most {limits.max_upload} bytes"
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limits.max_upload):
+        raise ApiError(413, too_large)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limits.max_upload:
+            raise ApiError(413, too_large)
+    if not raw:
+        raise ApiError(400, "the body is empty: send the replay file's bytes")
+    return bytes(raw)
 
 
 async def _api_error(request: Request, error: Exception) -> Response:

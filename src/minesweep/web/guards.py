@@ -57,16 +57,22 @@ class TokenBuckets:
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, client: str) -> float:
+    def take(self, client: str, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens (a costly request takes more than one) for ``client``.
+
+        A cost above the burst takes the whole burst: a bucket never holds
+        more, and such a request must still be able to go ahead.
+        """
+        cost = min(cost, float(self.burst))
         now = self.clock()
         with self._lock:
             tokens, then = self._buckets.pop(client, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - then) * self.rate)
             wait = 0.0
-            if tokens >= 1.0:
-                tokens -= 1.0
+            if tokens >= cost:
+                tokens -= cost
             else:
-                wait = (1.0 - tokens) / self.rate
+                wait = (cost - tokens) / self.rate
             self._buckets[client] = (tokens, now)
             while len(self._buckets) > self.max_clients:
                 self._buckets.popitem(last=False)

@@ -53,6 +53,14 @@ class Limits:
     )
     #: Games a bot must have played to appear on the bot leaderboard.
     bot_min_games: int = 20
+    #: Bytes of an uploaded replay file: an expert game's AVF or EVF is tens of
+    #: kilobytes, and the largest RawVF text of a long game a few hundred.
+    max_upload: int = 2 * 1024 * 1024
+    #: The largest board the replay viewer analyses (the exact solver runs on
+    #: every click: about a second for a game of 50x50) and sends back.
+    max_replay_squares: int = 2500
+    #: Clicks of an uploaded replay: the answer holds a board for each.
+    max_replay_clicks: int = 3000
 
 
 class ApiError(Exception):

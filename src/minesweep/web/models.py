@@ -23,6 +23,8 @@ from msgspec import Meta, Struct
 __all__ = [
     "BotEntry",
     "BotLeaderboard",
+    "ClickNote",
+    "Download",
     "Error",
     "GameState",
     "HintAnswer",
@@ -34,6 +36,7 @@ __all__ = [
     "MoveAnswer",
     "NewGame",
     "Replay",
+    "ReplayFile",
     "Stats",
     "UndoRequest",
 ]
@@ -44,6 +47,10 @@ Rule = Literal["opening", "safe", "none"]
 Status = Literal["ready", "playing", "won", "lost"]
 ActionName = Literal["reveal", "flag", "unflag", "chord", "question"]
 ButtonName = Literal["left", "middle", "right"]
+# The replays' names (tests/web/test_models.py checks them against minesweep.replays).
+ReplayFormat = Literal["avf", "rmv", "evf", "mvf", "rawvf"]
+ClickKindName = Literal["left", "right", "double"]
+ClickEffectName = Literal["nothing", "flag", "unflag", "open", "chord", "mine"]
 Version = Annotated[
     int,
     Meta(
@@ -245,6 +252,106 @@ class Replay(Struct, kw_only=True):
     ]
     seconds: float | None
     bbbv: int | None
+
+
+class Download(Struct, kw_only=True):
+    """A file the server answers as an attachment, not as JSON: its name and its bytes."""
+
+    filename: str
+    data: bytes
+
+
+#: A chance, or null where the solver gave none (JSON has no NaN or infinity).
+Chance = Annotated[float | None, Meta(description="null where the click was not judged")]
+
+
+class ClickNote(Struct, kw_only=True):
+    """One click of an uploaded replay, with the exact solver's verdict where it opened squares.
+
+    The fields are :class:`minesweep.replays.verdict.JudgedClick`'s, with
+    null for its NaN and infinity (and for ``safe_squares``' -1).
+    """
+
+    index: int
+    time: Annotated[
+        float, Meta(description="Seconds from the game's start (the first opening click)")
+    ]
+    kind: ClickKindName
+    row: Annotated[int, Meta(description="Counted from 0; -1 off the board")]
+    col: Annotated[int, Meta(description="Counted from 0; -1 off the board")]
+    effect: ClickEffectName
+    effective: bool
+    solved: Annotated[int, Meta(description="The 3BV the click solved")]
+    view: Annotated[int, Meta(description="Index in `views` of the board just before the click")]
+    squares: Annotated[int, Meta(description="The squares it opened (or a chord would have)")]
+    judged: Annotated[
+        bool, Meta(description="The solver judged it: it opened squares or hit a mine")
+    ]
+    first: Annotated[bool, Meta(description="The game's first opening click, safe by the rule")]
+    mine_chance: Chance
+    certain: bool
+    by_counting: Annotated[
+        bool, Meta(description="Certain, but only by counting layouts, not single numbers")
+    ]
+    guess: bool
+    avoidable: Annotated[bool, Meta(description="A guess while a certainly safe square existed")]
+    forced: Annotated[bool, Meta(description="A guess with no certainly safe square anywhere")]
+    fifty_fifty: bool
+    lowest_chance: Chance
+    safe_squares: Annotated[
+        int | None, Meta(description="Certainly safe squares on the board; null when not judged")
+    ]
+    luck: Annotated[
+        float | None,
+        Meta(
+            description=(
+                "-log10 of the chance of surviving the click; null for a mine hit (infinite) "
+                "or an uncounted chance"
+            )
+        ),
+    ]
+    pluck: Annotated[
+        float | None,
+        Meta(description="The luck of the game so far, this click included; null once infinite"),
+    ]
+
+
+#: A value of a replay's summary: the statistics are numbers, flags or text.
+SummaryValue = str | int | float | bool | list[str] | None
+
+
+class ReplayFile(Struct, kw_only=True):
+    """An uploaded replay file, read and analysed: its board, statistics and every click."""
+
+    format: ReplayFormat
+    player: str
+    rows: int
+    cols: int
+    mines: int
+    summary: Annotated[
+        dict[str, SummaryValue],
+        Meta(
+            description=(
+                "minesweep.replays.summary: what the file says, every statistic under "
+                "ms-toollib's names, and `checks`, the header's claims the board contradicts; "
+                "null for a value that is not a finite number"
+            )
+        ),
+    ]
+    views: Annotated[
+        list[list[str]],
+        Meta(
+            description=(
+                "Every board the game went through, the first all hidden: one string a row, "
+                "'#' hidden, 'F' flag, '.' blank, '1'-'8', 'X' the exploded mine, '!' a wrong "
+                "flag"
+            )
+        ),
+    ]
+    clicks: Annotated[
+        list[ClickNote],
+        Meta(description="Every click, in order; the board before each is `views[click.view]`"),
+    ]
 
 
 class Error(Struct, kw_only=True):

@@ -24,14 +24,17 @@ __all__ = ["openapi"]
 _REF = "#/components/schemas/{name}"
 
 _ERRORS = {
-    400: "The body or a field is malformed",
+    400: "The body or a field is malformed, or the file is not a replay this server reads",
     401: "No 'Authorization: Bearer TOKEN' header",
     404: "No such game, kind or replay",
-    409: "The game is over, at another version than the request's, or full",
+    409: (
+        "The game is over, at another version than the request's, or full; for its replay "
+        "file, not over yet"
+    ),
     410: "The game expired",
     413: "The body is too large",
     415: "The body is not application/json",
-    422: "The settings or the square break the rules",
+    422: "The settings or the square break the rules, or a replay is larger than the viewer takes",
     429: "Too many requests from this address: see Retry-After",
     503: "No no-guess board in time, or the pool making them is busy: see Retry-After",
 }
@@ -41,8 +44,8 @@ _ERRORS = {
 def openapi() -> dict[str, Any]:
     """The description, built once."""
     types = sorted(
-        {route.request for route in ENDPOINTS if route.request is not None}
-        | {route.answer for route in ENDPOINTS}
+        {route.request for route in ENDPOINTS if route.request not in (None, bytes)}
+        | {route.answer for route in ENDPOINTS if not route.sends_file}
         | {models.Error},
         key=lambda kind: kind.__name__,
     )
@@ -50,14 +53,25 @@ def openapi() -> dict[str, Any]:
     components["NewGame"]["properties"]["preset"]["anyOf"][0]["enum"] = list(PRESETS)
 
     def body(kind: type[Any]) -> dict[str, Any]:
+        if kind is bytes or kind is models.Download:
+            # A file's bytes: OpenAPI 3.1 describes them by their media type alone.
+            return {"application/octet-stream": {}}
         return {"application/json": {"schema": {"$ref": _REF.format(name=kind.__name__)}}}
 
     paths: dict[str, Any] = {}
     for route in ENDPOINTS:
+        answer: dict[str, Any] = {"description": "OK", "content": body(route.answer)}
+        if route.sends_file:
+            answer["headers"] = {
+                "Content-Disposition": {
+                    "description": "attachment, with the file's name",
+                    "schema": {"type": "string"},
+                }
+            }
         operation: dict[str, Any] = {
             "summary": route.summary,
             "responses": {
-                str(route.status): {"description": "OK", "content": body(route.answer)},
+                str(route.status): answer,
                 **{
                     str(code): {"description": _ERRORS[code], "content": body(models.Error)}
                     for code in route.error_statuses
@@ -65,14 +79,28 @@ def openapi() -> dict[str, Any]:
             },
         }
         if route.request is not None:
-            operation["requestBody"] = {"required": False, "content": body(route.request)}
+            # A JSON body may be left out (it reads as {}); a file may not.
+            operation["requestBody"] = {
+                "required": route.request is bytes,
+                "content": body(route.request),
+            }
         if route.token:
             operation["security"] = [{"gameToken": []}]
-        if route.parameters:
-            operation["parameters"] = [
-                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-                for name in route.parameters
-            ]
+        parameters = [
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in route.parameters
+        ] + [
+            {
+                "name": name,
+                "in": "query",
+                "required": False,
+                "description": description,
+                "schema": {"type": "string"},
+            }
+            for name, description in route.query
+        ]
+        if parameters:
+            operation["parameters"] = parameters
         paths.setdefault(route.described_path, {})[route.method.lower()] = operation
     return {
         "openapi": "3.1.0",

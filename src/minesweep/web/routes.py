@@ -32,11 +32,13 @@ _PARAMETER: Final = re.compile(r"\{(\w+)(?::\w+)?\}")
 @dataclass(frozen=True, slots=True)
 class Call:
     """What a handler is given: the game's token (for routes that need one, else
-    empty), the path's parameters, and the decoded body (None without one)."""
+    empty), the path's parameters, the query's (those the route takes, when
+    sent), and the decoded body (None without one; the bytes of a file)."""
 
     token: str = ""
     params: Mapping[str, str] = field(default_factory=dict)
     body: Any = None
+    query: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,38 +46,53 @@ class Endpoint:
     """One route of the JSON API.
 
     ``path`` is Starlette's, converters included (``{kind:path}`` matches a
-    kind's slashes); :attr:`described_path` is OpenAPI's. ``bucket`` names the
-    rate limit the route draws on: creations, actions (a game changes), or
-    reads. ``token`` routes read the game's token from the Authorization header.
-    ``errors`` are the service's own; :attr:`error_statuses` adds those the
-    HTTP layer gives every route of its kind.
+    kind's slashes); :attr:`described_path` is OpenAPI's. ``request`` is the
+    JSON body's model, ``bytes`` for a route that takes a file's raw bytes,
+    or None. An ``answer`` of :class:`models.Download` is a file, sent as an
+    attachment; any other is JSON. ``bucket`` names the rate limit the route
+    draws on: creations, actions (a game changes), or reads; ``cost`` is how
+    many of its tokens a request takes. ``token`` routes read the game's token
+    from the Authorization header. ``query`` names the optional query
+    parameters the route reads, with their descriptions. ``errors`` are the
+    service's own; :attr:`error_statuses` adds those the HTTP layer gives
+    every route of its kind.
     """
 
     method: Literal["GET", "POST"]
     path: str
     summary: str
-    request: type[msgspec.Struct] | None
+    request: type[msgspec.Struct] | type[bytes] | None
     answer: type[msgspec.Struct]
     status: int
     errors: tuple[int, ...]
     handler: Callable[[Service, Call], msgspec.Struct]
     bucket: Literal["creations", "actions", "reads"]
     token: bool = False
+    cost: int = 1
+    query: tuple[tuple[str, str], ...] = ()
 
     @property
     def error_statuses(self) -> tuple[int, ...]:
         """Every error status the route can answer, in order.
 
         Each route draws on a rate limit (429); a route with a body refuses a
-        malformed one (400), one too large (413) or not JSON (415); a route
-        with a token refuses a request without one (401).
+        malformed one (400), one too large (413) or, for a JSON body, one not
+        JSON (415: a file's bytes are told apart by their content, whatever
+        the header says); a route with a token refuses a request without one (401).
         """
         derived = {429}
-        if self.request is not None:
+        if self.request is bytes:
+            derived |= {400, 413}
+        elif self.request is not None:
             derived |= {400, 413, 415}
         if self.token:
             derived.add(401)
         return tuple(sorted(set(self.errors) | derived))
+
+    @property
+    def sends_file(self) -> bool:
+        """Whether the answer is a file (an attachment), not JSON."""
+        return self.answer is models.Download
 
     @property
     def described_path(self) -> str:
@@ -142,9 +159,37 @@ ENDPOINTS: Final[tuple[Endpoint, ...]] = (
         "reads",
     ),
     Endpoint(
+        "GET", "/api/game.evf",
+        "The game the token names as an EVF replay file (Metasweeper's), once it is over: "
+        "the file holds the mines",
+        None, models.Download, 200, (404, 409, 410),
+        lambda service, call: service.game_evf(call.token),
+        "reads", token=True,
+    ),
+    # Before the JSON replay's route: that one's {public_id} would match "ID.evf" too.
+    Endpoint(
+        "GET", "/api/replays/{public_id}.evf", "A ranked game as an EVF replay file",
+        None, models.Download, 200, (404, 409),
+        lambda service, call: service.replay_evf(call.params["public_id"]),
+        "reads",
+    ),
+    Endpoint(
         "GET", "/api/replays/{public_id}", "A ranked game, with every view it showed",
         None, models.Replay, 200, (404,),
         lambda service, call: service.replay(call.params["public_id"]),
         "reads",
+    ),
+    # The exact solver judges every click: a file costs a hundred and twenty
+    # reads, one a second at the default rates.
+    Endpoint(
+        "POST", "/api/replay-files",
+        "Read a replay file (AVF, RMV, EVF, MVF or RawVF, sent as its raw bytes): its "
+        "statistics, every board it went through, and every click with the exact solver's "
+        "verdict",
+        bytes, models.ReplayFile, 200, (422,),
+        lambda service, call: service.replay_file(call.body, call.query.get("name")),
+        "reads", cost=120,
+        query=(("name", "The file's name: its extension picks the reader when the bytes do "
+                        "not tell the format, and messages name it"),),
     ),
 )  # fmt: skip

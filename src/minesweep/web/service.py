@@ -1,4 +1,4 @@
-"""The web game's service: games, their cache, ranking, leaderboards and replays; no HTTP.
+"""The web game's service: games, their cache, ranking, leaderboards, replays, files; no HTTP.
 
 The server holds the mines and the rules (:class:`minesweep.Game`, the
 solver and the front-end layer :mod:`minesweep.frontend`, which this module
@@ -8,12 +8,15 @@ Every action names the version of the game it was made against, so a
 retried or duplicated request is applied once. The server keeps the time
 with its own monotonic clock and computes every score itself; seeded games,
 assisted ones (undo, hints after the first reveal), declared bots and wins
-faster than any person plays never rank among people. The HTTP layer is
-:mod:`minesweep.web.app`.
+faster than any person plays never rank among people. A finished game
+downloads as an EVF replay (:mod:`minesweep.replays`), and an uploaded
+replay file of any format comes back read, with every view and the exact
+solver's verdict on every click. The HTTP layer is :mod:`minesweep.web.app`.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import random
@@ -27,7 +30,9 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
+
+import numpy as np
 
 from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, frontend
 from minesweep.errors import SettingsError
@@ -36,6 +41,15 @@ from minesweep.frontend import Button, Settings
 from minesweep.history import action_record, record_line, undo_record
 from minesweep.presets import PRESETS
 from minesweep.records import Kind, unranked_because
+from minesweep.replays import ReplayError, read, replay_from_game, summary, write_evf
+from minesweep.replays.clicks import (
+    VIEW_EXPLODED,
+    VIEW_FLAG,
+    VIEW_HIDDEN,
+    VIEW_WRONG_FLAG,
+    analyse_clicks,
+)
+from minesweep.replays.verdict import JudgedClick, judge_clicks
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 from minesweep.solver.hints import Hint
 
@@ -50,6 +64,25 @@ __all__ = ["Service", "page_numbering"]
 _ACTIONS: Final = {kind.name.lower(): kind for kind in ActionKind}
 #: A game token and a public id: what secrets.token_urlsafe makes.
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: What a file name a replay is downloaded under may hold besides letters and digits.
+_UNSAFE_IN_NAME: Final = re.compile(r"[^A-Za-z0-9_-]+")
+#: The name an uploaded replay goes by in messages when it was sent without one.
+_UPLOAD: Final = "the uploaded file"
+
+
+def _glyph_table() -> bytes:
+    """A replay's view codes (ms-toollib's: 0-8 a number, 10 hidden, 11 a flag, 14 a
+    wrong flag, 15 the exploded mine) as the glyphs of the API's views, for bytes.translate."""
+    table = bytearray(b"#" * 256)
+    table[0] = ord(".")
+    for number in range(1, 9):
+        table[number] = ord(str(number))
+    table[VIEW_HIDDEN], table[VIEW_FLAG] = ord("#"), ord("F")
+    table[VIEW_WRONG_FLAG], table[VIEW_EXPLODED] = ord("!"), ord("X")
+    return bytes(table)
+
+
+_GLYPHS: Final = _glyph_table()
 
 
 def _epoch() -> str:
@@ -320,11 +353,7 @@ class Service:
         return leaderboards.bots(self.db, self.limits, kind)
 
     def replay(self, public_id: str) -> models.Replay:
-        if not _TOKEN.fullmatch(public_id):
-            raise ApiError(404, "no ranked game with that id")
-        row = self.db.replay(public_id)
-        if row is None:
-            raise ApiError(404, "no ranked game with that id")
+        row = self._ranked(public_id)
         game = self._rebuild(row)
         document = json.loads(to_game_json(game))
         return models.Replay(
@@ -341,6 +370,114 @@ class Service:
             views=[to_view(frame.view).splitlines() for frame in game.replay_views()],
             seconds=row.seconds,
             bbbv=row.bbbv,
+        )
+
+    def _ranked(self, public_id: str) -> GameRow:
+        """The ranked game ``public_id`` names (only those are public)."""
+        if not _TOKEN.fullmatch(public_id):
+            raise ApiError(404, "no ranked game with that id")
+        row = self.db.replay(public_id)
+        if row is None:
+            raise ApiError(404, "no ranked game with that id")
+        return row
+
+    # --- replay files ----------------------------------------------------------------------
+
+    def game_evf(self, token: str) -> models.Download:
+        """The player's own game as an EVF replay, once it is over.
+
+        Refused (409) while it is played: a replay holds every mine.
+        """
+        row, game = self._load(token)
+        self._keep(token, row.version, game)
+        if not game.is_over:
+            raise ApiError(
+                409,
+                f"the game is not over ({game.status.value}): its replay holds the mines, so "
+                "it is sent only once the game is over",
+            )
+        return self._evf(row, game)
+
+    def replay_evf(self, public_id: str) -> models.Download:
+        """A ranked game's public replay as an EVF file."""
+        row = self._ranked(public_id)
+        return self._evf(row, self._rebuild(row))
+
+    def _evf(self, row: GameRow, game: Game) -> models.Download:
+        """A finished game as EVF (:func:`minesweep.replays.replay_from_game`), named for saving."""
+        finished = row.finished_at
+        # When the game began, on the wall clock: when it ended less its time.
+        # (A test's or a broken host's wall clock may put it before 1970, which
+        # EVF cannot say: then the file has no date.)
+        begun = None if finished is None else round((finished - game.elapsed) * 1_000_000)
+        try:
+            replay = replay_from_game(
+                game,
+                player=row.name or "",
+                start_us=begun if begun is not None and begun >= 0 else None,
+            )
+            data = write_evf(replay)
+        except ValueError as error:
+            # ReplayError and write_evf's refusals (a board past 255 squares a
+            # side): a game this server played that EVF cannot hold.
+            raise ApiError(409, f"this game cannot be written as an EVF replay: {error}") from None
+        when = "game"
+        if finished is not None:
+            moment = datetime.datetime.fromtimestamp(finished, datetime.UTC)
+            when = moment.strftime("%Y%m%d-%H%M%S")
+        kind = _UNSAFE_IN_NAME.sub("-", row.kind).strip("-")
+        return models.Download(
+            filename=f"minesweep-{kind}-{game.status.value}-{when}.evf", data=data
+        )
+
+    def replay_file(self, data: bytes, name: str | None = None) -> models.ReplayFile:
+        """An uploaded replay file of any format, read, with every click judged and every view.
+
+        ``name`` is the file's name (its extension picks the reader when the
+        bytes do not tell; messages name it). A file that cannot be read is a
+        400 with the reader's message, naming the byte; a board or a game
+        larger than the viewer takes, a 422.
+        """
+        where = _upload_name(name)
+        limits = self.limits
+        try:
+            replay = read(data, name=where)
+        except ReplayError as error:
+            raise ApiError(400, str(error)) from None
+        rows, cols = replay.rows, replay.cols
+        if rows * cols > limits.max_replay_squares:
+            raise ApiError(
+                422,
+                f"{where}: the replay viewer takes boards of up to {limits.max_replay_squares} "
+                f"squares, and this one is {rows}x{cols}",
+            )
+        try:
+            analysis = analyse_clicks(replay)
+            if len(analysis.clicks) > limits.max_replay_clicks:
+                raise ApiError(
+                    422,
+                    f"{where}: the replay viewer takes games of up to {limits.max_replay_clicks} "
+                    f"clicks, and this one has {len(analysis.clicks)}",
+                )
+            table = judge_clicks(replay, analysis)
+            record = summary(replay)
+        except MinesweepError as error:
+            # The file reads, but what it holds breaks the rules somewhere past
+            # the reader's checks.
+            raise ApiError(422, f"{where}: {error}") from None
+        views = []
+        for view in analysis.views:
+            text = view.translate(_GLYPHS).decode("ascii")
+            views.append([text[r * cols : (r + 1) * cols] for r in range(rows)])
+        return models.ReplayFile(
+            format=cast(models.ReplayFormat, replay.format),
+            player=replay.player,
+            rows=rows,
+            cols=cols,
+            mines=replay.mines,
+            summary={key: _summary_value(value) for key, value in record.items()},
+            views=views,
+            clicks=[_note(click) for click in table.clicks],
         )
 
     # --- for tests and operators: never answered to a client --------------------------------
@@ -552,6 +689,65 @@ class Service:
             if row.ranked:
                 state.public_id = row.public_id
         return state
+
+
+def _upload_name(name: str | None) -> str:
+    """The name an uploaded file goes by: its last part, if it is printable text."""
+    if not name:
+        return _UPLOAD
+    name = name.replace("\\", "/").rsplit("/", 1)[-1][:120]
+    # A name is echoed in messages: no control or bidirectional character.
+    return name if name.strip() and name.isprintable() else _UPLOAD
+
+
+def _finite(value: float) -> float | None:
+    """A float JSON can hold: None for NaN and the infinities."""
+    return float(value) if math.isfinite(value) else None
+
+
+def _summary_value(value: object) -> models.SummaryValue:
+    """A value of :func:`minesweep.replays.summary` as JSON holds it (no NaN, no numpy)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return _finite(float(value))
+    if isinstance(value, list | tuple):
+        return [str(item) for item in value]
+    return str(value)
+
+
+def _note(click: JudgedClick) -> models.ClickNote:
+    """One judged click as the API sends it: NaN and infinity as null."""
+    return models.ClickNote(
+        index=click.index,
+        # Microseconds: the files keep milliseconds, the subtraction adds noise.
+        time=round(click.time, 6),
+        kind=cast(models.ClickKindName, click.kind),
+        row=click.row,
+        col=click.col,
+        effect=cast(models.ClickEffectName, click.effect),
+        effective=click.effective,
+        solved=click.solved,
+        view=click.view,
+        squares=click.squares,
+        judged=click.judged,
+        first=click.first,
+        mine_chance=_finite(click.mine_chance),
+        certain=click.certain,
+        by_counting=click.by_counting,
+        guess=click.guess,
+        avoidable=click.avoidable,
+        forced=click.forced,
+        fifty_fifty=click.fifty_fifty,
+        lowest_chance=_finite(click.lowest_chance),
+        safe_squares=None if click.safe_squares < 0 else click.safe_squares,
+        luck=_finite(click.luck),
+        pluck=_finite(click.pluck),
+    )
 
 
 def page_numbering(hint: Hint) -> str:

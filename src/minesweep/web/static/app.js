@@ -23,12 +23,14 @@ let replaying = false;
 
 // The game's token goes in a header, never in a URL. A refused request keeps the
 // server's answer: a 409 for a stale version carries the game as it is now.
+// A file (a Blob) goes as its raw bytes, anything else as JSON.
 async function api(method, path, body, token) {
   const headers = {};
-  if (body) headers["Content-Type"] = "application/json";
+  const file = body instanceof Blob;
+  if (body) headers["Content-Type"] = file ? "application/octet-stream" : "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
   const response = await fetch(path, {
-    method, headers, body: body ? JSON.stringify(body) : undefined,
+    method, headers, body: file ? body : body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json();
   if (!response.ok) {
@@ -121,6 +123,8 @@ function status() {
   node.className = game.status;
   timerBase = game.elapsed;
   timerAt = performance.now();
+  // A finished game's replay file holds its mines: offered only once it is over.
+  $("download").hidden = !game.stats;
   if (game.stats) {
     const s = game.stats;
     say(`${game.status === "won" ? "Won" : "Lost"} in ${game.elapsed.toFixed(1)} s: 3BV ${s.solved_bbbv}/${s.bbbv}, ` +
@@ -297,7 +301,8 @@ for (const name of ["touchend", "touchcancel", "touchmove"]) {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (!game || replaying || event.target.closest("form")) return;
+  if (replaying) { viewerKey(event); return; }
+  if (!game || event.target.closest("form")) return;
   const [r, c] = cursor;
   const moves = { ArrowUp: [-1, 0], k: [-1, 0], ArrowDown: [1, 0], j: [1, 0],
                   ArrowLeft: [0, -1], h: [0, -1], ArrowRight: [0, 1], l: [0, 1] };
@@ -380,8 +385,9 @@ $("setup").addEventListener("submit", async (event) => {
     body.preset = $("preset").value;
   }
   try {
-    replaying = false;
-    start(await api("POST", "/api/games", body));
+    const state = await api("POST", "/api/games", body);
+    closeViewer(false);
+    start(state);
     say("New game: click any square.");
     focusCell(cursor[0], cursor[1]);
   } catch (error) { say(error.message); }
@@ -414,37 +420,304 @@ async function leaderboard() {
 }
 
 // The server steps the game and sends the view before the first action and after each;
-// the page draws each view at its action's time.
+// the viewer plays each view at its action's time, then goes back to the player's game
+// (pausing it instead lets the replay be stepped through).
 async function replay(publicId) {
   const data = await api("GET", `/api/replays/${publicId}`);
+  const seconds = (data.seconds || 0).toFixed(2);
+  const frames = data.history.map((step, i) => ({
+    view: i, time: step.time, square: squareOf(step.action), note: actionNote(step, i),
+  }));
+  const end = data.history.length ? data.history[data.history.length - 1].time : 0;
+  frames.push({ view: data.views.length - 1, time: end, square: null,
+                note: [["End", `${data.name}: ${seconds} s`]] });
+  const closed = openViewer({
+    title: `Replay: ${data.name}, ${seconds} s${data.bbbv ? `, 3BV ${data.bbbv}` : ""}.`,
+    unit: "Action", rows: data.rows, cols: data.cols, views: data.views, frames,
+    evf: `/api/replays/${publicId}.evf`, closeAtEnd: true,
+  });
+  say(`Replay: ${data.name}, ${seconds} s.`);
+  play();
+  await closed;
+}
+
+const ACTIONS = { O: "Reveal", F: "Flag", U: "Unflag", Q: "Question mark", C: "Chord" };
+
+function squareOf(action) {
+  const found = /^[A-Z](\d+),(\d+)$/.exec(action);
+  return found ? [+found[1], +found[2]] : null;
+}
+
+// Rows and columns count from 1 on the page, as its labels do.
+const place = (r, c) => `row ${r + 1}, column ${c + 1}`;
+
+function actionNote(step, i) {
+  const square = squareOf(step.action);
+  const what = ACTIONS[step.action[0]] || step.action;
+  return [
+    ["Action", `${i + 1}: ${what}${square ? " at " + place(...square) : ""}`],
+    ["Time", `${step.time.toFixed(3)} s`],
+  ];
+}
+
+// --- the replay viewer --------------------------------------------------------------------
+// One viewer for a ranked game's replay and for an uploaded replay file. Frame i is the
+// board just before action (or click) i, its square marked; the last frame is the board at
+// the end. As everywhere, the page draws only what the server sent.
+
+const viewer = {
+  frames: [], views: [], at: 0, unit: "Click", shown: null, marked: null, timer: null,
+  done: null, closeAtEnd: false,
+};
+
+function openViewer({ title, unit, rows, cols, views, frames, evf, stats, closeAtEnd }) {
+  closeViewer(false);
   replaying = true;
-  say(`Replay: ${data.name}, ${data.seconds.toFixed(2)} s.`);
-  build(data.rows, data.cols);
-  let shown = data.views[0].map((line) => [...line].map(() => ""));
-  const draw = (view) => {
-    view.forEach((line, r) => [...line].forEach((symbol, c) => {
-      if (shown[r][c] !== symbol) paint(r, c, symbol);
-    }));
-    shown = view.map((line) => [...line]);
-  };
-  draw(data.views[0]);
-  const t0 = performance.now();
-  for (const [i, step] of data.history.entries()) {
-    const wait = step.time * 1000 - (performance.now() - t0);
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (!replaying) return;
-    $("time").textContent = step.time.toFixed(0);
-    draw(data.views[i + 1]);
-  }
+  Object.assign(viewer, { frames, views, unit, at: 0, shown: null, marked: null, closeAtEnd });
+  build(rows, cols);
+  $("viewer").hidden = false;
+  $("viewertitle").textContent = title;
+  $("evflink").hidden = !evf;
+  if (evf) $("evflink").href = evf;
+  showStats(stats);
+  showFrame(0);
+  return new Promise((resolve) => { viewer.done = resolve; });
+}
+
+// Back to the player's game (when ``restore`` and there is one), its board theirs again.
+function closeViewer(restore = true, message = "") {
+  if (!replaying) return;
+  pause();
   replaying = false;
-  // Back to the game the player left: the board is theirs again.
-  if (game) {
+  $("viewer").hidden = true;
+  if (restore && game) {
     build(game.rows, game.cols);
     paintAll();
     status();
   }
-  say("Replay over: back to your game.");
+  if (message) say(message);
+  const done = viewer.done;
+  viewer.done = null;
+  if (done) done();
 }
+
+// Only the squares that differ from the board shown are painted again.
+function drawView(view) {
+  view.forEach((line, r) => {
+    const before = viewer.shown && viewer.shown[r];
+    for (let c = 0; c < line.length; c++) if (!before || before[c] !== line[c]) paint(r, c, line[c]);
+  });
+  viewer.shown = view;
+}
+
+function showFrame(i) {
+  const last = viewer.frames.length - 1;
+  i = Math.max(0, Math.min(last, i));
+  viewer.at = i;
+  const frame = viewer.frames[i];
+  drawView(viewer.views[frame.view]);
+  if (viewer.marked) cells[viewer.marked[0]][viewer.marked[1]].classList.remove("clicked");
+  viewer.marked = frame.square;
+  if (frame.square) cells[frame.square[0]][frame.square[1]].classList.add("clicked");
+  $("frame").textContent = i < last ? `${viewer.unit} ${i + 1} of ${last}` :
+    `End, after ${last} ${viewer.unit.toLowerCase()}${last === 1 ? "" : "s"}`;
+  $("time").textContent = Math.max(0, frame.time).toFixed(0);
+  $("first").disabled = $("prev").disabled = i === 0;
+  $("next").disabled = $("last").disabled = i === last;
+  const note = $("note");
+  note.replaceChildren();
+  for (const [term, text] of frame.note) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = text;
+    note.append(dt, dd);
+  }
+}
+
+// Plays from the frame shown, each board at its time; from the start if at the end.
+function play() {
+  if (viewer.timer !== null) { pause(); return; }
+  const last = viewer.frames.length - 1;
+  if (viewer.at >= last) showFrame(0);
+  $("play").setAttribute("aria-pressed", "true");
+  $("play").textContent = "Pause";
+  const frames = viewer.frames;
+  const from = viewer.at > 0 ? frames[viewer.at - 1].time : Math.min(0, frames[0].time);
+  const t0 = performance.now() - from * 1000;
+  const tick = () => {
+    if (viewer.at >= last) {
+      pause();
+      if (viewer.closeAtEnd) closeViewer(true, "Replay over: back to your game.");
+      return;
+    }
+    const wait = frames[viewer.at].time * 1000 - (performance.now() - t0);
+    viewer.timer = setTimeout(() => { showFrame(viewer.at + 1); tick(); }, Math.max(0, wait));
+  };
+  tick();
+}
+
+function pause() {
+  clearTimeout(viewer.timer);
+  viewer.timer = null;
+  $("play").setAttribute("aria-pressed", "false");
+  $("play").textContent = "Play";
+}
+
+function step(to) {
+  pause();
+  showFrame(to);
+}
+
+$("first").addEventListener("click", () => step(0));
+$("prev").addEventListener("click", () => step(viewer.at - 1));
+$("next").addEventListener("click", () => step(viewer.at + 1));
+$("last").addEventListener("click", () => step(viewer.frames.length - 1));
+$("play").addEventListener("click", () => play());
+$("close").addEventListener("click", () => closeViewer(true, "Back to your game."));
+
+function viewerKey(event) {
+  if (event.target.closest("form, input, select, textarea")) return;
+  const moves = { ArrowLeft: -1, h: -1, ArrowRight: 1, l: 1 };
+  if (moves[event.key]) step(viewer.at + moves[event.key]);
+  else if (event.key === "Home") step(0);
+  else if (event.key === "End") step(viewer.frames.length - 1);
+  else if (event.key === "Escape") closeViewer(true, "Back to your game.");
+  else return;
+  event.preventDefault();
+}
+
+// The statistics beside the board: a headline, the file's checks, and every statistic.
+function showStats(stats) {
+  $("headline").textContent = stats ? stats.headline : "";
+  const checks = $("checks");
+  checks.replaceChildren();
+  checks.hidden = !stats || !stats.checks;
+  for (const text of (stats && stats.checks) || []) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    checks.appendChild(item);
+  }
+  const list = $("statlist");
+  list.replaceChildren();
+  $("allstats").hidden = !stats || !stats.all;
+  for (const [key, value] of Object.entries((stats && stats.all) || {})) {
+    if (key === "checks") continue;
+    const dt = document.createElement("dt");
+    dt.textContent = key;
+    const dd = document.createElement("dd");
+    dd.textContent = value === null ? "–" : typeof value === "number" && !Number.isInteger(value) ?
+      String(+value.toFixed(4)) : String(value);
+    list.append(dt, dd);
+  }
+}
+
+// --- replay files -------------------------------------------------------------------------
+
+const percent = (p) => `${(p * 100).toFixed(p > 0 && p < 0.001 ? 3 : 1)}%`;
+const KINDS = { left: "Left click", right: "Right click", double: "Chord (double click)" };
+const EFFECTS = {
+  nothing: "changed nothing", flag: "placed a flag", unflag: "took a flag away",
+  open: "opened squares", chord: "chorded, opening squares", mine: "hit a mine",
+};
+
+// What the solver says of one click of a file: its chance, its kind of guess, its luck.
+function clickNote(click) {
+  const where = click.row >= 0 ? ` at ${place(click.row, click.col)}` : " off the board";
+  const note = [
+    ["Click", `${KINDS[click.kind]}${where}: ${EFFECTS[click.effect]}`],
+    ["Time", `${click.time.toFixed(3)} s`],
+  ];
+  if (click.first) {
+    note.push(["Mine chance", "0% (the first click is safe by the rules)"]);
+  } else if (click.judged) {
+    note.push(["Mine chance", click.mine_chance === null ? "not counted" : percent(click.mine_chance)]);
+    let verdict = "not counted";
+    if (click.certain) verdict = click.by_counting ? "certain, by counting (no single number shows it)" : "certain";
+    else if (click.guess) {
+      verdict = "guess" + (click.avoidable ? ", avoidable: a certainly safe square was left" :
+        click.forced ? ", forced: no square was certainly safe" : "");
+      if (click.fifty_fifty) verdict += ", a 50-50";
+    }
+    note.push(["Verdict", verdict]);
+    if (click.lowest_chance !== null) {
+      note.push(["Board", `lowest mine chance ${percent(click.lowest_chance)}, ` +
+        `${click.safe_squares} certainly safe square${click.safe_squares === 1 ? "" : "s"}`]);
+    }
+  } else {
+    note.push(["Verdict", "not judged: the click opened nothing"]);
+  }
+  // Luck: -log10 of the chance of surviving the click, summed over the game so far.
+  const pluck = click.pluck === null ? "∞" : click.pluck.toFixed(3);
+  if (click.judged) {
+    const luck = click.luck === null ?
+      (click.effect === "mine" ? "∞ (the click hit a mine)" : "not counted") : click.luck.toFixed(3);
+    note.push(["Luck", `${luck} (the game so far: ${pluck})`]);
+  } else {
+    note.push(["Luck", `the game so far: ${pluck}`]);
+  }
+  return note;
+}
+
+const number = (value, digits = 2) => (value === null || value === undefined ? "–" :
+  Number.isInteger(value) ? String(value) : value.toFixed(digits));
+
+function watchFile(data, name) {
+  const s = data.summary;
+  const frames = data.clicks.map((click) => ({
+    view: click.view, time: click.time,
+    square: click.row >= 0 ? [click.row, click.col] : null, note: clickNote(click),
+  }));
+  const end = data.clicks.length ? data.clicks[data.clicks.length - 1].time : 0;
+  const result = s.won ? "won" : "not won";
+  frames.push({ view: data.views.length - 1, time: end, square: null,
+                note: [["End", `${result} in ${number(s.rtime, 3)} s`]] });
+  const who = data.player || "anonymous";
+  const headline = `${result} in ${number(s.rtime, 3)} s · 3BV ${number(s.bbbv_solved)}/` +
+    `${number(s.bbbv)} · 3BV/s ${number(s.bbbv_s)} · clicks ${number(s.cl)} ` +
+    `(${number(s.ce)} effective) · IOE ${number(s.ioe)}`;
+  const checks = s.checks.length ? s.checks : ["The file's claims agree with its board."];
+  say(`Replay file: ${name}, ${who}. Step with ← and →.`);
+  return openViewer({
+    title: `${name}: ${who}, ${data.format.toUpperCase()}, ${data.rows}×${data.cols}, ` +
+      `${data.mines} mines`,
+    unit: "Click", rows: data.rows, cols: data.cols, views: data.views, frames,
+    stats: { headline, checks, all: s }, closeAtEnd: false,
+  });
+}
+
+$("replayfile").addEventListener("change", async () => {
+  const input = $("replayfile");
+  const file = input.files[0];
+  if (!file) return;
+  say(`Reading ${file.name}…`);
+  try {
+    const data = await api("POST", `/api/replay-files?name=${encodeURIComponent(file.name)}`, file);
+    watchFile(data, file.name);
+  } catch (error) {
+    say(`${error.message}`);
+  }
+  input.value = "";  // the same file can be chosen again
+});
+
+// A finished game's replay, for Metasweeper and the other replay programs. The token goes
+// in a header, so the file is fetched, then saved from memory.
+$("download").addEventListener("click", async () => {
+  if (!game || !game.stats) return;
+  try {
+    const response = await fetch("/api/game.evf", { headers: { Authorization: `Bearer ${game.id}` } });
+    if (!response.ok) throw new Error((await response.json()).error || response.statusText);
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = named ? named[1] : "minesweep.evf";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (error) { say(error.message); }
+});
 
 // --- start ------------------------------------------------------------------------------
 
