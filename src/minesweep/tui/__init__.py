@@ -5,7 +5,8 @@ Nothing in the core imports this package. What kind of game to play is a
 :mod:`.board_view` the board, :mod:`.keys` the keys and the key file,
 :mod:`.clock` the pausable clock, :mod:`.help` the help screen,
 :mod:`.saves` a game in progress as a game log, :mod:`.store` the SQLite file,
-:mod:`.words` how squares, counts and records are worded.
+:mod:`.export` a finished game as an EVF replay file, :mod:`.words` how
+squares, counts and records are worded.
 """
 
 from __future__ import annotations

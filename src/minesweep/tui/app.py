@@ -4,7 +4,7 @@ Every rule lives in :class:`minesweep.Game`, :mod:`minesweep.solver` and the
 front-end layer :mod:`minesweep.frontend`; this module only turns keys and
 clicks into calls there, and glyphs into a screen. Its keys are
 :mod:`.keys`, its clock :mod:`.clock`, its help screen :mod:`.help`, its
-saves :mod:`.saves` (in the :mod:`.store`).
+saves :mod:`.saves` (in the :mod:`.store`), its replays :mod:`.export`.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
 from .board_view import OVERLAY_LEVELS, THEMES, BoardView
 from .clock import PausableClock
+from .export import replay_folder, write_replay
 from .help import HelpScreen
 from .keys import DEFAULT_KEYS, DESCRIPTIONS, key_label, load_keys
 from .saves import Save, action_line, undo_line
@@ -92,6 +93,7 @@ class MinesweeperApp(App[None]):
         lay_no_guess: LayField | None = None,
         key_file: Path | None = None,
         new_seed: Callable[[], int] = draw_seed,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -107,6 +109,11 @@ class MinesweeperApp(App[None]):
         self.key_map = keys if keys is not None else load_keys(None)
         self.store = store if store is not None else Store()
         self.clock = PausableClock(clock_base)
+        # Seconds since 1970: when a game ended, which names and dates its replay.
+        self.wall_clock = wall_clock
+        self._ended_at: float | None = None
+        # The replay file written of the game on screen (one file a game).
+        self._replay: Path | None = None
         self.paused = False
         self.assisted = False
         # A seed the player chose: a known field, recorded apart from the rest.
@@ -175,6 +182,8 @@ class MinesweeperApp(App[None]):
         self.assisted = False
         self.abandon_asked = False
         self._elapsed_saved = 0.0
+        self._ended_at = None
+        self._replay = None
         # A seed of its own, so that the save need not hold the field: the seed
         # and the first click lay it again.
         settings = self.settings
@@ -218,6 +227,7 @@ class MinesweeperApp(App[None]):
         return game
 
     def _finish(self) -> None:
+        self._ended_at = self.wall_clock()
         final = score(self.game)
         self.store.finish(
             self.settings.kind,
@@ -506,8 +516,31 @@ class MinesweeperApp(App[None]):
         self.assisted = True
         self.game_save.mark_assisted()
 
+    def _export(self) -> None:
+        """Write the finished game as an EVF replay file, and say where."""
+        game = self.game
+        if not game.is_over:
+            self._say(
+                f"Press {self._key('export')} once the game is over: a replay holds the mines, "
+                "which a game in progress keeps hidden."
+            )
+            return
+        if self._replay is not None:
+            self._say(f"This game's replay is saved already: {self._replay}")
+            return
+        ended = self._ended_at if self._ended_at is not None else self.wall_clock()
+        try:
+            self._replay = write_replay(
+                game, replay_folder(self.store), kind=self.settings.kind, ended=ended
+            )
+        except (MinesweepError, OSError) as error:
+            # A board over 255 squares a side (EVF's limit), a folder not writable.
+            self._say(f"The replay could not be saved: {error}")
+            return
+        self._say(f"Replay saved (EVF, for Metasweeper or ms-toollib): {self._replay}")
+
     def _help(self) -> None:
-        self.push_screen(HelpScreen(self.key_map, self.key_file))
+        self.push_screen(HelpScreen(self.key_map, self.key_file, replay_folder(self.store)))
 
     def _quit(self) -> None:
         # Every action was saved as it was played; the time since the last
@@ -559,5 +592,6 @@ class MinesweeperApp(App[None]):
         return (
             f"{head}: 3BV {final.solved_bbbv}/{final.bbbv}, 3BV/s {final.bbbv_per_second:.2f}, "
             f"efficiency {final.efficiency:.0%}.{seeded} {record_text(record)} "
-            f"Press {self._key('new_game')} for a new game."
+            f"Press {self._key('new_game')} for a new game, {self._key('export')} to save "
+            "the replay."
         )

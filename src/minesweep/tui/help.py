@@ -22,11 +22,18 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "dismiss", "close")
     ]
 
-    def __init__(self, keys: dict[str, list[str]], key_file: Path | None = None) -> None:
+    def __init__(
+        self,
+        keys: dict[str, list[str]],
+        key_file: Path | None = None,
+        replays: Path | None = None,
+    ) -> None:
         super().__init__()
         self.keys = keys
         #: The key file the game read, or would read were it there (None: none given).
         self.key_file = key_file
+        #: The folder finished games are saved into as replays (None: not said).
+        self.replays = replays
 
     def compose(self) -> ComposeResult:
         if self.key_file is None:
@@ -45,6 +52,8 @@ class HelpScreen(ModalScreen[None]):
             "squares are counted from 1: row 1, column 1 is the top left (status line, hints)",
             "a new game while one is in progress counts that one as a loss",
             "a game on a seed you chose (--seed) is recorded apart: never a best time",
-            "press ? or escape to close",
         ]
+        if self.replays is not None:
+            lines.append(f"replays (EVF: Metasweeper, ms-toollib) are saved in {self.replays}")
+        lines.append("press ? or escape to close")
         yield Static("\n".join(lines), id="help")

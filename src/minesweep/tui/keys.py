@@ -34,6 +34,7 @@ DEFAULT_KEYS: dict[str, list[str]] = {
     "pause": ["p"],
     "hint": ["H", "i"],
     "overlay": ["o"],
+    "export": ["e"],
     "help": ["question_mark"],
     "quit": ["q"],
 }
@@ -58,6 +59,7 @@ DESCRIPTIONS: dict[str, str] = {
     "pause": "pause / resume (hides the board)",
     "hint": "hint (marks the game assisted)",
     "overlay": "mine probabilities on/off (assisted)",
+    "export": "save the finished game as an EVF replay",
     "help": "this help",
     "quit": "quit (the game is saved)",
 }
