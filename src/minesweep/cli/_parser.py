@@ -177,6 +177,22 @@ won) with what the board and events show.
 """
 
 
+def _add_where(command: argparse.ArgumentParser, workers_help: str, verb: str) -> None:
+    """``--workers N`` or ``--dask ADDRESS`` (with ``--dask-timeout``): where the work runs."""
+    where = command.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=positive, help=workers_help)
+    where.add_argument(
+        "--dask", metavar="ADDRESS", help=f"{verb} on an existing Dask cluster (tcp://host:port)"
+    )
+    command.add_argument(
+        "--dask-timeout",
+        type=seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to try to reach the Dask scheduler (default 5)",
+    )
+
+
 def _add_replay(commands: _Commands) -> None:
     """``minesweep replay``: replay files' statistics, one summary (or record) a file."""
     replay = commands.add_parser(
@@ -203,18 +219,7 @@ def _add_replay(commands: _Commands) -> None:
         action="store_true",
         help="the solver's verdict on every click instead of a summary a file",
     )
-    where = replay.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=positive, help="local processes to read on (default 1)")
-    where.add_argument(
-        "--dask", metavar="ADDRESS", help="read on an existing Dask cluster (tcp://host:port)"
-    )
-    replay.add_argument(
-        "--dask-timeout",
-        type=seconds,
-        default=5.0,
-        metavar="SECONDS",
-        help="how long to try to reach the Dask scheduler (default 5)",
-    )
+    _add_where(replay, "local processes to read on (default 1)", "read")
     replay.add_argument(
         "--no-progress",
         dest="progress",
@@ -385,17 +390,6 @@ def _add_bench(commands: _Commands) -> None:
     )
     play.add_argument("--games", type=positive, default=1000, help="how many games (default 1000)")
     play.add_argument("--seed", type=count, default=0, help="the first seed (default 0)")
-    where = play.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=positive, help="local processes (default: one per core)")
-    where.add_argument(
-        "--dask", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)"
-    )
-    play.add_argument(
-        "--dask-timeout",
-        type=seconds,
-        default=5.0,
-        metavar="SECONDS",
-        help="how long to try to reach the Dask scheduler (default 5)",
-    )
+    _add_where(play, "local processes (default: one per core)", "run")
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(run=run.bench_play)
