@@ -24,26 +24,35 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if not POSTGRES:
         pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
     # One shared test database: every test starts from empty tables.
-    from minesweep.web.db import Database, actions, games
+    from minesweep.web.db import Database, accounts, actions, games, sessions
 
     database = Database(POSTGRES)
     with database.engine.begin() as connection:
         connection.execute(games.delete())
         connection.execute(actions.delete())
+        connection.execute(sessions.delete())
+        connection.execute(accounts.delete())
     database.dispose()
     return POSTGRES
 
 
 @pytest.fixture
 def make_client(database_url: str) -> Iterator[Callable[..., Any]]:
-    """Test clients of apps on the database; keywords go to the app (``limits=``...)."""
+    """Test clients of apps on the database; keywords go to the app (``limits=``...).
+
+    Passwords are hashed with argon2's cheapest parameters unless a test says
+    otherwise (``accounts=``): the real ones take a fifth of a second a hash.
+    """
     from starlette.testclient import TestClient
 
     from minesweep.web import create_app
 
+    from .helpers import CHEAP_ACCOUNTS
+
     opened: list[Any] = []
 
     def make(**options: Any) -> Any:
+        options.setdefault("accounts", CHEAP_ACCOUNTS)
         app = create_app(database_url, **options)
         client = TestClient(app)
         client.__enter__()

@@ -16,13 +16,63 @@ from minesweep import Game, Minefield
 
 POSTGRES = os.environ.get("MINESWEEP_TEST_POSTGRES_URL")
 
+#: The password the tests' accounts have.
+PASSWORD = "correct horse battery"
 
-def new_game(client: Any, **body: Any) -> dict[str, Any]:
+
+def _cheap_accounts() -> Any:
+    try:
+        from argon2.profiles import CHEAPEST
+
+        from minesweep.web.accounts import AccountSettings
+    except ImportError:  # the web extra is not installed: no web test runs
+        return None
+    return AccountSettings(hashing=CHEAPEST)
+
+
+#: Accounts as the tests keep them: argon2id's cheapest parameters.
+CHEAP_ACCOUNTS = _cheap_accounts()
+
+
+def new_game(client: Any, headers: dict[str, str] | None = None, **body: Any) -> dict[str, Any]:
     """Create a game (a beginner one by default) and return its state."""
-    response = client.post("/api/games", json=body or {"preset": "beginner"})
+    response = client.post("/api/games", json=body or {"preset": "beginner"}, headers=headers)
     assert response.status_code == 201, response.text
     state: dict[str, Any] = response.json()
     return state
+
+
+def sign_up(client: Any, name: str, *, bot: bool = False, password: str = PASSWORD) -> Any:
+    """Register ``name`` and stay signed in: the client keeps the session's cookie and
+    sends its CSRF token with every request from then on. Returns the answer."""
+    response = client.post("/api/accounts", json={"name": name, "password": password, "bot": bot})
+    assert response.status_code == 201, response.text
+    client.headers["X-CSRF-Token"] = response.json()["csrf_token"]
+    return response
+
+
+def account_token(
+    client: Any, name: str, *, bot: bool = False, password: str = PASSWORD
+) -> dict[str, str]:
+    """Register ``name`` and return the headers of an API client's account token for it.
+
+    From a client of its own on the same app, so that ``client``'s cookie (its
+    own signed-in session, if any) stays as it was.
+    """
+    from starlette.testclient import TestClient
+
+    # Not entered as a context: that would run the app's lifespan, whose end
+    # stops the no-guess pool that ``client`` still uses.
+    other = TestClient(client.app, base_url=str(client.base_url))
+    try:
+        body = {"name": name, "password": password, "bot": bot}
+        response = other.post("/api/accounts", json=body)
+        assert response.status_code == 201, response.text
+        response = other.post("/api/tokens", json={"name": name, "password": password})
+        assert response.status_code == 201, response.text
+    finally:
+        other.close()
+    return auth(response.json()["token"])
 
 
 def auth(token: str) -> dict[str, str]:
@@ -44,7 +94,7 @@ def version_of(client: Any, token: str) -> int:
 def post(client: Any, token: str, what: str, body: dict[str, Any] | None = None) -> Any:
     """POST to ``/api/game/<what>``; a body without a version gets the game's current one."""
     body = dict(body or {})
-    if what in ("actions", "undo") and "version" not in body:
+    if what in ("actions", "undo", "hint") and "version" not in body:
         body["version"] = version_of(client, token)
     return client.post(f"/api/game/{what}", json=body, headers=auth(token))
 

@@ -9,7 +9,7 @@ import pytest
 from minesweep import frontend
 from minesweep.solver.hints import Hint, HintReason
 
-from .helpers import act, new_game, post, win
+from .helpers import account_token, act, auth, get, new_game, post, win
 
 
 def zero_based_replaced(hint: Hint) -> str:
@@ -100,7 +100,60 @@ def test_a_hint_before_the_first_reveal_leaves_the_game_unassisted(client: Any, 
 
 
 def test_a_game_hinted_only_before_its_first_reveal_ranks(client: Any) -> None:
-    token = new_game(client, preset="beginner", name="ada")["id"]
+    # An account's game: only those rank.
+    token = new_game(client, headers=account_token(client, "ada"), preset="beginner")["id"]
     post(client, token, "hint")
     state = win(client, token)
     assert (state["status"], state["assisted"], state["ranked"]) == ("won", False, True)
+
+
+# --- a hint is a write: it names the version it was asked at ---------------------------------
+
+
+def count_advice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the solver's runs for hints (frontend.advise, as the service calls it)."""
+    advise = frontend.advise
+    runs: list[int] = []
+
+    def counting(game: Any) -> Any:
+        runs.append(1)
+        return advise(game)
+
+    monkeypatch.setattr(frontend, "advise", counting)
+    return runs
+
+
+def test_a_hint_without_a_version_is_refused_and_changes_nothing(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = new_game(client, preset="beginner", seed=1)["id"]
+    before = act(client, token, "reveal", 4, 4).json()["state"]
+    runs = count_advice(monkeypatch)
+    for body in ({}, {"version": None}):
+        refused = client.post("/api/game/hint", json=body, headers=auth(token))
+        assert refused.status_code == 400
+        assert "version" in refused.json()["error"]
+    assert runs == []
+    after = get(client, token).json()
+    assert (after["version"], after["assisted"]) == (before["version"], False)
+
+
+def test_a_repeated_hint_is_answered_with_the_game_and_not_applied_again(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = new_game(client, preset="beginner", seed=1)["id"]
+    version = act(client, token, "reveal", 4, 4).json()["state"]["version"]
+    runs = count_advice(monkeypatch)
+    body = {"version": version}
+    first = client.post("/api/game/hint", json=body, headers=auth(token))
+    assert first.status_code == 200
+    assert first.json()["state"]["version"] == version + 1
+    again = [client.post("/api/game/hint", json=body, headers=auth(token)) for _ in range(3)]
+    assert [answer.status_code for answer in again] == [409] * 3
+    # The refusal carries the game as it is, as an action's does: the client carries on.
+    assert again[0].json()["state"]["version"] == version + 1
+    assert runs == [1]  # the solver ran once
+    assert get(client, token).json()["version"] == version + 1
+    # The next hint names the version the first left.
+    assert post(client, token, "hint").status_code == 200
+    assert runs == [1, 1]

@@ -17,7 +17,17 @@ from minesweep.web import Limits
 from minesweep.web.db import actions, games
 from minesweep.web.guards import NoGuessPool
 
-from .helpers import act, auth, field_of, get, new_game, post, server_game, win
+from .helpers import (
+    account_token,
+    act,
+    auth,
+    field_of,
+    get,
+    new_game,
+    post,
+    server_game,
+    win,
+)
 
 MakeClient = Callable[..., Any]
 OPEN: dict[str, Any] = {"create_rate": None, "action_rate": None, "human_limits": None}
@@ -141,9 +151,10 @@ def test_a_flood_gets_429_with_retry_after(make_client: MakeClient) -> None:
 def test_unfinished_games_expire_and_count_as_losses(make_client: MakeClient) -> None:
     wall = [1_000_000.0]
     client = make_client(limits=Limits(expire_after=3600.0, **OPEN), wall=lambda: wall[0])
-    left = new_game(client, preset="beginner", name="ada")["id"]
+    ada = account_token(client, "ada")
+    left = new_game(client, headers=ada, preset="beginner")["id"]
     act(client, left, "reveal", 4, 4)
-    won = new_game(client, preset="beginner", name="ada")["id"]
+    won = new_game(client, headers=ada, preset="beginner")["id"]
     win(client, won)
     wall[0] += 3601.0
     gone = get(client, left)
@@ -213,19 +224,21 @@ def test_a_dead_no_guess_worker_is_a_503_not_a_500(make_client: MakeClient) -> N
 
 
 @pytest.mark.parametrize(
-    ("raw", "message"),
+    ("raw", "status", "message"),
     [
-        (b'{"preset": "beginner", "name": "a\\ud800"}', "lone surrogate"),
-        (b'{"preset": "beginner", "name": "a\\u0000b"}', "U+0000"),
-        (b'{"preset": "beginner", "name": "evil\\u202eeman"}', "U+202E"),
-        (b'{"preset": "beginner", "name": "a\\u0007"}', "U+0007"),
+        # Not valid Unicode: the body itself is malformed.
+        (b'{"preset": "beginner", "name": "a\\ud800"}', 400, "lone surrogate"),
+        # Valid text, but no name: refused naming the character.
+        (b'{"preset": "beginner", "name": "a\\u0000b"}', 422, "U+0000"),
+        (b'{"preset": "beginner", "name": "evil\\u202eeman"}', 422, "U+202E"),
+        (b'{"preset": "beginner", "name": "a\\u0007"}', 422, "U+0007"),
     ],
 )
-def test_names_that_would_break_a_database_or_a_leaderboard_get_400(
-    client: Any, raw: bytes, message: str
+def test_names_that_would_break_a_database_or_a_leaderboard_are_refused(
+    client: Any, raw: bytes, status: int, message: str
 ) -> None:
     response = client.post("/api/games", content=raw, headers={"content-type": "application/json"})
-    assert response.status_code == 400
+    assert response.status_code == status
     assert message in response.json()["error"]
     assert count_rows(client, games) == 0
 
@@ -318,7 +331,7 @@ def test_a_win_faster_than_people_play_is_not_ranked_among_them(make_client: Mak
     state = win(client, fast)
     assert state["ranked"] is False
     assert "faster than any person plays beginner" in state["unranked_because"]
-    slow = new_game(client, preset="beginner", name="ada")["id"]
+    slow = new_game(client, headers=account_token(client, "ada"), preset="beginner")["id"]
     act(client, slow, "reveal", 4, 4)
     now[0] += 120.0  # two minutes: any person can be this fast
     state = win(client, slow)
@@ -330,9 +343,13 @@ def test_a_win_faster_than_people_play_is_not_ranked_among_them(make_client: Mak
 
 def test_declared_bots_rank_apart_by_win_rate(make_client: MakeClient) -> None:
     client = make_client(limits=Limits(bot_min_games=3, **OPEN))
+    # Bot accounts' games; a guest's game declared a bot's counts for no one.
+    guest = new_game(client, preset="beginner", name="steady", bot=True)["id"]
+    win(client, guest)
     for name, wins, losses in [("steady", 3, 1), ("lucky", 1, 0), ("weak", 1, 3)]:
+        bot = account_token(client, name, bot=True)
         for outcome in ["won"] * wins + ["lost"] * losses:
-            token = new_game(client, preset="beginner", name=name, bot=True)["id"]
+            token = new_game(client, headers=bot, preset="beginner", bot=True)["id"]
             if outcome == "won":
                 state = win(client, token)
                 assert state["ranked"] is False

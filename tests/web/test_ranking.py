@@ -9,7 +9,7 @@ import numpy as np
 
 from minesweep.web import Limits
 
-from .helpers import act, field_of, new_game, post, win
+from .helpers import act, field_of, new_game, post, sign_up, win
 
 
 def test_each_reason_a_game_does_not_rank_is_told_in_its_words(
@@ -48,7 +48,15 @@ def test_each_reason_a_game_does_not_rank_is_told_in_its_words(
     assert fast["unranked_because"] == (
         f"{speed:.1f} 3BV/s is faster than any person plays beginner (limit 20)"
     )
-    ranked = played(name="ada")
+    # Every game above was a guest's: with nothing else against it, a guest's
+    # win is unranked for that alone.
+    guest = played()
+    assert (guest["ranked"], guest["unranked_because"]) == (
+        False,
+        "played as a guest: sign in to rank",
+    )
+    sign_up(client, "ada")
+    ranked = played()
     assert ranked["ranked"] is True
     assert "unranked_because" not in ranked
 

@@ -19,7 +19,7 @@ from minesweep.replays import ReplayError, read, summary
 from minesweep.replays.clicks import analyse_clicks, replay_game
 from minesweep.replays.verdict import judge_clicks
 
-from .helpers import act, auth, field_of, get, new_game, server_game, win
+from .helpers import account_token, act, auth, field_of, get, new_game, server_game, win
 
 DATA = Path(__file__).parent.parent / "replays" / "data"
 FILES = ["test_subject.avf", "test_subject.evf", "test_subject.rmv", "test_subject_2.rmv"]
@@ -48,7 +48,8 @@ def played(client: Any, outcome: str) -> str:
     No wasted click: the replay keeps clicks, and replay_game keeps only those
     that changed the board, so the two histories are the same actions.
     """
-    token: str = new_game(client, preset="beginner", name="ada")["id"]
+    # An account's game (only those rank): its replays show the account's name.
+    token: str = new_game(client, headers=account_token(client, "ada"), preset="beginner")["id"]
     view = act(client, token, "reveal", 4, 4).json()["state"]["view"]
     mines = field_of(client, token).mines
     rows, cols = mines.shape

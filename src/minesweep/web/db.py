@@ -15,6 +15,18 @@ the server being killed.
 
 A game is read back by replaying its actions on its base game; a per-game
 cap on actions (:class:`minesweep.web.Limits`) bounds that replay.
+
+Accounts (:mod:`minesweep.web.accounts`) add two tables. ``web_accounts``
+holds one row an account: its name as shown, the two keys its name is
+unique by (:func:`minesweep.web.names.name_keys`), its password's argon2id
+hash, and whether it is a declared bot. ``web_sessions`` holds the signed-in
+sessions and API tokens, by the SHA-256 of their secret (the secret itself
+is never stored: a copy of the database signs no one in). A game played
+signed in holds its account's id (``web_games.account_id``), not its name:
+a rename renames every game, and the leaderboard shows the current name.
+
+Tables are created when missing; a database made before accounts gets the
+games' ``account_id`` column and its index added when the server starts.
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    ForeignKey,
     Index,
     Integer,
     MetaData,
@@ -41,12 +54,14 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    inspect,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
-__all__ = ["Database", "GameRow", "default_url"]
+__all__ = ["AccountRow", "Database", "GameRow", "NameTakenError", "default_url"]
 
 metadata = MetaData()
 
@@ -78,9 +93,45 @@ games = Table(
     Column("updated_at", Float, nullable=False),
     Column("finished_at", Float),
     Column("version", Integer, nullable=False),
+    # The account that played it (None: a guest, or an account since deleted).
+    # Last, and without a foreign key: a database made before accounts gets it
+    # by ALTER TABLE ... ADD COLUMN, which SQLite allows only so.
+    Column("account_id", Integer),
     Index("web_games_board", "kind", "ranked", "seconds"),
     Index("web_games_player", "kind", "bot", "name"),
     Index("web_games_age", "status", "updated_at"),
+)
+
+#: The index the win rates are counted by, made apart when an older database
+#: gets the column.
+games_by_account = Index("web_games_account", games.c.kind, games.c.bot, games.c.account_id)
+
+accounts = Table(
+    "web_accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(160), nullable=False),
+    # SHA-256 hex of the name's skeletons: see minesweep.web.names.name_keys.
+    Column("folded_key", String(64), nullable=False, unique=True),
+    Column("cased_key", String(64), nullable=False, unique=True),
+    # argon2id's PHC string: its parameters, salt and hash.
+    Column("password", String(256), nullable=False),
+    Column("bot", Boolean, nullable=False),
+    Column("created_at", Float, nullable=False),
+    # A deleted account's id is never given again (SQLite reuses the largest
+    # rowid otherwise).
+    sqlite_autoincrement=True,
+)
+
+sessions = Table(
+    "web_sessions",
+    metadata,
+    Column("digest", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("web_accounts.id"), nullable=False, index=True),
+    # "cookie" (the page's, with a CSRF token) or "bearer" (an API client's token).
+    Column("kind", String(8), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
 )
 
 actions = Table(
@@ -116,15 +167,41 @@ class GameRow:
     updated_at: float
     finished_at: float | None
     version: int
+    account_id: int | None = None
 
 
 @dataclass(frozen=True)
 class PlayerRecord:
-    """A name's games of one kind: how many, and how many won without help."""
+    """An account's games of one kind: how many, and how many won without help."""
 
     name: str
     games: int
     wins: int
+    account: int = 0
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    id: int
+    name: str
+    folded_key: str
+    cased_key: str
+    password: str
+    bot: bool
+    created_at: float
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    digest: str
+    account_id: int
+    kind: str
+    created_at: float
+    expires_at: float
+
+
+class NameTakenError(Exception):
+    """Another account holds a name with the same key (its skeleton): the insert lost."""
 
 
 def default_url() -> str:
@@ -156,6 +233,7 @@ class Database:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        _add_account_column(self.engine)
 
     def insert(self, row: dict[str, Any], now: float) -> None:
         with self.engine.begin() as connection:
@@ -237,31 +315,142 @@ class Database:
         return [GameRow(**row._mapping) for row in rows]
 
     def players(
-        self, kind: str, *, bot: bool, names: Sequence[str] | None = None
+        self, kind: str, *, bot: bool, accounts_in: Sequence[int] | None = None
     ) -> list[PlayerRecord]:
-        """Every named player's unseeded games of ``kind`` (people or bots), and wins.
+        """Every account's unseeded games of ``kind`` (people's or bots'), and wins.
 
-        A game counts from its creation: one abandoned, or still unfinished,
+        Only accounts' games count: a guest's game has no one to count for, so
+        no one's win rate can be lowered by games played under their name. A
+        game counts from its creation: one abandoned, or still unfinished,
         counts as a game not won, so leaving a losing game costs what losing it does.
         """
         won = func.sum(
             case((and_(games.c.status == "won", games.c.assisted.is_(False)), 1), else_=0)
         )
         query = (
-            select(games.c.name, func.count(), won)
+            select(games.c.account_id, accounts.c.name, func.count(), won)
+            .join(accounts, accounts.c.id == games.c.account_id)
             .where(
                 games.c.kind == kind,
                 games.c.bot.is_(bot),
                 games.c.seeded.is_(False),
-                games.c.name.is_not(None),
             )
-            .group_by(games.c.name)
+            .group_by(games.c.account_id, accounts.c.name)
         )
-        if names is not None:
-            query = query.where(games.c.name.in_(list(names)))
+        if accounts_in is not None:
+            query = query.where(games.c.account_id.in_(list(accounts_in)))
         with self.engine.connect() as connection:
             rows = connection.execute(query).all()
-        return [PlayerRecord(name, int(count), int(wins or 0)) for name, count, wins in rows]
+        return [
+            PlayerRecord(name, int(count), int(wins or 0), account=int(account))
+            for account, name, count, wins in rows
+        ]
+
+    # --- accounts ------------------------------------------------------------------------
+
+    def add_account(self, row: dict[str, Any]) -> AccountRow:
+        """A new account; NameTakenError if another holds either of its name's keys."""
+        try:
+            with self.engine.begin() as connection:
+                result = connection.execute(accounts.insert().values(**row))
+                key = result.inserted_primary_key
+                assert key is not None
+                account_id = key[0]
+        except IntegrityError:
+            raise NameTakenError(row["name"]) from None
+        return AccountRow(id=int(account_id), **row)
+
+    def account(self, account_id: int) -> AccountRow | None:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(accounts).where(accounts.c.id == account_id)).first()
+        return AccountRow(**found._mapping) if found is not None else None
+
+    def account_by_keys(self, folded: str, cased: str | None = None) -> AccountRow | None:
+        """The account whose name has the key ``folded`` (or, when given, ``cased``)."""
+        condition = accounts.c.folded_key == folded
+        if cased is not None:
+            condition = condition | (accounts.c.cased_key == cased)
+        with self.engine.connect() as connection:
+            found = connection.execute(select(accounts).where(condition).limit(1)).first()
+        return AccountRow(**found._mapping) if found is not None else None
+
+    def account_names(self, ids: Sequence[int]) -> dict[int, str]:
+        """The current names of the accounts ``ids`` names (those that still exist)."""
+        if not ids:
+            return {}
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(list(ids)))
+            ).all()
+        return {int(account_id): name for account_id, name in rows}
+
+    def update_account(self, account_id: int, **changes: Any) -> None:
+        """Change an account's row; NameTakenError when a new name's key is another's."""
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    update(accounts).where(accounts.c.id == account_id).values(**changes)
+                )
+        except IntegrityError:
+            raise NameTakenError(changes.get("name", "")) from None
+
+    def change_password(self, account_id: int, password: str, keep: str | None) -> None:
+        """A new password hash, and every session of the account but ``keep`` ended."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(accounts).where(accounts.c.id == account_id).values(password=password)
+            )
+            ended = delete(sessions).where(sessions.c.account_id == account_id)
+            if keep is not None:
+                ended = ended.where(sessions.c.digest != keep)
+            connection.execute(ended)
+
+    def delete_account(self, account_id: int) -> None:
+        """The account gone with its sessions and its unranked games; its ranked games
+        stay, anonymised (no account, no name), so the leaderboards keep their ranks."""
+        mine = games.c.account_id == account_id
+        with self.engine.begin() as connection:
+            connection.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            tokens = [
+                row[0]
+                for row in connection.execute(
+                    select(games.c.token).where(mine, games.c.ranked.is_(False))
+                )
+            ]
+            for start in range(0, len(tokens), 500):
+                chunk = tokens[start : start + 500]
+                connection.execute(delete(actions).where(actions.c.token.in_(chunk)))
+                connection.execute(delete(games).where(games.c.token.in_(chunk)))
+            connection.execute(update(games).where(mine).values(account_id=None, name=None))
+            connection.execute(delete(accounts).where(accounts.c.id == account_id))
+
+    def add_session(self, row: dict[str, Any]) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(sessions.insert().values(**row))
+
+    def session(self, digest: str, now: float) -> tuple[SessionRow, AccountRow] | None:
+        """The unexpired session ``digest`` names, with its account."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(sessions, accounts)
+                .join(accounts, accounts.c.id == sessions.c.account_id)
+                .where(sessions.c.digest == digest, sessions.c.expires_at > now)
+            ).first()
+        if found is None:
+            return None
+        values = found._mapping
+        session = SessionRow(**{column.name: values[column] for column in sessions.c})
+        account = AccountRow(**{column.name: values[column] for column in accounts.c})
+        return session, account
+
+    def end_session(self, digest: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(delete(sessions).where(sessions.c.digest == digest))
+
+    def end_expired_sessions(self, now: float) -> int:
+        with self.engine.begin() as connection:
+            result = connection.execute(delete(sessions).where(sessions.c.expires_at <= now))
+        return int(result.rowcount or 0)
 
     def expire(self, before: float) -> int:
         """Mark unfinished games untouched since ``before`` expired and drop their actions.
@@ -290,6 +479,34 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _add_account_column(engine: Engine) -> None:
+    """Give a database made before accounts its games' ``account_id`` column and index.
+
+    Servers starting at once on one database may race here: whichever adds
+    the column second is refused, finds it there, and goes on.
+    """
+
+    def has_column() -> bool:
+        columns = inspect(engine).get_columns("web_games")
+        return "account_id" in {column["name"] for column in columns}
+
+    if not has_column():
+        try:
+            with engine.begin() as connection:
+                connection.exec_driver_sql("ALTER TABLE web_games ADD COLUMN account_id INTEGER")
+        except (OperationalError, ProgrammingError):
+            if not has_column():
+                raise
+    # Every start: a server stopped between the two steps left the column alone.
+    try:
+        with engine.begin() as connection:
+            games_by_account.create(connection, checkfirst=True)
+    except (OperationalError, ProgrammingError):
+        indexes = {index["name"] for index in inspect(engine).get_indexes("web_games")}
+        if games_by_account.name not in indexes:
+            raise
 
 
 def _sqlite_pragmas(connection: Any, _: Any) -> None:

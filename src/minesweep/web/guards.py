@@ -1,4 +1,5 @@
-"""What keeps the web game fair and cheap: rate limits, the no-guess pool, names.
+"""What keeps the web game fair and cheap: rate limits, what a request costs, a cap on
+requests in flight, the replay cache, the no-guess pool, names.
 
 (How fast a person plays, and so which wins rank, is the engine's:
 :mod:`minesweep.records`.)
@@ -12,22 +13,29 @@ import math
 import os
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Final
+from typing import Final, Generic, TypeVar
 
 from minesweep import Minefield
-from minesweep.errors import MinesweepError, SettingsError
+from minesweep.errors import SettingsError
+
+# What a name may hold, and when two names are one, is minesweep.web.names'
+# (ICU's character data and UTS #39 skeletons); still importable from here.
+from .names import BadNameError, check_name
 
 __all__ = [
     "BadNameError",
     "BusyError",
+    "ByteCache",
+    "InFlight",
+    "Meter",
     "NoGuessPool",
     "TokenBuckets",
     "check_name",
+    "spent_elsewhere",
 ]
 
 # --- rate limits ------------------------------------------------------------------------------
@@ -78,10 +86,181 @@ class TokenBuckets:
                 self._buckets.popitem(last=False)
         return wait
 
+    def charge(self, client: str, cost: float) -> None:
+        """Take ``cost`` tokens for work already done, into debt if need be.
+
+        What a request cost is known once it has run (its CPU time, the size
+        of its answer): it went ahead on what it took up front, and the rest
+        is charged here. A bucket in debt makes the client's next requests
+        wait (:meth:`take`) until the refill has paid it back.
+        """
+        if cost <= 0:
+            return
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.pop(client, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate) - cost
+            self._buckets[client] = (tokens, now)
+            while len(self._buckets) > self.max_clients:
+                self._buckets.popitem(last=False)
+
+    def tokens(self, client: str) -> float:
+        """The tokens ``client`` has now (below 0: in debt); a full bucket for a new one."""
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.get(client, (float(self.burst), now))
+            return min(float(self.burst), tokens + (now - then) * self.rate)
+
     def __len__(self) -> int:
         """How many clients' buckets are remembered (at most ``max_clients``)."""
         with self._lock:
             return len(self._buckets)
+
+
+class InFlight:
+    """At most ``limit`` requests at once per client, so that one cannot hold every thread.
+
+    The server answers requests on a bounded pool of threads (anyio's: 40);
+    a client looping slow requests on a few connections would hold all of
+    them, and everyone else's reads would queue behind its work. A token
+    bucket does not stop that: it counts requests as they start, and slow
+    ones are few. :meth:`enter` answers False past the cap (the HTTP layer
+    answers 429), and True after counting the request in; :meth:`leave`
+    counts it out.
+    """
+
+    def __init__(self, limit: int) -> None:
+        if limit < 1:
+            raise SettingsError(f"a cap on requests in flight needs limit >= 1, got {limit!r}")
+        self.limit = limit
+        self._counts: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def enter(self, client: str) -> bool:
+        with self._lock:
+            count = self._counts.get(client, 0)
+            if count >= self.limit:
+                return False
+            self._counts[client] = count + 1
+            return True
+
+    def leave(self, client: str) -> None:
+        with self._lock:
+            count = self._counts.pop(client, 0) - 1
+            # Only clients with a request in flight are remembered: memory is
+            # bounded by the requests being served, not by the addresses seen.
+            if count > 0:
+                self._counts[client] = count
+
+    def __len__(self) -> int:
+        """How many clients have a request in flight now."""
+        with self._lock:
+            return len(self._counts)
+
+
+# --- what a request costs ---------------------------------------------------------------------
+
+
+_metering = threading.local()
+
+
+class Meter:
+    """The CPU seconds one request costs: its own thread's, and its no-guess worker's.
+
+    Entered in the thread the request's work runs in. ``cpu`` defaults to
+    :func:`time.thread_time`: that thread's CPU alone, so neither the other
+    requests running meanwhile nor the waits (for the database, for the GIL)
+    count. Work done for the request in another process (a no-guess field
+    laid by the pool's worker) is added by :func:`spent_elsewhere`.
+    """
+
+    def __init__(self, cpu: Callable[[], float] = time.thread_time) -> None:
+        self.cpu = cpu
+        self.seconds = 0.0
+        self._began = 0.0
+        self._outer: Meter | None = None
+
+    def __enter__(self) -> Meter:
+        self._outer = getattr(_metering, "meter", None)
+        _metering.meter = self
+        self._began = self.cpu()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds += self.cpu() - self._began
+        _metering.meter = self._outer
+
+
+def spent_elsewhere(seconds: float) -> None:
+    """Add CPU ``seconds`` spent for this thread's request outside it to its :class:`Meter`."""
+    meter: Meter | None = getattr(_metering, "meter", None)
+    if meter is not None:
+        meter.seconds += seconds
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class ByteCache(Generic[K]):
+    """Bytes made once per key, the least recently used dropped past ``max_bytes`` in all.
+
+    For what never changes once made and is costly to make: a ranked game's
+    replay (its every view stepped, then encoded) is the same on every read.
+    Requests for a key being made wait for it rather than making it again,
+    so four clients asking at once cost one replay, not four. A value larger
+    than the whole cache is made and returned, not kept.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._items: OrderedDict[K, bytes] = OrderedDict()
+        self._making: dict[K, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: K, make: Callable[[], bytes]) -> bytes:
+        """The bytes of ``key``: kept ones, or ``make()``'s (called once however many wait)."""
+        with self._lock:
+            kept = self._get(key)
+            if kept is not None:
+                return kept
+            making = self._making.setdefault(key, threading.Lock())
+        with making:
+            with self._lock:
+                kept = self._get(key)
+            if kept is not None:  # made by the request this one waited for
+                return kept
+            try:
+                value = make()
+                with self._lock:
+                    self._put(key, value)
+            finally:
+                with self._lock:
+                    if self._making.get(key) is making:
+                        del self._making[key]
+            return value
+
+    def _get(self, key: K) -> bytes | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def _put(self, key: K, value: bytes) -> None:
+        if len(value) > self.max_bytes:
+            return
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.size -= len(old)
+        self._items[key] = value
+        self.size += len(value)
+        while self.size > self.max_bytes:
+            _, dropped = self._items.popitem(last=False)
+            self.size -= len(dropped)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
 
 
 # --- the no-guess pool ------------------------------------------------------------------------
@@ -151,6 +330,23 @@ def _exit_with_parent() -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _lay_timed(
+    lay: Lay, *arguments: object
+) -> tuple[Minefield | None, float, BaseException | None]:
+    """What a worker runs: the field (or the error instead), and the CPU seconds it took.
+
+    The request that asked waits in another process, where its meter counts
+    nothing: the seconds come back with the field, and with a failure too
+    (a board that ran out of its budget cost the whole budget).
+    """
+    began = time.thread_time()
+    try:
+        field = lay(*arguments)  # type: ignore[arg-type]
+    except Exception as error:
+        return None, time.thread_time() - began, error
+    return field, time.thread_time() - began, None
 
 
 def _warm_worker() -> None:
@@ -238,16 +434,23 @@ class NoGuessPool:
                 return self.lay(rows, cols, mines, first_click, seed, max_seconds)
             try:
                 future = self._pool().submit(
-                    self.lay, rows, cols, mines, first_click, seed, max_seconds
+                    _lay_timed, self.lay, rows, cols, mines, first_click, seed, max_seconds
                 )
                 # The worker stops itself at max_seconds; the margin covers
                 # the trip back, and a fresh worker's start.
                 margin = STARTED_MARGIN if self._started else START_MARGIN
-                field = future.result(timeout=seconds + margin)
+                field, spent, error = future.result(timeout=seconds + margin)
                 self._started = True
+                # The worker's CPU is the request's cost (a request waiting
+                # in the queue is charged nothing for the wait).
+                spent_elsewhere(spent)
+                if error is not None:
+                    raise error
+                assert field is not None
                 return field
             except FutureTimeout:
                 future.cancel()
+                spent_elsewhere(seconds)  # a worker ran the whole budget, as far as is known
                 raise NoGuessBudgetError(
                     f"no no-guess board came back within {seconds + margin:g} s"
                 ) from None
@@ -273,54 +476,3 @@ class NoGuessPool:
             self._started = False
         if executor is not None:
             executor.shutdown(wait=wait, cancel_futures=True)
-
-
-# --- names --------------------------------------------------------------------------------------
-
-
-class BadNameError(MinesweepError):
-    """A player's name that cannot be shown on a leaderboard as it is.
-
-    One of the engine's errors, right under MinesweepError: a name is neither
-    a setting of the game (SettingsError: it changes nothing in how the game
-    is played) nor text in one of minesweep's formats (ParseError); it is a
-    bad value of its own.
-    """
-
-
-#: Bidirectional formatting characters: a name holding U+202E shows its
-#: letters reversed, and the rest of the leaderboard line with them.
-_BIDI: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-#: The zero-width joiner: the one format character a name keeps, because
-#: emoji sequences (a family, a flag) are made with it.
-_ZWJ: Final = "\u200d"
-
-
-def check_name(name: str, max_length: int) -> str | None:
-    """A name as it will be stored: NFC, trimmed; None for a blank one.
-
-    Refused (BadNameError): a lone surrogate, a control character (NUL
-    included), a bidirectional override or any other invisible format
-    character (zero-width space, byte-order mark, tags: a name could pass for
-    another's), an unassigned code point, a line or paragraph separator, or
-    more than ``max_length`` characters after NFC.
-    """
-    for index, char in enumerate(name):
-        if 0xD800 <= ord(char) <= 0xDFFF:
-            raise BadNameError(
-                f"name holds a lone surrogate (U+{ord(char):04X}) at character {index}"
-            )
-    name = unicodedata.normalize("NFC", name).strip()
-    for index, char in enumerate(name):
-        category = unicodedata.category(char)
-        invisible = category == "Cf" and char != _ZWJ
-        if category in ("Cc", "Cn", "Co", "Zl", "Zp") or invisible or char in _BIDI:
-            raise BadNameError(
-                f"name holds U+{ord(char):04X} ({unicodedata.name(char, 'a control character')}) "
-                f"at character {index}: names are printable text"
-            )
-    if len(name) > max_length:
-        raise BadNameError(f"name must be at most {max_length} characters, got {len(name)}")
-    return name or None

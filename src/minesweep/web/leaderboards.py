@@ -17,19 +17,24 @@ __all__ = ["bots", "check_kind", "human_limit", "leaderboard"]
 
 
 def leaderboard(db: Database, limits: Limits, kind: str) -> models.Leaderboard:
-    """The 20 fastest ranked wins of ``kind``, with each name's win rate."""
+    """The 20 fastest ranked wins of ``kind``, with each account's current name and win rate.
+
+    A ranked game with no account (one whose account was deleted, or one
+    ranked before accounts, whose name was never anyone's) is "anonymous",
+    counted as one game won: there is no one else's record to count it in.
+    """
     check_kind(kind)
     rows = db.leaderboard(kind, 20)
-    names = sorted({row.name for row in rows if row.name is not None})
-    records = {record.name: record for record in db.players(kind, bot=False, names=names)}
+    ids = sorted({row.account_id for row in rows if row.account_id is not None})
+    records = {record.account: record for record in db.players(kind, bot=False, accounts_in=ids)}
     scores = []
     for index, row in enumerate(rows):
-        record = records.get(row.name or "")
+        record = None if row.account_id is None else records.get(row.account_id)
         games, wins = (record.games, record.wins) if record is not None else (1, 1)
         scores.append(
             models.LeaderboardEntry(
                 rank=index + 1,
-                name=row.name or "anonymous",
+                name=record.name if record is not None else "anonymous",
                 seconds=row.seconds or 0.0,
                 bbbv=row.bbbv or 0,
                 bbbv_per_second=(row.bbbv or 0) / row.seconds if row.seconds else 0.0,
@@ -43,7 +48,8 @@ def leaderboard(db: Database, limits: Limits, kind: str) -> models.Leaderboard:
 
 
 def bots(db: Database, limits: Limits, kind: str) -> models.BotLeaderboard:
-    """Declared bots ranked by the low end of their win rate's 95% interval."""
+    """Bot accounts ranked by the low end of their win rate's 95% interval (a guest's
+    games declared a bot's count for no one)."""
     check_kind(kind)
     minimum = limits.bot_min_games
     entries = []

@@ -20,9 +20,10 @@ __all__ = ["ApiError", "Limits"]
 class Limits:
     """What a request may ask for, and what the server spends on it.
 
-    Rates are requests a second per client address, after a burst; None
-    turns a limit off. Behind a proxy, run uvicorn with ``--proxy-headers``
-    so the client's address is the player's, not the proxy's.
+    Rates are tokens a second per client address, after a burst (a token is
+    a request, or a millisecond of CPU for ``cpu_rate``); None turns a limit
+    off. Behind a proxy, serve with ``minesweep serve --trust-proxy ADDR`` so
+    the client's address is the player's, not the proxy's.
     """
 
     max_rows: int = 64
@@ -44,6 +45,21 @@ class Limits:
     create_burst: int = 30
     action_rate: float | None = 30.0
     action_burst: int = 120
+    #: What a request's work costs, charged once it has run (a bucket may go
+    #: into debt; the address's next requests then wait). CPU: milliseconds of
+    #: the server's CPU a second per address, after a burst, measured on every
+    #: request (the solver's, a replay's, a big board's, a no-guess field's in
+    #: its worker): a request is refused while its address is in debt. Like
+    #: the reads' bucket, on only while actions are limited.
+    cpu_rate: float | None = 100.0
+    cpu_burst: int = 3000
+    #: An answer takes one more token of its route's bucket for each of these
+    #: many bytes past the first (a long game's replay: about a hundred reads).
+    answer_bytes_per_token: int = 16384
+    #: Requests one address may have in flight at once (None: no cap).
+    max_in_flight: int | None = 4
+    #: Bytes of ranked games' encoded replays (JSON and EVF) kept in memory.
+    replay_cache_bytes: int = 64 * 1024 * 1024
     #: The 3BV/s above which a win of each preset is not ranked among people
     #: (None: no limit); by default the engine's, which say where they come from.
     human_limits: Mapping[str, float] | None = field(

@@ -21,6 +21,9 @@ import msgspec
 from msgspec import Meta, Struct
 
 __all__ = [
+    "Account",
+    "AccountDeletion",
+    "AccountToken",
     "BotEntry",
     "BotLeaderboard",
     "ClickNote",
@@ -35,8 +38,14 @@ __all__ = [
     "Move",
     "MoveAnswer",
     "NewGame",
+    "PasswordChange",
+    "Register",
+    "Rename",
     "Replay",
     "ReplayFile",
+    "SignIn",
+    "SignedIn",
+    "SignedOut",
     "Stats",
     "UndoRequest",
 ]
@@ -86,7 +95,16 @@ class NewGame(Struct, forbid_unknown_fields=True, kw_only=True):
     rule: Rule = "opening"
     no_guess: bool = False
     seed: Annotated[int, Meta(ge=0)] | None = None
-    name: str | None = None
+    name: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "A guest's name, written only in the game's own replay file (a guest's game "
+                "never ranks); refused when it is an account's name or looks like one. Signed "
+                "in, leave it out: the game is the account's"
+            )
+        ),
+    ] = None
     bot: Annotated[
         bool,
         Meta(
@@ -96,6 +114,92 @@ class NewGame(Struct, forbid_unknown_fields=True, kw_only=True):
             )
         ),
     ] = False
+
+
+# --- accounts -----------------------------------------------------------------------------
+
+Password = Annotated[
+    str, Meta(description="Any text of 8 to 1024 characters (NFC); never stored, only its hash")
+]
+
+
+class Register(Struct, forbid_unknown_fields=True, kw_only=True):
+    """A new account, signed in at once (the page's session cookie)."""
+
+    name: Annotated[
+        str,
+        Meta(
+            description=(
+                "Shown on the leaderboards; refused if it holds an invisible or blank-looking "
+                "character, or looks like another account's name"
+            )
+        ),
+    ]
+    password: Password
+    bot: Annotated[
+        bool,
+        Meta(
+            description=(
+                "A program's account: its games rank on the bot leaderboard, never among people"
+            )
+        ),
+    ] = False
+
+
+class SignIn(Struct, forbid_unknown_fields=True, kw_only=True):
+    name: str
+    password: str
+
+
+class PasswordChange(Struct, forbid_unknown_fields=True, kw_only=True):
+    password: Annotated[str, Meta(description="The current password")]
+    new_password: Password
+
+
+class Rename(Struct, forbid_unknown_fields=True, kw_only=True):
+    name: Annotated[str, Meta(description="Checked as at registration")]
+
+
+class AccountDeletion(Struct, forbid_unknown_fields=True, kw_only=True):
+    password: Annotated[str, Meta(description="The current password, to confirm")]
+
+
+class Account(Struct, kw_only=True):
+    name: str
+    bot: bool
+    created_at: Annotated[float, Meta(description="Seconds since 1970, on the server's clock")]
+
+
+class SignedIn(Struct, kw_only=True):
+    account: Account
+    csrf_token: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "Send it as the header `X-CSRF-Token` with every state-changing request signed "
+                "in by the session cookie; null when signed in by an account token"
+            )
+        ),
+    ]
+
+
+class AccountToken(Struct, kw_only=True):
+    account: Account
+    token: Annotated[
+        str,
+        Meta(
+            description=(
+                "An API client's credential: send it as `Authorization: Bearer msa_...` to the "
+                "account's routes and to POST /api/games (a game's own routes take the game's "
+                "token)"
+            )
+        ),
+    ]
+    expires_at: Annotated[float, Meta(description="Seconds since 1970, on the server's clock")]
+
+
+class SignedOut(Struct, kw_only=True):
+    message: str
 
 
 class Move(Struct, forbid_unknown_fields=True, kw_only=True):
@@ -113,7 +217,10 @@ class UndoRequest(Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class HintRequest(Struct, forbid_unknown_fields=True, kw_only=True):
-    version: Version | None = None
+    # Required, as every write's is: a hint marks the game assisted and bumps
+    # its version, and runs the solver, so a repeated one is refused (409)
+    # rather than applied, and paid for, again.
+    version: Version
 
 
 class Stats(Struct, kw_only=True):

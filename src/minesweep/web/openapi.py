@@ -17,6 +17,7 @@ from minesweep import __version__
 from minesweep.presets import PRESETS
 
 from . import models
+from .accounts import COOKIE, CSRF_HEADER, SECURE_COOKIE
 from .routes import ENDPOINTS
 
 __all__ = ["openapi"]
@@ -25,18 +26,35 @@ _REF = "#/components/schemas/{name}"
 
 _ERRORS = {
     400: "The body or a field is malformed, or the file is not a replay this server reads",
-    401: "No 'Authorization: Bearer TOKEN' header",
+    401: (
+        "No 'Authorization: Bearer TOKEN' header; not signed in, or the session or account "
+        "token has ended; a wrong name or password (the same answer for an unknown name)"
+    ),
+    403: (
+        "Signed in by the session cookie without the session's X-CSRF-Token header, or a "
+        "request from another site"
+    ),
     404: "No such game, kind or replay",
     409: (
         "The game is over, at another version than the request's, or full; for its replay "
-        "file, not over yet"
+        "file, not over yet; the name is an account's, or looks like one"
     ),
     410: "The game expired",
     413: "The body is too large",
     415: "The body is not application/json",
-    422: "The settings or the square break the rules, or a replay is larger than the viewer takes",
-    429: "Too many requests from this address: see Retry-After",
-    503: "No no-guess board in time, or the pool making them is busy: see Retry-After",
+    422: (
+        "The settings or the square break the rules, a replay is larger than the viewer "
+        "takes, a name holds an invisible or blank-looking character, or a password is too "
+        "short or too long"
+    ),
+    429: (
+        "Too many requests from this address, or too many at once, or past its share of the "
+        "server's CPU time (a request is charged what it cost once it ran): see Retry-After"
+    ),
+    503: (
+        "No no-guess board in time, or the pool making them (or checking passwords) is busy: "
+        "see Retry-After"
+    ),
 }
 
 
@@ -86,6 +104,10 @@ def openapi() -> dict[str, Any]:
             }
         if route.token:
             operation["security"] = [{"gameToken": []}]
+        if route.account != "none":
+            # Either credential; {} where a guest may call the route too.
+            signed_in: list[dict[str, list[str]]] = [{"accountToken": []}, {"accountSession": []}]
+            operation["security"] = signed_in + ([{}] if route.account == "optional" else [])
         parameters = [
             {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
             for name in route.parameters
@@ -120,7 +142,25 @@ def openapi() -> dict[str, Any]:
                     "type": "http",
                     "scheme": "bearer",
                     "description": "The `id` of the game's state, as returned at its creation",
-                }
+                },
+                "accountToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": (
+                        "An API client's account token, `msa_...` (POST /api/tokens): never "
+                        "a game's token, which a game's own routes take"
+                    ),
+                },
+                "accountSession": {
+                    "type": "apiKey",
+                    "in": "cookie",
+                    "name": COOKIE,
+                    "description": (
+                        f"The page's session (POST /api/session), HttpOnly and SameSite=Strict; "
+                        f"`{SECURE_COOKIE}` over HTTPS. A state-changing request signed in by "
+                        f"it sends the session's CSRF token as the header `{CSRF_HEADER}`"
+                    ),
+                },
             },
         },
     }

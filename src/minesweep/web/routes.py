@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import msgspec
 
 from . import models
+from .accounts import Credentials
 
 if TYPE_CHECKING:
+    from .accounts import WithCookie
     from .service import Service
 
 __all__ = ["ENDPOINTS", "Call", "Endpoint"]
@@ -33,12 +35,14 @@ _PARAMETER: Final = re.compile(r"\{(\w+)(?::\w+)?\}")
 class Call:
     """What a handler is given: the game's token (for routes that need one, else
     empty), the path's parameters, the query's (those the route takes, when
-    sent), and the decoded body (None without one; the bytes of a file)."""
+    sent), the decoded body (None without one; the bytes of a file), and what
+    may sign the request in to an account (for routes that read one, else nothing)."""
 
     token: str = ""
     params: Mapping[str, str] = field(default_factory=dict)
     body: Any = None
     query: Mapping[str, str] = field(default_factory=dict)
+    credentials: Credentials = field(default_factory=Credentials)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,25 +55,32 @@ class Endpoint:
     or None. An ``answer`` of :class:`models.Download` is a file, sent as an
     attachment; any other is JSON. ``bucket`` names the rate limit the route
     draws on: creations, actions (a game changes), or reads; ``cost`` is how
-    many of its tokens a request takes. ``token`` routes read the game's token
+    many of its tokens a request takes before it runs (what its work cost is
+    charged after: :class:`minesweep.web.app.Guards`). ``token`` routes read the game's token
     from the Authorization header. ``query`` names the optional query
-    parameters the route reads, with their descriptions. ``errors`` are the
-    service's own; :attr:`error_statuses` adds those the HTTP layer gives
-    every route of its kind.
+    parameters the route reads, with their descriptions. ``account`` says
+    whether the route reads the account a request is signed in to (the
+    page's session cookie, or an account token): "optional" (a guest may
+    call it too) or "required". ``errors`` are the service's own;
+    :attr:`error_statuses` adds those the HTTP layer gives every route of its kind.
     """
 
-    method: Literal["GET", "POST"]
+    method: Literal["GET", "POST", "DELETE"]
     path: str
     summary: str
     request: type[msgspec.Struct] | type[bytes] | None
     answer: type[msgspec.Struct]
     status: int
     errors: tuple[int, ...]
-    handler: Callable[[Service, Call], msgspec.Struct]
+    #: What the service answers: a model, or one already encoded as JSON (a
+    #: cached replay's bytes, sent as they are), or a model with the session
+    #: cookie to set or clear.
+    handler: Callable[[Service, Call], msgspec.Struct | msgspec.Raw | WithCookie]
     bucket: Literal["creations", "actions", "reads"]
     token: bool = False
     cost: int = 1
     query: tuple[tuple[str, str], ...] = ()
+    account: Literal["none", "optional", "required"] = "none"
 
     @property
     def error_statuses(self) -> tuple[int, ...]:
@@ -79,6 +90,9 @@ class Endpoint:
         malformed one (400), one too large (413) or, for a JSON body, one not
         JSON (415: a file's bytes are told apart by their content, whatever
         the header says); a route with a token refuses a request without one (401).
+        A route that reads the account refuses a session or an account token
+        that has ended (401), and a request signed in by the session cookie
+        without its CSRF token (403).
         """
         derived = {429}
         if self.request is bytes:
@@ -87,6 +101,8 @@ class Endpoint:
             derived |= {400, 413, 415}
         if self.token:
             derived.add(401)
+        if self.account != "none":
+            derived |= {401, 403}
         return tuple(sorted(set(self.errors) | derived))
 
     @property
@@ -109,10 +125,69 @@ class Endpoint:
 #: not part of the API: the app adds them, and the description leaves them out.)
 ENDPOINTS: Final[tuple[Endpoint, ...]] = (
     Endpoint(
-        "POST", "/api/games", "Create a game", models.NewGame, models.GameState, 201,
-        (422,),
-        lambda service, call: service.create(call.body),
-        "creations",
+        "POST", "/api/games",
+        "Create a game: the signed-in account's (only those rank), or a guest's",
+        models.NewGame, models.GameState, 201, (409, 422),
+        lambda service, call: service.create(call.body, call.credentials),
+        "creations", account="optional",
+    ),
+    # Accounts. Each route that checks a password (argon2id: a fifth of a
+    # second of a core) draws on the creations' bucket; signing in is limited
+    # per name and per address besides (minesweep.web.accounts).
+    Endpoint(
+        "POST", "/api/accounts",
+        "Register an account, signed in at once by the page's session cookie",
+        models.Register, models.SignedIn, 201, (403, 409, 422, 503),
+        lambda service, call: service.accounts.register(call.body, call.credentials),
+        "creations", account="optional",
+    ),
+    Endpoint(
+        "POST", "/api/session",
+        "Sign in: the page's session cookie, and its CSRF token in the answer",
+        models.SignIn, models.SignedIn, 200, (401, 403, 503),
+        lambda service, call: service.accounts.sign_in(call.body, call.credentials),
+        "creations", account="optional",
+    ),
+    Endpoint(
+        "DELETE", "/api/session", "Sign out: the session (or the account token) ends",
+        None, models.SignedOut, 200, (),
+        lambda service, call: service.accounts.sign_out(call.credentials),
+        "actions", account="required",
+    ),
+    Endpoint(
+        "POST", "/api/tokens",
+        "An account token for an API client (no cookie): 'Authorization: Bearer msa_...'",
+        models.SignIn, models.AccountToken, 201, (401, 403, 503),
+        lambda service, call: service.accounts.token(call.body, call.credentials),
+        "creations", account="optional",
+    ),
+    Endpoint(
+        "GET", "/api/account", "The signed-in account, and the session's CSRF token",
+        None, models.SignedIn, 200, (),
+        lambda service, call: service.accounts.whoami(call.credentials),
+        "reads", account="required",
+    ),
+    Endpoint(
+        "POST", "/api/account/password",
+        "Change the password (give the current one): every other session ends",
+        models.PasswordChange, models.SignedIn, 200, (422, 503),
+        lambda service, call: service.accounts.change_password(call.body, call.credentials),
+        "creations", account="required",
+    ),
+    Endpoint(
+        "POST", "/api/account/name",
+        "Rename the account: its games, ranks and win rates follow the new name",
+        models.Rename, models.SignedIn, 200, (409, 422),
+        lambda service, call: service.accounts.rename(call.body, call.credentials),
+        "creations", account="required",
+    ),
+    Endpoint(
+        "DELETE", "/api/account",
+        "Delete the account (give its password): its sessions, name and unranked games go; "
+        "its ranked games stay on the leaderboards, anonymous",
+        models.AccountDeletion, models.SignedOut, 200, (503,),
+        lambda service, call: service.accounts.delete(call.body, call.credentials),
+        "creations", account="required",
     ),
     Endpoint(
         "GET", "/api/game", "Read the game the token names", None, models.GameState, 200,
@@ -176,7 +251,8 @@ ENDPOINTS: Final[tuple[Endpoint, ...]] = (
     Endpoint(
         "GET", "/api/replays/{public_id}", "A ranked game, with every view it showed",
         None, models.Replay, 200, (404,),
-        lambda service, call: service.replay(call.params["public_id"]),
+        # Made once and sent from the cache: a ranked game never changes.
+        lambda service, call: service.replay_json(call.params["public_id"]),
         "reads",
     ),
     # The exact solver judges every click: a file costs a hundred and twenty

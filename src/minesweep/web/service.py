@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, cast
 
+import msgspec
 import numpy as np
 
 from minesweep import Action, ActionKind, Game, GameOverError, MinesweepError, frontend
@@ -54,8 +55,9 @@ from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 from minesweep.solver.hints import Hint
 
 from . import leaderboards, models
+from .accounts import Accounts, AccountSettings, Credentials
 from .db import Database, GameRow, wall_clock
-from .guards import BadNameError, BusyError, NoGuessPool, check_name
+from .guards import BusyError, ByteCache, NoGuessPool
 from .limits import ApiError, Limits
 
 __all__ = ["Service", "page_numbering"]
@@ -123,6 +125,7 @@ class Service:
         wall: Callable[[], float] = wall_clock,
         epoch: str | None = None,
         pool: NoGuessPool | None = None,
+        accounts: AccountSettings | None = None,
     ) -> None:
         self.db = database
         self.limits = limits
@@ -131,21 +134,54 @@ class Service:
         self.epoch = epoch or _epoch()
         self.started = clock()
         self.pool = pool or NoGuessPool(limits.no_guess_workers, limits.no_guess_queue)
+        self.accounts: Accounts = Accounts(
+            database,
+            accounts or AccountSettings(),
+            max_name=limits.max_name,
+            clock=clock,
+            wall=wall,
+            deleted=self._forget_replays,
+        )
         # Recently used games, by token: (version, game). A version check on
         # every write keeps several processes honest; this only saves replays.
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._lock = threading.Lock()
         self._swept = -math.inf
+        # Ranked games' replays, encoded (JSON and EVF): a finished game never
+        # changes, and stepping a long one's every view costs a third of a
+        # second, so each is made once. Keyed by the name it shows too: see
+        # replay_json.
+        self.replays: ByteCache[tuple[str, str, str]] = ByteCache(limits.replay_cache_bytes)
 
     # --- games ----------------------------------------------------------------------
 
-    def create(self, request: models.NewGame) -> models.GameState:
-        """A new game; its settings are checked before anything is stored."""
+    def create(
+        self, request: models.NewGame, credentials: Credentials | None = None
+    ) -> models.GameState:
+        """A new game, the signed-in account's or a guest's; checked before anything is stored.
+
+        An account's game holds the account's id, not its name (a rename
+        renames it); a bot account's games are bots' games. A guest's name
+        is checked as an account's, and may be no account's (409).
+        """
         settings = self._settings(request)
-        try:
-            name = None if request.name is None else check_name(request.name, self.limits.max_name)
-        except BadNameError as error:
-            raise ApiError(400, str(error)) from None
+        session = self.accounts.session(credentials, write=True, required=False)
+        account_id: int | None = None
+        if session is None:
+            name, bot = self.accounts.guest_name(request.name), request.bot
+        else:
+            account = session.account
+            if request.name is not None:
+                raise ApiError(
+                    422, f"signed in as {account.name!r}, a game is the account's: leave out name"
+                )
+            if request.bot and not account.bot:
+                raise ApiError(
+                    422,
+                    "this account is a person's: a program's games need a bot account "
+                    "(register one with bot: true), so that they rank on the bots' board",
+                )
+            name, bot, account_id = None, account.bot, account.id
         self._sweep()
         game = settings.new_game(clock=self.clock)
         token = secrets.token_urlsafe(24)
@@ -155,7 +191,8 @@ class Service:
                 "public_id": secrets.token_urlsafe(12),
                 "kind": settings.kind,
                 "name": name,
-                "bot": request.bot,
+                "bot": bot,
+                "account_id": account_id,
                 "no_guess": settings.no_guess,
                 "seeded": settings.seed is not None,
                 "assisted": False,
@@ -353,13 +390,34 @@ class Service:
         return leaderboards.bots(self.db, self.limits, kind)
 
     def replay(self, public_id: str) -> models.Replay:
+        """A ranked game's replay, made afresh (the route sends :meth:`replay_json`'s)."""
         row = self._ranked(public_id)
+        return self._replay(row, self._player(row) or "anonymous")
+
+    def replay_json(self, public_id: str) -> msgspec.Raw:
+        """A ranked game's replay as JSON, made once and then sent from the cache.
+
+        The cache is never invalidated: a ranked game is finished for good.
+        The one thing in it that could change is the player's name, so the
+        name is part of the key (read from the row on every request, which
+        is one indexed lookup): a renamed player's replay is made again, and
+        the old one ages out.
+        """
+        row = self._ranked(public_id)
+        name = self._player(row) or "anonymous"
+        data = self.replays.get(
+            ("json", row.public_id, name),
+            lambda: msgspec.json.encode(self._replay(row, name)),
+        )
+        return msgspec.Raw(data)
+
+    def _replay(self, row: GameRow, name: str) -> models.Replay:
         game = self._rebuild(row)
         document = json.loads(to_game_json(game))
         return models.Replay(
             public_id=row.public_id,
             kind=row.kind,
-            name=row.name or "anonymous",
+            name=name,
             rows=document["rows"],
             cols=document["cols"],
             mines=document["mines"],
@@ -399,9 +457,13 @@ class Service:
         return self._evf(row, game)
 
     def replay_evf(self, public_id: str) -> models.Download:
-        """A ranked game's public replay as an EVF file."""
+        """A ranked game's public replay as an EVF file, made once (see :meth:`replay_json`)."""
         row = self._ranked(public_id)
-        return self._evf(row, self._rebuild(row))
+        data = self.replays.get(
+            ("evf", row.public_id, self._player(row) or ""),
+            lambda: self._evf(row, self._rebuild(row)).data,
+        )
+        return models.Download(filename=_evf_name(row, row.status), data=data)
 
     def _evf(self, row: GameRow, game: Game) -> models.Download:
         """A finished game as EVF (:func:`minesweep.replays.replay_from_game`), named for saving."""
@@ -413,7 +475,7 @@ class Service:
         try:
             replay = replay_from_game(
                 game,
-                player=row.name or "",
+                player=self._player(row) or "",
                 start_us=begun if begun is not None and begun >= 0 else None,
             )
             data = write_evf(replay)
@@ -421,14 +483,7 @@ class Service:
             # ReplayError and write_evf's refusals (a board past 255 squares a
             # side): a game this server played that EVF cannot hold.
             raise ApiError(409, f"this game cannot be written as an EVF replay: {error}") from None
-        when = "game"
-        if finished is not None:
-            moment = datetime.datetime.fromtimestamp(finished, datetime.UTC)
-            when = moment.strftime("%Y%m%d-%H%M%S")
-        kind = _UNSAFE_IN_NAME.sub("-", row.kind).strip("-")
-        return models.Download(
-            filename=f"minesweep-{kind}-{game.status.value}-{when}.evf", data=data
-        )
+        return models.Download(filename=_evf_name(row, game.status.value), data=data)
 
     def replay_file(self, data: bytes, name: str | None = None) -> models.ReplayFile:
         """An uploaded replay file of any format, read, with every click judged and every view.
@@ -635,7 +690,24 @@ class Service:
             seconds=final.seconds,
             human_limits=self.limits.human_limits,
         )
+        if row.account_id is None and because is None:
+            because = "played as a guest: sign in to rank"
         return because is None, because
+
+    def _forget_replays(self) -> None:
+        """Drop every encoded replay: a deleted account's name may be in some (they are
+        made again, anonymous, when next asked for)."""
+        self.replays = ByteCache(self.limits.replay_cache_bytes)
+
+    def _player(self, row: GameRow) -> str | None:
+        """The name a game is shown under now: its account's current one, or a guest's.
+
+        None for a ranked game with no account: one ranked before accounts
+        (its name was never anyone's) or one whose account was deleted.
+        """
+        if row.account_id is not None:
+            return self.db.account_names([row.account_id]).get(row.account_id)
+        return None if row.ranked else row.name
 
     def _keep(self, token: str, version: int, game: Game) -> None:
         """Put a game (at ``version``) back in the cache, unless a newer one is there."""
@@ -689,6 +761,16 @@ class Service:
             if row.ranked:
                 state.public_id = row.public_id
         return state
+
+
+def _evf_name(row: GameRow, status: str) -> str:
+    """The name a finished game's EVF file is saved under: its kind, how and when it ended."""
+    when = "game"
+    if row.finished_at is not None:
+        moment = datetime.datetime.fromtimestamp(row.finished_at, datetime.UTC)
+        when = moment.strftime("%Y%m%d-%H%M%S")
+    kind = _UNSAFE_IN_NAME.sub("-", row.kind).strip("-")
+    return f"minesweep-{kind}-{status}-{when}.evf"
 
 
 def _upload_name(name: str | None) -> str:

@@ -20,6 +20,10 @@ let timerBase = 0;        // elapsed seconds at the last response
 let timerAt = 0;          // local time of that response
 let busy = Promise.resolve();
 let replaying = false;
+// The signed-in account, and its session's CSRF token: the session itself is an
+// HttpOnly cookie this script never sees; every write it signs in sends the token.
+let account = null;
+let csrf = null;
 
 // The game's token goes in a header, never in a URL. A refused request keeps the
 // server's answer: a 409 for a stale version carries the game as it is now.
@@ -29,6 +33,7 @@ async function api(method, path, body, token) {
   const file = body instanceof Blob;
   if (body) headers["Content-Type"] = file ? "application/octet-stream" : "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
     method, headers, body: file ? body : body ? JSON.stringify(body) : undefined,
   });
@@ -36,6 +41,7 @@ async function api(method, path, body, token) {
   if (!response.ok) {
     const error = new Error(data.error || response.statusText);
     error.state = data.state;
+    error.status = response.status;
     throw error;
   }
   return data;
@@ -377,18 +383,27 @@ $("preset").addEventListener("change", () => { $("custom").hidden = $("preset").
 
 $("setup").addEventListener("submit", async (event) => {
   event.preventDefault();
+  // Signed in, the game is the account's (the cookie says whose); a guest's has no name.
   const body = { rule: $("rule").value, no_guess: $("noguess").checked };
-  if ($("name").value.trim()) body.name = $("name").value.trim();
   if ($("preset").value === "custom") {
     body.rows = +$("rows").value; body.cols = +$("cols").value; body.mines = +$("mines").value;
   } else {
     body.preset = $("preset").value;
   }
   try {
-    const state = await api("POST", "/api/games", body);
+    let state, note = "";
+    try {
+      state = await api("POST", "/api/games", body);
+    } catch (error) {
+      // The session ended (the answer cleared its cookie): the game is a guest's.
+      if (error.status !== 401 || !account) throw error;
+      showAccount(null);
+      state = await api("POST", "/api/games", body);
+      note = " (Your session ended: this game is a guest's; sign in again to rank.)";
+    }
     closeViewer(false);
     start(state);
-    say("New game: click any square.");
+    say("New game: click any square." + note);
     focusCell(cursor[0], cursor[1]);
   } catch (error) { say(error.message); }
 });
@@ -719,11 +734,79 @@ $("download").addEventListener("click", async () => {
   } catch (error) { say(error.message); }
 });
 
+// --- the account ----------------------------------------------------------------------------
+// Only an account's games rank. localStorage remembers that this browser signed in, so a
+// guest's page never asks the server who it is.
+
+function showAccount(data) {
+  account = data ? data.account : null;
+  csrf = data ? data.csrf_token : null;
+  if (account) localStorage.setItem("minesweep-account", "1");
+  else localStorage.removeItem("minesweep-account");
+  $("whoami").textContent = account ?
+    `Signed in as ${account.name}${account.bot ? " (a bot's account)" : ""}: your games rank.` :
+    "Playing as a guest: only an account's games rank.";
+  $("signout").hidden = !account;
+  $("signin").hidden = !!account;
+  $("manage").hidden = !account;
+}
+
+// Each account form says what happened in the message line, and empties its passwords.
+function accountForm(id, work) {
+  $(id).addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try { say(await work()); } catch (error) { say(error.message); }
+    for (const input of $(id).querySelectorAll("input[type=password]")) input.value = "";
+  });
+}
+
+async function signIn(path) {
+  const data = await api("POST", path, { name: $("accountname").value, password: $("password").value });
+  showAccount(data);
+  $("password").value = "";
+  return `Signed in as ${data.account.name}: your next game ranks.`;
+}
+
+accountForm("signin", () => signIn("/api/session"));
+$("register").addEventListener("click", async () => {
+  if (!$("signin").reportValidity()) return;
+  try { say(await signIn("/api/accounts")); } catch (error) { say(error.message); }
+});
+$("signout").addEventListener("click", async () => {
+  try { await api("DELETE", "/api/session"); } catch (error) { /* already over */ }
+  showAccount(null);
+  say("Signed out: you play as a guest.");
+});
+accountForm("rename", async () => {
+  const data = await api("POST", "/api/account/name", { name: $("newname").value });
+  showAccount(data);
+  $("newname").value = "";
+  leaderboard();
+  return `Renamed: your games and records are ${data.account.name}'s now.`;
+});
+accountForm("changepassword", async () => {
+  await api("POST", "/api/account/password",
+    { password: $("oldpassword").value, new_password: $("newpassword").value });
+  return "Password changed: every other session is signed out.";
+});
+accountForm("deleteaccount", async () => {
+  const data = await api("DELETE", "/api/account", { password: $("deletepassword").value });
+  showAccount(null);
+  leaderboard();
+  return data.message;
+});
+
+async function loadAccount() {
+  if (!localStorage.getItem("minesweep-account")) return;
+  try { showAccount(await api("GET", "/api/account")); } catch (error) { showAccount(null); }
+}
+
 // --- start ------------------------------------------------------------------------------
 
 (async () => {
   const theme = localStorage.getItem("minesweep-theme");
   if (theme) document.documentElement.classList.add(theme);
+  await loadAccount();
   const saved = localStorage.getItem("minesweep-game");
   if (saved) {
     try { start(await api("GET", "/api/game", null, saved)); return; } catch (error) { /* gone */ }
