@@ -199,6 +199,8 @@ def serve(arguments: argparse.Namespace) -> None:
         expire_after=arguments.expire_after,
         create_rate=arguments.create_rate or None,
         action_rate=arguments.action_rate or None,
+        cpu_rate=arguments.cpu_rate or None,
+        max_in_flight=arguments.max_in_flight or None,
     )
     try:
         app = create_app(arguments.db, limits=limits)

@@ -343,6 +343,21 @@ def _add_serve(commands: _Commands) -> None:
         help="actions a second per client address, after a burst of 120 (0: no limit; default 30)",
     )
     serve.add_argument(
+        "--cpu-rate",
+        type=rate,
+        default=100.0,
+        metavar="MS_PER_SECOND",
+        help="milliseconds of server CPU a second per client address, after a burst of 3 s: "
+        "each request is charged what it used (0: no limit; default 100)",
+    )
+    serve.add_argument(
+        "--max-in-flight",
+        type=count,
+        default=4,
+        metavar="N",
+        help="requests a client address may have running at once (0: no limit; default 4)",
+    )
+    serve.add_argument(
         "--trust-proxy",
         nargs="+",
         default=[],
