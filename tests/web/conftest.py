@@ -24,10 +24,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if not POSTGRES:
         pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
     # One shared test database: every test starts from empty tables.
-    from minesweep.web.db import Database, accounts, actions, games, sessions
+    from minesweep.web.db import Database, accounts, actions, games, sessions, traces
 
     database = Database(POSTGRES)
     with database.engine.begin() as connection:
+        connection.execute(traces.delete())
         connection.execute(games.delete())
         connection.execute(actions.delete())
         connection.execute(sessions.delete())
@@ -67,12 +68,18 @@ def make_client(database_url: str) -> Iterator[Callable[..., Any]]:
 
 @pytest.fixture
 def client(make_client: Callable[..., Any]) -> Any:
-    """A test client with no rate limit and no human speed limit: tests act faster
-    than people; tests of their own check those limits."""
+    """A test client with no rate limit, no human speed limit and no need of the page's
+    record of a game to rank: tests act faster than people, with no mouse; tests
+    of their own check those limits (test_trace.py the record)."""
     from minesweep.web import Limits
 
     return make_client(
         limits=Limits(
-            max_rows=40, max_cols=60, create_rate=None, action_rate=None, human_limits=None
+            max_rows=40,
+            max_cols=60,
+            create_rate=None,
+            action_rate=None,
+            human_limits=None,
+            require_trace=False,
         )
     )

@@ -21,6 +21,7 @@ BODIES: dict[str, Any] = {
     "/api/account/password": {"password": "correct horse", "new_password": "battery staple"},
     "/api/account/name": {"name": "ada"},
     "/api/account": {"password": "correct horse"},
+    "/api/game/trace": {"cell_px": 16, "events": [[0, "mv", 1, 1]]},
 }
 
 
@@ -53,7 +54,7 @@ def test_every_route_served_is_described_and_every_route_described_is_served(
     api = served(client) - PAGE
     assert served(client) & PAGE == PAGE
     assert api == described
-    assert len(described) == 19
+    assert len(described) == 20
 
 
 def test_exactly_the_routes_described_as_needing_the_token_refuse_a_request_without_it(
@@ -127,7 +128,7 @@ def test_every_body_route_refuses_a_body_too_large_or_not_json_as_described(
         text = client.request(method, _url(path), headers=typed, content=b"{}")
         assert text.status_code == 415, (path, text.text)
         assert {"400", "413", "415"} <= set(operation["responses"]), path
-    assert files == 1
+    assert files == 2  # replay files, and the page's record of a game
 
 
 def test_file_answers_are_described_as_attachments(client: Any, spec: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from minesweep.web import Limits
+from minesweep.web.service import AWAITING_TRACE
 
 from .helpers import act, field_of, new_game, post, sign_up, win
 
@@ -56,7 +57,18 @@ def test_each_reason_a_game_does_not_rank_is_told_in_its_words(
         "played as a guest: sign in to rank",
     )
     sign_up(client, "ada")
-    ranked = played()
+    # Signed in, a win waits for the page's record of the mouse (test_trace.py).
+    waiting = played()
+    assert (waiting["ranked"], waiting["unranked_because"]) == (False, AWAITING_TRACE)
+    off = make_client(
+        limits=Limits(create_rate=None, action_rate=None, require_trace=False),
+        clock=lambda: now[0],
+    )
+    sign_up(off, "grace")
+    token = new_game(off, preset="beginner")["id"]
+    act(off, token, "reveal", 4, 4)
+    now[0] += 120.0
+    ranked = win(off, token)
     assert ranked["ranked"] is True
     assert "unranked_because" not in ranked
 

@@ -25,6 +25,9 @@ is never stored: a copy of the database signs no one in). A game played
 signed in holds its account's id (``web_games.account_id``), not its name:
 a rename renames every game, and the leaderboard shows the current name.
 
+``web_traces`` holds the page's own record of a finished game (its mouse
+trace, as EVF bytes; :mod:`minesweep.web.trace`), which a win needs to rank.
+
 Tables are created when missing; a database made before accounts gets the
 games' ``account_id`` column and its index added when the server starts.
 """
@@ -44,6 +47,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -132,6 +136,17 @@ sessions = Table(
     Column("kind", String(8), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
+)
+
+#: The page's record of a game (its mouse trace: minesweep.web.trace), as EVF
+#: bytes, one row a game at most: sent once, after the end. A table of its
+#: own, so that a database made before traces gets it by create_all.
+traces = Table(
+    "web_traces",
+    metadata,
+    Column("token", String(64), primary_key=True),
+    Column("evf", LargeBinary, nullable=False),
+    Column("created_at", Float, nullable=False),
 )
 
 actions = Table(
@@ -304,15 +319,46 @@ class Database:
             ).first()
         return GameRow(**found._mapping) if found is not None else None
 
-    def leaderboard(self, kind: str, limit: int) -> list[GameRow]:
+    def leaderboard(self, kind: str, limit: int, *, by: str = "time") -> list[GameRow]:
+        """The best ranked wins of ``kind``: the fastest ("time"), or the highest 3BV/s
+        ("bbbv_per_second"); ties go to the earlier finish."""
+        order: list[Any]
+        if by == "time":
+            order = [games.c.seconds]
+        else:
+            # 1.0 * makes the division a float's in PostgreSQL as in SQLite.
+            order = [(games.c.bbbv * 1.0 / games.c.seconds).desc(), games.c.seconds]
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(games)
-                .where(games.c.kind == kind, games.c.ranked.is_(True))
-                .order_by(games.c.seconds, games.c.finished_at)
+                .where(games.c.kind == kind, games.c.ranked.is_(True), games.c.seconds > 0)
+                .order_by(*order, games.c.finished_at)
                 .limit(limit)
             ).all()
         return [GameRow(**row._mapping) for row in rows]
+
+    def trace(self, token: str) -> bytes | None:
+        """The page's record of game ``token``, as EVF bytes, if it sent one."""
+        with self.engine.connect() as connection:
+            found = connection.execute(select(traces.c.evf).where(traces.c.token == token)).first()
+        return None if found is None else bytes(found[0])
+
+    def add_trace(self, row: GameRow, evf: bytes, changes: dict[str, Any], now: float) -> bool:
+        """Keep a game's trace and write ``changes`` (its ranking), if the game is still at
+        ``row.version`` and has no trace yet; False (nothing written) otherwise."""
+        try:
+            with self.engine.begin() as connection:
+                result = connection.execute(
+                    update(games)
+                    .where(games.c.token == row.token, games.c.version == row.version)
+                    .values(**changes, version=row.version + 1)
+                )
+                if result.rowcount != 1:
+                    return False
+                connection.execute(traces.insert().values(token=row.token, evf=evf, created_at=now))
+        except IntegrityError:
+            return False
+        return True
 
     def players(
         self, kind: str, *, bot: bool, accounts_in: Sequence[int] | None = None
@@ -420,6 +466,7 @@ class Database:
             for start in range(0, len(tokens), 500):
                 chunk = tokens[start : start + 500]
                 connection.execute(delete(actions).where(actions.c.token.in_(chunk)))
+                connection.execute(delete(traces).where(traces.c.token.in_(chunk)))
                 connection.execute(delete(games).where(games.c.token.in_(chunk)))
             connection.execute(update(games).where(mine).values(account_id=None, name=None))
             connection.execute(delete(accounts).where(accounts.c.id == account_id))

@@ -16,15 +16,32 @@ from .limits import ApiError, Limits
 __all__ = ["bots", "check_kind", "human_limit", "leaderboard"]
 
 
-def leaderboard(db: Database, limits: Limits, kind: str) -> models.Leaderboard:
-    """The 20 fastest ranked wins of ``kind``, with each account's current name and win rate.
+#: The orders a leaderboard takes (the ``by`` query parameter).
+ORDERS: tuple[models.LeaderboardOrder, ...] = ("time", "bbbv_per_second")
+
+
+def leaderboard(
+    db: Database, limits: Limits, kind: str, by: str | None = None
+) -> models.Leaderboard:
+    """The 20 best ranked wins of ``kind``, with each account's current name and win rate.
+
+    ``by`` is the order: "time" (the default: fastest first, as competitive
+    sites rank a board size) or "bbbv_per_second" (highest 3BV/s first: fair
+    across boards of different 3BV); every entry has its board's 3BV, since a
+    time means little without it. Any other order is refused (422).
 
     A ranked game with no account (one whose account was deleted, or one
     ranked before accounts, whose name was never anyone's) is "anonymous",
     counted as one game won: there is no one else's record to count it in.
     """
     check_kind(kind)
-    rows = db.leaderboard(kind, 20)
+    order: models.LeaderboardOrder = "time"
+    if by == "bbbv_per_second":
+        order = "bbbv_per_second"
+    elif by not in (None, "time"):
+        # 422, not 400: the request is well formed (no body), its order is unknown.
+        raise ApiError(422, f"by must be one of {', '.join(ORDERS)}, got {by!r}")
+    rows = db.leaderboard(kind, 20, by=order)
     ids = sorted({row.account_id for row in rows if row.account_id is not None})
     records = {record.account: record for record in db.players(kind, bot=False, accounts_in=ids)}
     scores = []
@@ -44,7 +61,12 @@ def leaderboard(db: Database, limits: Limits, kind: str) -> models.Leaderboard:
                 win_rate=wins / games,
             )
         )
-    return models.Leaderboard(kind=kind, human_limit=human_limit(limits, kind), scores=scores)
+    return models.Leaderboard(
+        kind=kind,
+        human_limit=human_limit(limits, kind),
+        by=order,
+        scores=scores,
+    )
 
 
 def bots(db: Database, limits: Limits, kind: str) -> models.BotLeaderboard:

@@ -69,6 +69,10 @@ class Limits:
     )
     #: Games a bot must have played to appear on the bot leaderboard.
     bot_min_games: int = 20
+    #: Whether a person's win needs the page's record of the game (its mouse
+    #: trace, POST /api/game/trace: minesweep.web.trace) to rank. Off only for
+    #: tests of other things, which play through the API with no mouse.
+    require_trace: bool = True
     #: Bytes of an uploaded replay file: an expert game's AVF or EVF is tens of
     #: kilobytes, and the largest RawVF text of a long game a few hundred.
     max_upload: int = 2 * 1024 * 1024

@@ -315,12 +315,23 @@ class LeaderboardEntry(Struct, kw_only=True):
     ]
 
 
+#: The orders a leaderboard lists its wins in: fastest first, or highest 3BV/s first.
+LeaderboardOrder = Literal["time", "bbbv_per_second"]
+
+
 class Leaderboard(Struct, kw_only=True):
     kind: str
     human_limit: Annotated[
         float | None,
         Meta(description="3BV/s above which a win is not ranked among people (null: no limit)"),
     ]
+    by: Annotated[
+        LeaderboardOrder,
+        Meta(
+            description="The order: 'time' (fastest first, as competitive sites rank) or "
+            "'bbbv_per_second' (highest 3BV/s first); each entry has its board's 3BV"
+        ),
+    ] = "time"
     scores: list[LeaderboardEntry]
 
 

@@ -219,12 +219,28 @@ ENDPOINTS: Final[tuple[Endpoint, ...]] = (
         lambda service, call: service.hint(call.token, call.body),
         "actions", token=True,
     ),
+    # The page's record of a finished game: a person's win ranks only with one
+    # that matches its actions (minesweep.web.trace). Reading it runs the
+    # replay's click machine over up to 120,000 events: priced as ten reads.
+    Endpoint(
+        "POST", "/api/game/trace",
+        "Send the page's record of the game once it is over: its mouse events over the board "
+        "as JSON ({\"cell_px\": 16, \"events\": [[ms, \"mv\"|\"lc\"|\"lr\"|\"rc\"|"
+        "\"rr\"|\"mc\"|\"mr\", x, y], ...]}, pixels from the board's top-left corner) or "
+        "an EVF file; a person's win ranks only if it matches the actions and is a hand's",
+        bytes, models.GameState, 200, (404, 409, 410, 422),
+        lambda service, call: service.trace(call.token, call.body),
+        "actions", token=True, cost=10,
+    ),
     Endpoint(
         "GET", "/api/leaderboards/{kind:path}",
-        "The fastest ranked wins of a kind of game, with each name's win rate",
-        None, models.Leaderboard, 200, (404,),
-        lambda service, call: service.leaderboard(call.params["kind"]),
+        "The best ranked wins of a kind of game, fastest first or by 3BV/s, each with its "
+        "board's 3BV and its name's win rate",
+        None, models.Leaderboard, 200, (404, 422),
+        lambda service, call: service.leaderboard(call.params["kind"], call.query.get("by")),
         "reads",
+        query=(("by", "The order: 'time' (the default: fastest first) or 'bbbv_per_second' "
+                      "(highest 3BV/s first)"),),
     ),
     Endpoint(
         "GET", "/api/bots/{kind:path}",

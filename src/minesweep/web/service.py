@@ -8,7 +8,9 @@ Every action names the version of the game it was made against, so a
 retried or duplicated request is applied once. The server keeps the time
 with its own monotonic clock and computes every score itself; seeded games,
 assisted ones (undo, hints after the first reveal), declared bots and wins
-faster than any person plays never rank among people. A finished game
+faster than any person plays never rank among people, and a person's win
+ranks only with the page's record of the mouse, checked against its actions
+(:meth:`Service.trace`, :mod:`minesweep.web.trace`). A finished game
 downloads as an EVF replay (:mod:`minesweep.replays`), and an uploaded
 replay file of any format comes back read, with every view and the exact
 solver's verdict on every click. The HTTP layer is :mod:`minesweep.web.app`.
@@ -59,8 +61,15 @@ from .accounts import Accounts, AccountSettings, Credentials
 from .db import Database, GameRow, wall_clock
 from .guards import BusyError, ByteCache, NoGuessPool
 from .limits import ApiError, Limits
+from .trace import TraceError, TraceRules, judge, parse_trace, trace_replay
 
-__all__ = ["Service", "page_numbering"]
+__all__ = ["AWAITING_TRACE", "Service", "page_numbering"]
+
+#: Why a person's win is not ranked yet: the page's record of it has not come.
+AWAITING_TRACE: Final = (
+    "waiting for the page's record of the game (POST /api/game/trace): "
+    "a win ranks with a record of the mouse that matches its actions"
+)
 
 #: The actions of the API, by name: the engine's, in lowercase.
 _ACTIONS: Final = {kind.name.lower(): kind for kind in ActionKind}
@@ -152,6 +161,8 @@ class Service:
         # second, so each is made once. Keyed by the name it shows too: see
         # replay_json.
         self.replays: ByteCache[tuple[str, str, str]] = ByteCache(limits.replay_cache_bytes)
+        #: What the page's record of a game is judged by (minesweep.web.trace).
+        self.trace_rules = TraceRules()
 
     # --- games ----------------------------------------------------------------------
 
@@ -382,8 +393,62 @@ class Service:
             probabilities=probabilities,
         )
 
-    def leaderboard(self, kind: str) -> models.Leaderboard:
-        return leaderboards.leaderboard(self.db, self.limits, kind)
+    def leaderboard(self, kind: str, by: str | None = None) -> models.Leaderboard:
+        return leaderboards.leaderboard(self.db, self.limits, kind, by)
+
+    # --- the page's record of a game -----------------------------------------------------
+
+    def trace(self, token: str, data: bytes) -> models.GameState:
+        """Keep the page's record of a finished game (its mouse trace) and judge a win by it.
+
+        Sent once, after the end: the record is checked against every action
+        the server applied, which are known only then, and one request costs
+        less than a stream of them. (Streaming would make a program synthesise
+        its trace as it plays rather than after; it can do either.) A win
+        waiting for its record (:data:`AWAITING_TRACE`) ranks if the record
+        matches its actions and looks like a hand's
+        (:func:`minesweep.web.trace.judge`), and is kept unranked with the
+        reason otherwise. Any other game's record is kept as its replay and
+        changes nothing. A body that cannot be read is a 400; a second record
+        of a game, or one of a game not over, a 409.
+        """
+        for _ in range(self.limits.retries):
+            row, game = self._load(token)
+            self._keep(token, row.version, game)
+            rows, cols = game.shape
+            # A body that cannot be read is refused first (400), whatever the game.
+            try:
+                px, events = parse_trace(
+                    data, rows=rows, cols=cols, max_events=self.trace_rules.max_events
+                )
+            except TraceError as error:
+                raise ApiError(400, str(error)) from None
+            if not game.is_over or game.field is None:
+                raise ApiError(
+                    409,
+                    f"the game is not over ({game.status.value}): send its record once it ends",
+                )
+            if self.db.trace(token) is not None:
+                raise ApiError(409, "this game's record was sent already")
+            try:
+                replay = trace_replay(game.field, px, events)
+                evf = write_evf(replay)
+                changes: dict[str, Any] = {}
+                if row.unranked_because == AWAITING_TRACE:
+                    because = judge(replay, game.history, self.trace_rules, analyse_clicks(replay))
+                    # The column holds 200 characters; the reasons are shorter.
+                    changes = {
+                        "ranked": because is None,
+                        "unranked_because": None if because is None else because[:200],
+                    }
+            except (ValueError, MinesweepError) as error:
+                # Read, but not a record EVF holds or the rules take.
+                raise ApiError(422, f"the trace cannot be kept: {error}") from None
+            if self.db.add_trace(row, evf, changes, self.wall()):
+                merged = replace(row, **changes, version=row.version + 1)
+                self._keep(token, merged.version, game)
+                return self._public(merged, game)
+        raise ApiError(409, "the game changed while its record was read; retry")
 
     def bots(self, kind: str) -> models.BotLeaderboard:
         """Declared bots ranked by the low end of their win rate's 95% interval."""
@@ -472,12 +537,17 @@ class Service:
         # (A test's or a broken host's wall clock may put it before 1970, which
         # EVF cannot say: then the file has no date.)
         begun = None if finished is None else round((finished - game.elapsed) * 1_000_000)
+        start_us = begun if begun is not None and begun >= 0 else None
+        player = self._player(row) or ""
         try:
-            replay = replay_from_game(
-                game,
-                player=self._player(row) or "",
-                start_us=begun if begun is not None and begun >= 0 else None,
-            )
+            trace = self.db.trace(row.token)
+            if trace is not None:
+                # The page's own record of the mouse is the game's replay: it
+                # holds what the hand did, not only the actions it made.
+                replay = replace(read(trace, name="the stored trace"), player=player)
+                replay = replace(replay, start_us=start_us)
+            else:
+                replay = replay_from_game(game, player=player, start_us=start_us)
             data = write_evf(replay)
         except ValueError as error:
             # ReplayError and write_evf's refusals (a board past 255 squares a
@@ -692,6 +762,9 @@ class Service:
         )
         if row.account_id is None and because is None:
             because = "played as a guest: sign in to rank"
+        if because is None and self.limits.require_trace:
+            # Ranked once the page's record of it comes and matches (trace()).
+            because = AWAITING_TRACE
         return because is None, because
 
     def _forget_replays(self) -> None:
