@@ -188,7 +188,7 @@ def web() -> dict[str, list[str]]:
                 method: str, path: str, body: dict[str, Any] | None = None, token: str = ""
             ) -> Any:
                 headers = {"Authorization": f"Bearer {token}"} if token else {}
-                if token and path in ("/api/game/actions", "/api/game/undo"):
+                if token and path in ("/api/game/actions", "/api/game/undo", "/api/game/hint"):
                     body = {**(body or {}), "version": versions[token]}
                 response = client.request(method, path, json=body, headers=headers)
                 data = response.json() if response.content else None
