@@ -25,7 +25,7 @@ def test_an_unknown_part_is_refused_before_anything_runs() -> None:
     with pytest.raises(SettingsError, match="no part 'gpu' to warm; expected one of engine"):
         warm(["engine", "gpu"], progress=lambda part, _: told.append(part))
     assert told == []
-    assert set(PARTS) == {"engine", "solver", "autoplay", "vector"}
+    assert set(PARTS) == {"engine", "solver", "autoplay", "vector", "replays"}
 
 
 def test_a_slow_block_gets_its_notice_and_a_quick_one_none() -> None:

@@ -5,7 +5,7 @@ per install (numba then loads them from its cache in about a second). A new
 user's first ``solve`` or first hint should not wait for that, so a kernel
 here is two things: numba's dispatcher, and the same Python function run by
 the interpreter. Until a kernel's *part* (the groups :mod:`minesweep.warm`
-compiles: ``solver``, ``autoplay``, ``vector``) is known to be in numba's
+compiles: ``solver``, ``autoplay``, ``vector``, ``replays``) is known to be in numba's
 cache, a call from Python runs the interpreted function, which answers a
 small position in well under a second, and one ``minesweep warm`` process
 is started in the background to fill the cache. When that process has
@@ -78,10 +78,11 @@ PART_MODULES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "autoplay": ("minesweep.solver._deduce", "minesweep.solver._search"),
     "vector": ("minesweep._vector_kernels", "minesweep.rl._kernels"),
+    "replays": ("minesweep.replays._kernels",),
 }
 
 #: What the background warmer compiles, in this order (the solver first: hints wait on it).
-BACKGROUND_PARTS: Final = ("solver", "autoplay", "vector")
+BACKGROUND_PARTS: Final = ("solver", "autoplay", "vector", "replays")
 
 #: How often an interpreted call looks for the ready mark again, in seconds.
 _CHECK_EVERY: Final = 1.0

@@ -83,12 +83,20 @@ def _vector() -> None:
     env.close()
 
 
+def _replays() -> None:
+    # A replay's statistics: the board's (3BV, ZiNi) and the mouse machine's.
+    from .replays.stats import warm_up
+
+    warm_up()
+
+
 #: What :func:`warm` can compile, by name, in the order it compiles them.
 PARTS: Final[dict[str, Callable[[], None]]] = {
     "engine": _engine,
     "solver": _solver,
     "autoplay": _autoplay,
     "vector": _vector,
+    "replays": _replays,
 }
 
 

@@ -27,7 +27,7 @@ def test_an_unknown_part_is_a_usage_error(
 ) -> None:
     assert_usage_error(
         run(capsys, monkeypatch, "warm", "engine", "gpu"),
-        "minesweep warm: no part 'gpu'; expected one of engine, solver, autoplay, vector",
+        "minesweep warm: no part 'gpu'; expected one of engine, solver, autoplay, vector, replays",
     )
 
 

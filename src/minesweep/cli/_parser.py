@@ -256,7 +256,10 @@ def _add_warm(commands: _Commands) -> None:
     """``minesweep warm``: compile the kernels ahead of their first use."""
     warm = commands.add_parser(
         "warm",
-        help="compile the kernels now: engine, solver, autoplay, vector (once after an install)",
+        help=(
+            "compile the kernels now: engine, solver, autoplay, vector, replays "
+            "(once after an install)"
+        ),
         description=(
             "Compile the compiled kernels ahead of their first use, part by part, with a "
             "line for each: the first solve, hint, bench play or RL step after an install "
@@ -268,7 +271,7 @@ def _add_warm(commands: _Commands) -> None:
         "parts",
         nargs="*",
         metavar="PART",
-        help="engine, solver, autoplay, vector (default: all)",
+        help="engine, solver, autoplay, vector, replays (default: all)",
     )
     warm.set_defaults(run=run.warm)
 

@@ -35,18 +35,28 @@ class ByteReader:
 
     def take(self, count: int, what: str) -> bytes:
         if count < 0 or self.offset + count > len(self.data):
-            raise self.error(
-                f"the file ends inside {what} ({count} bytes wanted, {self.left} left)"
-            )
+            raise self._short(count, what)
         start = self.offset
         self.offset += count
         return self.data[start : self.offset]
 
+    # The readers call these for every header field: each checks and reads
+    # in one step (no slice for a byte), as take would.
+
     def uint(self, size: int, what: str) -> int:
-        return int.from_bytes(self.take(size, what), "big")
+        start = self.offset
+        end = start + size
+        if size < 0 or end > len(self.data):
+            raise self._short(size, what)
+        self.offset = end
+        return int.from_bytes(self.data[start:end], "big")
 
     def u8(self, what: str) -> int:
-        return self.uint(1, what)
+        start = self.offset
+        if start >= len(self.data):
+            raise self._short(1, what)
+        self.offset = start + 1
+        return self.data[start]
 
     def u16(self, what: str) -> int:
         return self.uint(2, what)
@@ -60,6 +70,9 @@ class ByteReader:
     def u64(self, what: str) -> int:
         return self.uint(8, what)
 
+    def _short(self, count: int, what: str) -> ReplayError:
+        return self.error(f"the file ends inside {what} ({count} bytes wanted, {self.left} left)")
+
     def i16(self, what: str) -> int:
         return int.from_bytes(self.take(2, what), "big", signed=True)
 
@@ -71,6 +84,15 @@ class ByteReader:
         start = self.offset
         self.offset = end + 1
         return self.data[start:end]
+
+    def text(self, what: str) -> str:
+        """:func:`decode_text` of the bytes up to a NUL (``cstring``), in one call."""
+        start = self.offset
+        end = self.data.find(b"\0", start)
+        if end < 0:
+            raise self.error(f"the file ends inside {what} (no closing NUL byte)")
+        self.offset = end + 1
+        return decode_text(self.data[start:end])
 
     def need(self, count: int, what: str) -> None:
         """Fail now, before anything is allocated, when fewer than ``count`` bytes are left."""

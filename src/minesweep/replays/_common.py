@@ -1,4 +1,4 @@
-"""What every replay reader needs: the mine layout as a field, events built fast, times checked.
+"""What every replay reader needs: the mine layout as a field, events as columns, times checked.
 
 Private to the readers (:mod:`.avf`, :mod:`.rmv`, :mod:`.evf`, :mod:`.mvf`,
 :mod:`.rawvf`).
@@ -6,17 +6,19 @@ Private to the readers (:mod:`.avf`, :mod:`.rmv`, :mod:`.evf`, :mod:`.mvf`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from itertools import repeat
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from ..field import Minefield
 from ._bytes import ByteReader
-from .model import EventKind, MouseEvent
+from .model import CODE_BY_KIND, EventColumns, EventKind, FieldMask, MouseEvent, lazy_events
 
-__all__ = ["check_times", "field_from_cells", "field_from_mask", "make_events"]
+__all__ = [
+    "check_board", "check_times", "event_arrays", "field_from_cells", "field_from_mask",
+    "make_events", "mask_from_mask",
+]  # fmt: skip
 
 
 def field_from_cells(
@@ -53,9 +55,23 @@ def field_from_cells(
 
 def field_from_mask(mask: npt.NDArray[np.bool_], reader: ByteReader, offset: int) -> Minefield:
     """The field of a ``rows x cols`` mask; an empty board is a corrupt file."""
+    check_board(mask, reader, offset)
+    return Minefield(mask)
+
+
+def mask_from_mask(mask: npt.NDArray[np.bool_], reader: ByteReader, offset: int) -> FieldMask:
+    """:func:`field_from_mask`, the Minefield built when ``Replay.field`` is first read.
+
+    (See :class:`.model.FieldMask`: a 2-D bool mask, once non-empty, makes
+    a Minefield without fail, so building it later raises nothing new.)
+    """
+    check_board(mask, reader, offset)
+    return FieldMask(mask)
+
+
+def check_board(mask: npt.NDArray[np.bool_], reader: ByteReader, offset: int) -> None:
     if mask.shape[0] < 1 or mask.shape[1] < 1:
         raise reader.error(f"the board is {mask.shape[0]}x{mask.shape[1]}", offset)
-    return Minefield(mask)
 
 
 def check_times(
@@ -81,9 +97,32 @@ def check_times(
 
 
 def make_events(
-    times: Iterable[float], kinds: Iterable[EventKind], xs: Iterable[int], ys: Iterable[int]
+    times: Sequence[float] | npt.NDArray[np.float64],
+    kinds: Sequence[EventKind],
+    xs: Sequence[int] | npt.NDArray[np.int64],
+    ys: Sequence[int] | npt.NDArray[np.int64],
 ) -> tuple[MouseEvent, ...]:
-    """The events ``MouseEvent(time, kind, x, y)`` for parallel sequences."""
-    # tuple.__new__ straight from zip's tuples: the named tuple's own
-    # constructor is a Python function, a third of the cost of reading a file.
-    return tuple(map(tuple.__new__, repeat(MouseEvent), zip(times, kinds, xs, ys, strict=True)))
+    """The events ``MouseEvent(time, kind, x, y)`` of parallel columns, built when first read.
+
+    The statistics read the columns (:func:`.model.event_columns`), not the
+    MouseEvents: see :class:`.model.EventColumns`.
+    """
+    codes = CODE_BY_KIND
+    return lazy_events(
+        EventColumns(
+            np.ascontiguousarray(times, np.float64),
+            np.fromiter(map(codes.__getitem__, kinds), np.uint8, len(kinds)),
+            np.ascontiguousarray(xs, np.int64),
+            np.ascontiguousarray(ys, np.int64),
+        )
+    )
+
+
+def event_arrays(
+    times: npt.NDArray[np.float64],
+    codes: npt.NDArray[np.uint8],
+    xs: npt.NDArray[np.int64],
+    ys: npt.NDArray[np.int64],
+) -> tuple[MouseEvent, ...]:
+    """The events of numpy columns (kind codes 1-12), built when first read."""
+    return lazy_events(EventColumns(times, codes, xs, ys))

@@ -115,9 +115,9 @@ def read_avf(data: bytes, where: str) -> Replay:
         raise reader.error(f"event {i + 1} has {int(hundredths[i])} hundredths", int(offsets[i]))
     centis = ((records[:, 6] << 8 | records[:, 2]) - 1) * 100 + hundredths
     check_times(centis * 10, offsets, reader)
-    xs = (records[:, 1] << 8 | records[:, 3]).tolist()
-    ys = (records[:, 5] << 8 | records[:, 7]).tolist()
-    events = make_events((centis / 100).tolist(), kinds, xs, ys)
+    xs = records[:, 1] << 8 | records[:, 3]
+    ys = records[:, 5] << 8 | records[:, 7]
+    events = make_events(centis / 100, kinds, xs, ys)
 
     footer_at = events_at + 8 * (len(records) + 1)
     player, software, footer_extra = _footer(data, footer_at, version, reader)

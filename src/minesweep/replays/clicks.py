@@ -57,24 +57,38 @@ either axis is skipped, for the others only one off the board on both
 Beyond ms-toollib, :class:`ClickAnalysis` counts 1.5-clicks, unflags,
 misflags and wasted flags, and :func:`replay_game` rebuilds the game as a
 :class:`minesweep.Game` with its timed history.
+
+The machine runs compiled: ``clicks_kernel`` in :mod:`._kernels`, over the
+replay's event columns (:class:`.model.EventColumns`), after the board
+kernel that also gives the statistics their 3BV and ZiNi (one call for
+both: :func:`analyse_with_board`). Until numba has compiled it (see
+:mod:`minesweep._jit`, part ``replays``) the same code runs interpreted,
+with the same answers. :attr:`ClickAnalysis.clicks` and ``views`` are the
+kernel's rows until first read, then built once: statistics never read them.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import lru_cache
-from typing import NamedTuple
+from functools import cache
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ..actions import Action, ActionKind
-from ..field import Minefield
 from ..game import Game
-from ..stats import lone_numbers, opening_labels
-from .model import Replay
+from .model import (
+    EventColumns,
+    Replay,
+    defer,
+    event_columns,
+    event_time,
+    mine_mask,
+    slot_constructor,
+)
 
 __all__ = [
     "VIEW_EXPLODED",
@@ -200,605 +214,151 @@ class ClickAnalysis:
 
     def click_time(self, click: Click, replay: Replay) -> float:
         """Seconds from the game's start to ``click`` (negative for a pre-flag)."""
-        return replay.events[click.event].time - self.start
-
-
-# Mouse states (minesweeper_board.rs's MouseState); "NF": the right button went
-# down on an open square, so it toggles no flag.
-_UP_UP, _UP_DOWN, _UP_DOWN_NF, _DOWN_UP, _CHORDING, _CHORDING_NF, _DOWN_UP_AFTER = range(7)
-# Game states; ms-toollib's PreFlaging is _PRE: something happened before the first opening.
-_READY, _PRE, _PLAYING, _WON, _LOST = range(5)
-_HIDDEN, _FLAG = VIEW_HIDDEN, VIEW_FLAG
-
-
-@lru_cache(maxsize=64)
-def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """Each square's neighbours (itself excluded) as row-major indices, in ms-toollib's order."""
-    return tuple(
-        tuple(
-            i * cols + j
-            for i in range(max(r - 1, 0), min(r + 2, rows))
-            for j in range(max(c - 1, 0), min(c + 2, cols))
-            if (i, j) != (r, c)
-        )
-        for r in range(rows)
-        for c in range(cols)
-    )
-
-
-class _Machine:
-    """minesweeper_board.rs's MinesweeperBoard, on flat row-major lists."""
-
-    __slots__ = (
-        "bbbv_solved", "board", "c15", "chord_on_flag", "clicks", "cols", "dce", "double",
-        "event", "flag", "flagged_before", "gb", "lce", "left", "lone", "middle_held",
-        "misflags", "mouse", "nbrs", "opening", "opening_flags", "pre_flags", "rce", "right",
-        "right_pending", "rows", "safe_closed", "state", "unflags", "views", "wasted_flags",
-    )  # fmt: skip
-
-    def __init__(self, field: Minefield) -> None:
-        rows, cols = field.shape
-        self.rows, self.cols = rows, cols
-        numbers = field.numbers.astype(np.int16)
-        numbers[field.mines] = -1
-        self.board: list[int] = numbers.reshape(-1).tolist()
-        labels, _ = opening_labels(field)
-        #: The opening each 0 belongs to (1, 2, ...), 0 for other squares.
-        self.opening: list[int] = labels.reshape(-1).tolist()
-        #: Safe numbered squares with no 0 around: one 3BV each (cell_is_bbbv).
-        self.lone: list[bool] = lone_numbers(field, labels).reshape(-1).tolist()
-        for index, value in enumerate(self.board):
-            if value <= 0:
-                self.lone[index] = False
-        #: Flags on the 0s of each opening: such an opening opened is not a whole 3BV.
-        self.opening_flags = [0] * (int(labels.max(initial=0)) + 1)
-        self.nbrs = _neighbours(rows, cols)
-        self.gb = bytearray([_HIDDEN]) * (rows * cols)
-        self.views: list[bytes] = [bytes(self.gb)]
-        self.safe_closed = rows * cols - field.mine_count
-        self.mouse = _UP_UP
-        self.state = _READY
-        self.left = self.right = self.double = 0
-        self.lce = self.rce = self.dce = self.flag = self.bbbv_solved = 0
-        self.pre_flags = 0
-        self.flagged_before: set[int] = set()
-        self.c15 = self.unflags = self.misflags = self.wasted_flags = 0
-        self.chord_on_flag = False
-        self.middle_held = False
-        #: Index in ``clicks`` of a right press on an open square a chord may take back.
-        self.right_pending = -1
-        self.clicks: list[Click] = []
-        self.event = 0
-
-    # --- the three clicks (left_click, right_click, chording_click) -------------
-
-    def left_click(self, k: int) -> int:
-        self.left += 1
-        gb = self.gb
-        view = len(self.views) - 1
-        if gb[k] != _HIDDEN:
-            self._record(ClickKind.LEFT, k, ClickEffect.NOTHING, False, 0, view)
-            return 0
-        value = self.board[k]
-        if value < 0:
-            self._open([k])
-            self.state = _LOST
-            self._record(ClickKind.LEFT, k, ClickEffect.MINE, False, 0, view)
-            return 4
-        solved = 0
-        if value == 0:
-            # The opening is a whole 3BV unless a flag sits on one of its 0s.
-            if self.opening_flags[self.opening[k]] == 0:
-                solved = 1
-        elif self.lone[k]:
-            solved = 1
-        self.bbbv_solved += solved
-        self.lce += 1
-        self._open([k])
-        if self.safe_closed == 0:
-            self.state = _WON
-        self._record(ClickKind.LEFT, k, ClickEffect.OPEN, True, solved, view)
-        return 2
-
-    def right_click(self, k: int) -> int:
-        self.right += 1
-        gb = self.gb
-        view = len(self.views) - 1
-        if gb[k] < _HIDDEN:
-            self.right_pending = len(self.clicks)
-            self._record(ClickKind.RIGHT, k, ClickEffect.NOTHING, False, 0, view)
-            return 0
-        is_mine = self.board[k] < 0
-        zero = self.opening[k]
-        if gb[k] == _HIDDEN:
-            gb[k] = _FLAG
-            self.flag += 1
-            if zero:
-                self.opening_flags[zero] += 1
-            effective = is_mine and k not in self.flagged_before
-            if effective:
-                self.rce += 1
-            else:
-                self.wasted_flags += 1
-                if not is_mine:
-                    self.misflags += 1
-            if is_mine:
-                self.flagged_before.add(k)
-            self._record(ClickKind.RIGHT, k, ClickEffect.FLAG, effective, 0, view)
-        else:
-            gb[k] = _HIDDEN
-            self.flag -= 1
-            if zero:
-                self.opening_flags[zero] -= 1
-            self.unflags += 1
-            self._record(ClickKind.RIGHT, k, ClickEffect.UNFLAG, False, 0, view)
-        self.views.append(bytes(gb))
-        return 1
-
-    def press_right(self, k: int) -> int:
-        """A right press from "both up" on the board: a right click that may start a 1.5 click."""
-        level = self.right_click(k)
-        self.chord_on_flag = level == 1
-        return level
-
-    def chording_click(self, k: int) -> int:
-        self.double += 1
-        if self.chord_on_flag:
-            self.c15 += 1
-        self.chord_on_flag = False
-        gb = self.gb
-        view = len(self.views) - 1
-        shown = gb[k]
-        # An open 0 can be chorded too (it may border flagged 0s left closed).
-        if shown >= 8:
-            self._record(ClickKind.DOUBLE, k, ClickEffect.NOTHING, False, 0, view)
-            return 0
-        board, lone = self.board, self.lone
-        flags = 0
-        closed = []
-        for j in self.nbrs[k]:
-            if gb[j] == _FLAG:
-                flags += 1
-            elif gb[j] == _HIDDEN:
-                closed.append(j)
-        if flags != shown or not closed:
-            self._record(ClickKind.DOUBLE, k, ClickEffect.NOTHING, False, 0, view)
-            return 0
-        solved = sum(1 for j in closed if lone[j]) + self._openings_around(k)
-        self.dce += 1
-        self.bbbv_solved += solved
-        lost = any(board[j] < 0 for j in closed)
-        if lost:
-            self.state = _LOST
-        self._open(closed)
-        # ms-toollib looks for a win after a loss: a chord that opens a mine
-        # and the last safe squares wins.
-        if self.safe_closed == 0:
-            self.state = _WON
-        if self.state == _LOST:
-            self._record(ClickKind.DOUBLE, k, ClickEffect.MINE, True, solved, view)
-            return 4
-        self._record(ClickKind.DOUBLE, k, ClickEffect.CHORD, True, solved, view)
-        return 3
-
-    def _openings_around(self, k: int) -> int:
-        """op_num_around_cell: whole openings a chord on ``k`` opens."""
-        gb, board, opening, opening_flags = self.gb, self.board, self.opening, self.opening_flags
-        found: list[int] = []
-        for j in (k, *self.nbrs[k]):
-            if gb[j] == _HIDDEN and board[j] == 0 and opening[j] not in found:
-                found.append(opening[j])
-        if all(opening_flags[o] == 0 for o in found):
-            return len(found)
-        # A flag on some 0: ms-toollib's searches share their marks and may
-        # stop early, so their answer depends on the search order; follow it.
-        return self._openings_around_literally(k)
-
-    def _openings_around_literally(self, k: int) -> int:
-        rows, cols = self.rows, self.cols
-        gb, board, nbrs = self.gb, self.board, self.nbrs
-        marked = [False] * (rows * cols)
-        count = 0
-        r, c = divmod(k, cols)
-        for i in range(max(r - 1, 0), min(r + 2, rows)):
-            for j in range(max(c - 1, 0), min(c + 2, cols)):
-                start = i * cols + j
-                if gb[start] != _HIDDEN or board[start] != 0 or marked[start]:
-                    continue
-                complete = True
-                stack = [start]
-                while stack:
-                    here = stack.pop()
-                    if board[here] != 0:
-                        continue
-                    if gb[here] == _FLAG:
-                        complete = False
-                        break
-                    marked[here] = True
-                    stack.extend(n for n in nbrs[here] if not marked[n])
-                count += complete
-        return count
-
-    def _open(self, squares: list[int]) -> None:
-        """refresh_board: open ``squares``, flood from 0s, show a mine hit and the wrong flags."""
-        gb, board, nbrs = self.gb, self.board, self.nbrs
-        hit = False
-        stack = squares
-        while stack:
-            here = stack.pop()
-            value = board[here]
-            if value > 0:
-                if gb[here] == _HIDDEN:
-                    self.safe_closed -= 1
-                gb[here] = value
-            elif value == 0:
-                if gb[here] == _HIDDEN:
-                    self.safe_closed -= 1
-                gb[here] = 0
-                stack.extend(n for n in nbrs[here] if gb[n] == _HIDDEN)
-            else:
-                gb[here] = VIEW_EXPLODED
-                hit = True
-        if hit:
-            for index, shown in enumerate(gb):
-                if shown == _FLAG and board[index] >= 0:
-                    gb[index] = VIEW_WRONG_FLAG
-        self.views.append(bytes(gb))
-
-    def _record(
-        self, kind: ClickKind, k: int, effect: ClickEffect, effective: bool, solved: int, view: int
-    ) -> None:
-        if k < 0:
-            row = col = -1
-        else:
-            row, col = divmod(k, self.cols)
-        self.clicks.append(Click(self.event, kind, row, col, effect, effective, solved, view))
-
-    def _off_click(self, kind: ClickKind) -> None:
-        if kind is ClickKind.RIGHT:
-            # A chord may follow, and take this press back.
-            self.right_pending = len(self.clicks)
-            self.chord_on_flag = False
-        self._record(kind, -1, ClickEffect.NOTHING, False, 0, len(self.views) - 1)
-
-    def _take_back_right(self) -> None:
-        """A chord begun with the right button on an open square: its right press was no click."""
-        if self.right > 0:  # unsigned in ms-toollib; never 0 here in practice
-            self.right -= 1
-        if self.right_pending >= 0:
-            del self.clicks[self.right_pending]
-        self.right_pending = -1
-
-    def _clear(self) -> None:
-        """clear_click_num: back to the start before the game began."""
-        self.flag = 0
-        self.flagged_before.clear()
-        self.double = self.left = self.right = 0
-        self.clicks.clear()
-        self.right_pending = -1
-        self.c15 = self.unflags = self.misflags = self.wasted_flags = 0
-
-    # --- step ---------------------------------------------------------------------
-
-    def step(self, kind: str, k: int) -> int:
-        """One event on square ``k`` (-1 off the board): ms-toollib's ``step``.
-
-        Returns its useful level: 0 nothing, 1 a flag changed, 2 a square
-        opened, 3 a chord opened squares, 4 a mine was hit.
-        """
-        state = self.state
-        mouse = self.mouse
-        off = k < 0
-        if state >= _WON:
-            return 0
-        if state == _READY:
-            if kind == "lc":
-                if mouse == _UP_UP:
-                    self.mouse = _DOWN_UP
-                    self.chord_on_flag = False
-                    if not off:
-                        self.state = _PRE
-                elif mouse == _UP_DOWN:
-                    self.mouse = _CHORDING
-                elif mouse == _UP_DOWN_NF:
-                    self.mouse = _CHORDING_NF
-                return 0
-            if kind == "pf":
-                if off or self.gb[k] != _HIDDEN:
-                    return 0  # ms-toollib asserts here
-                self.pre_flags += 1
-                self.state = _PRE
-                return self.right_click(k)
-            if kind == "rc":
-                if mouse == _UP_UP:
-                    self.mouse = _UP_DOWN
-                    if not off:
-                        self.pre_flags = 1
-                        self.state = _PRE
-                        return self.press_right(k)
-                    return 0
-                if mouse == _DOWN_UP_AFTER:
-                    self.mouse = _CHORDING
-                    return 0
-                # Other states fall through to the playing rules.
-            elif kind == "lr":
-                if mouse in (_CHORDING, _CHORDING_NF):
-                    self.mouse = _UP_DOWN
-                elif mouse in (_DOWN_UP_AFTER, _DOWN_UP, _UP_UP):
-                    self.mouse = _UP_UP
-                return 0
-            elif kind == "rr":
-                if mouse == _UP_DOWN:
-                    self.mouse = _UP_UP
-                    return 0
-                if mouse == _CHORDING:
-                    self.mouse = _DOWN_UP_AFTER
-                    return 0
-                if mouse == _UP_UP:
-                    return 0
-            elif kind == "cc":
-                if mouse in (_DOWN_UP, _DOWN_UP_AFTER, _UP_DOWN, _UP_UP):
-                    self.mouse = _CHORDING
-                elif mouse == _UP_DOWN_NF:
-                    self.mouse = _CHORDING_NF
-                return 0
-            else:
-                # mv mc mr: nothing (Arbiter may start with a middle click);
-                # l r m: ms-toollib refuses them here.
-                return 0
-        elif state == _PRE:
-            if kind == "lr":
-                if mouse == _DOWN_UP:
-                    if off:
-                        self.mouse = _UP_UP
-                        if self.pre_flags == 0:
-                            self.state = _READY
-                            self._clear()
-                        else:
-                            self.left += 1
-                            self._off_click(ClickKind.LEFT)
-                        return 0
-                    if self.gb[k] == _HIDDEN:
-                        self.state = _PLAYING
-                        self.mouse = _UP_UP
-                        return self.left_click(k)
-                    # On a pre-flag: a left click; ms-toollib leaves the button held.
-                    self.left += 1
-                    self._record(
-                        ClickKind.LEFT, k, ClickEffect.NOTHING, False, 0, len(self.views) - 1
-                    )
-                    return 0
-            elif kind == "pf":
-                if off or self.gb[k] != _HIDDEN:
-                    return 0
-                self.pre_flags += 1
-                return self.right_click(k)
-            elif kind == "rc":
-                if mouse == _UP_UP:
-                    if not off:
-                        self.mouse = _UP_DOWN
-                        if self.gb[k] == _HIDDEN:
-                            self.pre_flags += 1
-                        else:
-                            self.pre_flags -= 1
-                            if self.pre_flags == 0:
-                                # The last pre-flag taken away: back to the start.
-                                self.state = _READY
-                                self._clear()
-                                self.gb[k] = _HIDDEN
-                                if self.opening[k]:
-                                    self.opening_flags[self.opening[k]] -= 1
-                                self.views.append(bytes(self.gb))
-                                return 0
-                        return self.press_right(k)
-                    self.mouse = _UP_DOWN_NF
-                    self.right += 1
-                    self._off_click(ClickKind.RIGHT)
-                    return 0
-                if mouse == _DOWN_UP:
-                    self.mouse = _CHORDING
-                    if not off and self.pre_flags == 0:
-                        self.state = _READY
-                    return 0
-                if mouse == _DOWN_UP_AFTER:
-                    self.mouse = _CHORDING
-                return 0  # ms-toollib refuses the other states
-            elif kind == "cc":
-                if mouse == _DOWN_UP:
-                    if not off and self.pre_flags == 0:
-                        self.state = _READY
-                    self.mouse = _CHORDING
-                elif mouse in (_DOWN_UP_AFTER, _UP_DOWN, _UP_UP):
-                    self.mouse = _CHORDING
-                elif mouse == _UP_DOWN_NF:
-                    self.mouse = _CHORDING_NF
-                return 0
-            elif kind in ("l", "r", "m"):
-                return 0  # ms-toollib refuses them before the game starts
-            # lc rr mv mc mr (and lr in other mouse states) follow the playing rules.
-        return self._play(kind, k, off)
-
-    def _play(self, kind: str, k: int, off: bool) -> int:
-        """The rules once playing, which ms-toollib also applies to some events before."""
-        mouse = self.mouse
-        if kind == "lc" or (kind == "l" and mouse in (_UP_UP, _UP_DOWN, _UP_DOWN_NF)):
-            if mouse == _UP_UP:
-                self.mouse = _DOWN_UP
-                self.chord_on_flag = False
-            elif mouse == _UP_DOWN:
-                self.mouse = _CHORDING
-            elif mouse == _UP_DOWN_NF:
-                self.mouse = _CHORDING_NF
-            return 0
-        if kind in ("lr", "l"):
-            if mouse == _DOWN_UP:
-                self.mouse = _UP_UP
-                if off:
-                    # ms-toollib counts a left release off the board, but not an "l" one.
-                    if kind == "lr":
-                        self.left += 1
-                        self._off_click(ClickKind.LEFT)
-                    return 0
-                return self.left_click(k)
-            if mouse == _CHORDING:
-                self.mouse = _UP_DOWN
-                return self._chord(k, off)
-            if mouse == _CHORDING_NF:
-                self.mouse = _UP_DOWN
-                self._take_back_right()
-                return self._chord(k, off)
-            if mouse in (_DOWN_UP_AFTER, _UP_UP):
-                self.mouse = _UP_UP
-                self.chord_on_flag = False
-            return 0
-        if kind == "rc" or (kind == "r" and mouse in (_UP_UP, _DOWN_UP, _DOWN_UP_AFTER)):
-            if mouse == _UP_UP:
-                if not off:
-                    self.mouse = _UP_DOWN_NF if self.gb[k] < _HIDDEN else _UP_DOWN
-                    return self.press_right(k)
-                if kind == "r":
-                    return 0  # ms-toollib indexes off the board here and aborts
-                self.mouse = _UP_DOWN_NF
-                self.right += 1
-                self._off_click(ClickKind.RIGHT)
-            elif mouse in (_DOWN_UP, _DOWN_UP_AFTER):
-                self.mouse = _CHORDING
-            return 0
-        if kind in ("rr", "r"):
-            if mouse in (_UP_DOWN, _UP_DOWN_NF):
-                self.mouse = _UP_UP
-                self.chord_on_flag = False
-                self.right_pending = -1
-            elif mouse == _CHORDING:
-                self.mouse = _DOWN_UP_AFTER
-                return self._chord(k, off)
-            elif mouse == _CHORDING_NF:
-                self.mouse = _DOWN_UP_AFTER
-                self._take_back_right()
-                return self._chord(k, off)
-            return 0
-        if kind == "mc":
-            self.middle_held = True
-            return 0
-        if kind in ("mr", "m"):
-            # A middle release chords; "m" is a press or a release, as the
-            # button was.
-            self.middle_held = kind == "m" and not self.middle_held
-            if self.middle_held:
-                return 0
-            if off:
-                return 0  # ms-toollib indexes off the board here and aborts
-            self.chord_on_flag = False
-            return self.chording_click(k)
-        if kind == "cc":
-            if mouse in (_DOWN_UP, _DOWN_UP_AFTER, _UP_DOWN, _UP_UP):
-                self.mouse = _CHORDING
-            elif mouse == _UP_DOWN_NF:
-                self.mouse = _CHORDING_NF
-            return 0
-        return 0  # mv; pf once playing (ms-toollib refuses it)
-
-    def _chord(self, k: int, off: bool) -> int:
-        if off:
-            self.chord_on_flag = False
-            return 0
-        return self.chording_click(k)
+        return event_time(replay, click.event) - self.start
 
 
 #: Formats whose positions ms-toollib's reader moves to the off-board
 #: sentinel when either coordinate is off the board (the others keep pixels).
 _SENTINEL_FORMATS = frozenset({"rmv", "mvf", "rawvf"})
+_KINDS = tuple(ClickKind)
+_EFFECTS = tuple(ClickEffect)
+#: By the kernel's game state: ready, pre-flagging, playing, won, lost.
+_RESULTS = (GameEnd.NOT_STARTED, GameEnd.NOT_STARTED, GameEnd.PLAYING, GameEnd.WON, GameEnd.LOST)
 
 
 def analyse_clicks(replay: Replay) -> ClickAnalysis:
     """Every click of ``replay``, its counters, path and times (see the module's documentation)."""
-    field = replay.field
-    rows, cols = field.shape
-    px = replay.cell_px
-    width, height = cols * px, rows * px
-    machine = _Machine(field)
-    step = machine.step
-    either_axis = replay.format in _SENTINEL_FORMATS
-    events = replay.events
-    count = len(events)
-    start = 0.0
-    end: float | None = None
-    path = 0.0
-    sqrt = math.sqrt
-    # Before the game is on, only clicks matter.
-    index = 0
-    while index < count and machine.state < _PLAYING:
-        time, kind, x, y = events[index]
-        index += 1
-        if kind == "mv":
-            continue
-        on_board = 0 <= x < width and 0 <= y < height
-        machine.event = index - 1
-        # BaseVideo::analyse: time 0 is the last event before the game was on
-        # that changed the board, i.e. the first opening click.
-        if step(kind, (y // px) * cols + x // px if on_board else -1):
-            start = time
-    if machine.state >= _WON:
-        end = events[index - 1].time
-    # The path starts at the first opening click (always on the board).
-    last_x, last_y = (events[index - 1].x, events[index - 1].y) if index else (0, 0)
-    playing = machine.state == _PLAYING
-    for index in range(index, count):  # noqa: B020 - carries on where the first loop stopped
-        time, kind, x, y = events[index]
-        if 0 <= x < width and 0 <= y < height:
-            if playing and kind != "mv":
-                machine.event = index
-                step(kind, (y // px) * cols + x // px)
-                if machine.state >= _WON:
-                    playing = False
-                    end = time
-        else:
-            if playing and kind != "mv":
-                machine.event = index
-                step(kind, -1)
-                if machine.state >= _WON:
-                    playing = False
-                    end = time
-            # ms-toollib skips only its off-board sentinel (see the module's documentation).
-            if either_axis or ((x < 0 or x >= width) and (y < 0 or y >= height)):
-                continue
-        dx = x - last_x
-        dy = y - last_y
-        if dx or dy:
-            path += sqrt(dx * dx + dy * dy)
-            last_x = x
-            last_y = y
-    if end is None:
-        end = replay.events[-1].time if replay.events else 0.0
-    result = {
-        _READY: GameEnd.NOT_STARTED,
-        _PRE: GameEnd.NOT_STARTED,
-        _PLAYING: GameEnd.PLAYING,
-        _WON: GameEnd.WON,
-        _LOST: GameEnd.LOST,
-    }[machine.state]
-    return ClickAnalysis(
+    return analyse_with_board(replay, with_zini=False)[0]
+
+
+def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysis, list[int]]:
+    """:func:`analyse_clicks` and the board kernel's profile (``_kernels.P_*``), in one call.
+
+    ZiNi and HZiNi are 0 in the profile unless ``with_zini``.
+    """
+    mines = mine_mask(replay)
+    rows, cols = mines.shape
+    columns = event_columns(replay)
+    # C-contiguous arrays of one dtype each (the read-only mask, EventColumns'
+    # columns), so that the kernel is compiled for one signature.
+    numbers, clicks, views, path = kernel("replay_kernel")(
+        mines,
+        rows,
+        cols,
+        with_zini,
+        replay.cell_px,
+        replay.format in _SENTINEL_FORMATS,
+        columns.codes,
+        columns.xs,
+        columns.ys,
+    )
+    values = numbers.tolist()
+    counters = values[_PROFILE:]
+    analysis = _analysis_of(rows, cols, replay.cell_px, columns, counters, clicks, views, path)
+    return analysis, values[:_PROFILE]
+
+
+#: The length of the board's profile (``_kernels.PROFILE_SIZE``), before the counters.
+_PROFILE = 14
+
+
+@cache
+def kernel(name: str) -> Callable[..., Any]:
+    """The kernel ``name`` of :mod:`._kernels`, as Python calls it (``minesweep._jit.entry``).
+
+    Imported on first use: numba loads when statistics are asked for, not
+    with the readers.
+    """
+    from .._jit import entry
+    from . import _kernels
+
+    if _kernels.PROFILE_SIZE != _PROFILE:
+        raise AssertionError("clicks._PROFILE is out of step with _kernels.PROFILE_SIZE")
+    return entry(getattr(_kernels, name))
+
+
+def _analysis_of(
+    rows: int,
+    cols: int,
+    cell_px: int,
+    columns: EventColumns,
+    counters: list[int],
+    clicks: npt.NDArray[np.int64],
+    views: npt.NDArray[np.uint8],
+    path: float,
+) -> ClickAnalysis:
+    """The :class:`ClickAnalysis` of the mouse kernel's results."""
+    (left, right, double, lce, rce, dce, flag, solved, state, c15, unflags, misflags,
+     wasted, start_at, end_at) = counters  # fmt: skip
+    times = columns.times
+    start = float(times[start_at]) if start_at >= 0 else 0.0
+    # Without a win or loss, the last event's (0.0 without events).
+    end = float(times[end_at if end_at >= 0 else -1]) if len(times) else 0.0
+    return _new_analysis(
         rows=rows,
         cols=cols,
-        left=machine.left,
-        right=machine.right,
-        double=machine.double,
-        lce=machine.lce,
-        rce=machine.rce,
-        dce=machine.dce,
-        flag=machine.flag,
-        bbbv_solved=machine.bbbv_solved,
-        path=path * 16.0 / px,
+        left=left,
+        right=right,
+        double=double,
+        lce=lce,
+        rce=rce,
+        dce=dce,
+        flag=flag,
+        bbbv_solved=solved,
+        path=path * 16.0 / cell_px,
         start=start,
         end=end,
-        result=result,
-        clicks_15=machine.c15,
-        unflags=machine.unflags,
-        misflags=machine.misflags,
-        wasted_flags=machine.wasted_flags,
-        clicks=tuple(machine.clicks),
-        views=tuple(machine.views),
+        result=_RESULTS[state],
+        clicks_15=c15,
+        unflags=unflags,
+        misflags=misflags,
+        wasted_flags=wasted,
+        clicks=cast("tuple[Click, ...]", _ClickRows(clicks)),
+        views=cast("tuple[bytes, ...]", _ViewRows(views)),
     )
+
+
+# The click and view records are built when first read: the statistics need
+# only the counters, and a batch of replays (``summary`` of each) would spend
+# a fifth of its time building records no one reads. See model.defer.
+
+
+class _ClickRows:
+    """The mouse kernel's click rows, until ``ClickAnalysis.clicks`` is read."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: npt.NDArray[np.int64]) -> None:
+        self.rows = rows
+
+    def build(self) -> tuple[Click, ...]:
+        kinds, effects = _KINDS, _EFFECTS
+        return tuple(
+            tuple.__new__(
+                Click,
+                (event, kinds[kind], row, col, effects[effect], effective == 1, solved, view),
+            )
+            for event, kind, row, col, effect, effective, solved, view in self.rows.tolist()
+        )
+
+
+class _ViewRows:
+    """The mouse kernel's views, until ``ClickAnalysis.views`` is read."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: npt.NDArray[np.uint8]) -> None:
+        self.rows = rows
+
+    def build(self) -> tuple[bytes, ...]:
+        flat = self.rows.tobytes()
+        size = self.rows.shape[1]
+        return tuple(flat[at : at + size] for at in range(0, len(flat), size))
+
+
+defer(ClickAnalysis, "clicks", _ClickRows)
+defer(ClickAnalysis, "views", _ViewRows)
+_new_analysis = slot_constructor(ClickAnalysis)
 
 
 _ACTION_OF_EFFECT = {
@@ -821,7 +381,6 @@ def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:
     """
     if analysis is None:
         analysis = analyse_clicks(replay)
-    events = replay.events
     actions: list[Action] = []
     origin: float | None = None
     for click in analysis.clicks:
@@ -834,7 +393,7 @@ def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:
             kind = ActionKind.CHORD
         else:
             kind = ActionKind.REVEAL
-        time = events[click.event].time
+        time = event_time(replay, click.event)
         if origin is None:
             origin = time
         actions.append(Action(kind, click.row, click.col, max(time - origin, 0.0)))

@@ -23,11 +23,12 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import numpy.typing as npt
 
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, field_from_mask, make_events
+from ._common import check_times, event_arrays, mask_from_mask
 from .avf import parse_arbiter_times
-from .model import EVENT_KINDS, Claims, EventKind, Replay
+from .model import EVENT_KINDS, EventKind, Replay, lazy_field, new_claims, new_replay
 
 __all__ = ["read_evf", "write_evf"]
 
@@ -54,42 +55,30 @@ def read_evf(data: bytes, where: str) -> Replay:
     version = reader.u8("the version byte")
     if version > 4:
         raise reader.error(f"EVF version {version} is not supported (only 0-4)", 0)
-    flags = reader.u8("the flags byte")
-    extra: list[tuple[str, str]] = []
-    if version >= 3:
-        settings = reader.u8("the settings byte")
-        extra += _settings(settings)
-    rows = reader.u8("the number of rows")
-    cols = reader.u8("the number of columns")
-    mines = reader.u16("the number of mines")
-    cell_px = reader.u8("the square size")
-    if cell_px == 0:
-        raise reader.error("the square size is 0 pixels", reader.offset - 1)
-    mode = reader.u16("the mode")
-    bbbv = reader.u16("the 3BV")
-    rtime_ms = reader.u32("the time") if version == 4 else reader.u24("the time")
+    flags, settings, rows, cols, mines, cell_px, mode, bbbv, rtime_ms = _fixed(reader, version)
+    extra: list[tuple[str, str]] = _settings(settings) if version >= 3 else []
     if version == 4:
         country = reader.take(2, "the country").decode("latin-1")
         start_us: int | None = reader.u64("the start time")
         end_us: int | None = reader.u64("the end time")
-        software = decode_text(reader.cstring("the software"))
+        software = reader.text("the software")
         if flags & _TRANSCODED:
-            extra.append(("transcoded_by", decode_text(reader.cstring("the converter"))))
-            extra.append(("original_format", decode_text(reader.cstring("the original format"))))
-        player = decode_text(reader.cstring("the player"))
-        race = decode_text(reader.cstring("the race id"))
-        unique = decode_text(reader.cstring("the unique id"))
+            extra.append(("transcoded_by", reader.text("the converter")))
+            extra.append(("original_format", reader.text("the original format")))
+        player = reader.text("the player")
+        race = reader.text("the race id")
+        unique = reader.text("the unique id")
         uuid = reader.take(reader.u16("the UUID length"), "the device UUID")
     else:
-        software = decode_text(reader.cstring("the software"))
-        player = decode_text(reader.cstring("the player"))
-        race = decode_text(reader.cstring("the race id"))
-        unique = decode_text(reader.cstring("the unique id"))
+        software = reader.text("the software")
+        player = reader.text("the player")
+        race = reader.text("the race id")
+        unique = reader.text("the unique id")
         start_at = reader.offset
-        start_text = decode_text(reader.cstring("the start time"))
-        end_text = decode_text(reader.cstring("the end time"))
+        start_text = reader.text("the start time")
+        end_text = reader.text("the end time")
         start_us, end_us = _times(software, start_text, end_text, rtime_ms, reader, start_at)
-        country = decode_text(reader.cstring("the country"))
+        country = reader.text("the country")
         uuid = reader.cstring("the device UUID") if version >= 2 else b""
     for name, value in (("race_identifier", race), ("unique_identifier", unique)):
         if value:
@@ -100,8 +89,10 @@ def read_evf(data: bytes, where: str) -> Replay:
     board_at = reader.offset
     size = rows * cols
     reader.need((size + 7) // 8, f"the {rows}x{cols} mine bitmap")
-    bits = np.unpackbits(np.frombuffer(reader.take((size + 7) // 8, "the mine bitmap"), np.uint8))
-    field = field_from_mask(bits[:size].astype(np.bool_).reshape(rows, cols), reader, board_at)
+    bitmap = np.frombuffer(data, np.uint8, (size + 7) // 8, board_at)
+    reader.offset += (size + 7) // 8
+    mask = np.unpackbits(bitmap, count=size).view(np.bool_).reshape(rows, cols)
+    field = mask_from_mask(mask, reader, board_at)
     if field.mine_count != mines:
         raise reader.error(
             f"the header says {mines} mines, the bitmap has {field.mine_count}", board_at
@@ -110,21 +101,21 @@ def read_evf(data: bytes, where: str) -> Replay:
         count = reader.u16("the number of custom metrics")
         for index in range(count):
             reader.cstring(f"custom metric name {index + 1}")
-        times, kinds, xs, ys, states = _events_v4(reader)
+        times, codes, xs, ys, states = _events_v4(reader)
         if states:
             extra.append(("game_states", " ".join(states)))
         checksum = reader.take(reader.u16("the checksum length"), "the checksum")
     else:
-        times, kinds, xs, ys, checksum = _events_v3(reader, version)
+        times, codes, xs, ys, checksum = _events_v3(reader, version)
     if reader.left:
         raise reader.error(f"{reader.left} bytes after the checksum")
     if checksum:
         extra.append(("checksum", checksum.hex()))
-    return Replay(
+    return new_replay(
         format="evf",
         version=version,
-        field=field,
-        events=make_events(times, kinds, xs, ys),
+        field=lazy_field(field),
+        events=event_arrays(times, codes, xs, ys),
         cell_px=cell_px,
         software=software,
         player=player,
@@ -132,7 +123,7 @@ def read_evf(data: bytes, where: str) -> Replay:
         mode=mode,
         start_us=start_us,
         end_us=end_us,
-        claims=Claims(
+        claims=new_claims(
             bbbv=bbbv,
             rtime=rtime_ms / 1000,
             completed=bool(flags & _COMPLETED),
@@ -144,14 +135,55 @@ def read_evf(data: bytes, where: str) -> Replay:
     )
 
 
+#: The fixed fields after the version byte: flags, (v3+) settings, rows,
+#: columns, mines, square size, mode, 3BV, time (u24 before v4, u32 in v4).
+_FIXED = {
+    version: struct.Struct(
+        ">B" + ("B" if version >= 3 else "") + "BBHBHH" + ("I" if version == 4 else "3s")
+    )
+    for version in range(5)
+}
+
+
+def _fixed(reader: ByteReader, version: int) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """The fixed header: ``(flags, settings, rows, cols, mines, cell_px, mode, bbbv, rtime_ms)``.
+
+    One unpack when the file holds them all, else field by field, so that
+    the error names the field where the file ends.
+    """
+    layout = _FIXED[version]
+    at = reader.offset
+    if reader.left >= layout.size:
+        fields = layout.unpack_from(reader.data, at)
+        if version < 3:
+            fields = (fields[0], 0, *fields[1:])
+        flags, settings, rows, cols, mines, cell_px, mode, bbbv, rtime = fields
+        if cell_px == 0:
+            raise reader.error("the square size is 0 pixels", at + (6 if version >= 3 else 5))
+        reader.offset = at + layout.size
+        rtime_ms = rtime if version == 4 else int.from_bytes(rtime, "big")
+        return flags, settings, rows, cols, mines, cell_px, mode, bbbv, rtime_ms
+    flags = reader.u8("the flags byte")
+    settings = reader.u8("the settings byte") if version >= 3 else 0
+    rows = reader.u8("the number of rows")
+    cols = reader.u8("the number of columns")
+    mines = reader.u16("the number of mines")
+    cell_px = reader.u8("the square size")
+    if cell_px == 0:
+        raise reader.error("the square size is 0 pixels", reader.offset - 1)
+    mode = reader.u16("the mode")
+    bbbv = reader.u16("the 3BV")
+    rtime_ms = reader.u32("the time") if version == 4 else reader.u24("the time")
+    return flags, settings, rows, cols, mines, cell_px, mode, bbbv, rtime_ms
+
+
 def _settings(settings: int) -> list[tuple[str, str]]:
     # ms-toollib calls bit 0x80 use_question although the standard calls it
     # "question marks disabled"; Metasweeper always writes 0. We follow ms-toollib.
-    on_off = {True: "on", False: "off"}
     return [
-        ("question_marks", on_off[bool(settings & _QUESTION_MARKS)]),
-        ("cursor_confined", on_off[bool(settings & _CURSOR_CONFINED)]),
-        ("auto_restart", on_off[bool(settings & _AUTO_RESTART)]),
+        ("question_marks", "on" if settings & _QUESTION_MARKS else "off"),
+        ("cursor_confined", "on" if settings & _CURSOR_CONFINED else "off"),
+        ("auto_restart", "on" if settings & _AUTO_RESTART else "off"),
     ]
 
 
@@ -169,10 +201,53 @@ def _times(
         raise reader.error(f"bad start or end time {start!r}, {end!r}", at) from None
 
 
+#: An EVF v0-v3 event record: the kind and the u24 time in one big-endian u32, x, y.
+_RECORD = np.dtype([("head", ">u4"), ("x", ">u2"), ("y", ">u2")])
+
+
 def _events_v3(
     reader: ByteReader, version: int
-) -> tuple[list[float], list[EventKind], list[int], list[int], bytes]:
-    """8-byte events up to the end byte (0: a 32-byte checksum follows; 255: none)."""
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    bytes,
+]:  # fmt: skip
+    """8-byte events up to the end byte (0: a 32-byte checksum follows; 255: none).
+
+    A well-formed file takes a few numpy calls (a batch of small replays
+    spends a fifth of its reading here); anything odd is left to
+    :func:`_events_v3_checked`, which finds and names the fault.
+    """
+    data, start = reader.data, reader.offset
+    highest = 12 if version >= 3 else 9
+    if start < len(data):
+        codes = np.frombuffer(data, np.uint8, offset=start)[::8]
+        # The first code that is no kind (1..highest) must be the end byte.
+        # (argmax: the first True; 0, a kind, when there is none.)
+        count = int(((codes - 1) >= highest).argmax())
+        if data[start + 8 * count] in (_CHECKSUM, _NO_CHECKSUM):
+            records = np.frombuffer(data, _RECORD, count=count, offset=start)
+            times_ms = records["head"] & 0xFFFFFF
+            if count < 2 or not (times_ms[1:] < times_ms[:-1]).any():
+                reader.offset = start + 8 * count
+                end = reader.u8("the end byte")
+                checksum = reader.take(32, "the checksum") if end == _CHECKSUM else b""
+                return (
+                    times_ms / 1000,
+                    codes[:count].copy(),
+                    records["x"].astype(np.int64),
+                    records["y"].astype(np.int64),
+                    checksum,
+                )
+    return _events_v3_checked(reader, version)
+
+
+def _events_v3_checked(
+    reader: ByteReader, version: int
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    bytes,
+]:  # fmt: skip
+    """:func:`_events_v3`, each check apart, so that a fault is named where it is."""
     data, start = reader.data, reader.offset
     codes = np.frombuffer(data, np.uint8, offset=start)[::8]
     ends = np.flatnonzero((codes == _CHECKSUM) | (codes == _NO_CHECKSUM))
@@ -192,20 +267,21 @@ def _events_v3(
     reader.offset = start + 8 * count
     end = reader.u8("the end byte")
     checksum = reader.take(32, "the checksum") if end == _CHECKSUM else b""
-    table = _KIND_BY_CODE
-    kinds: list[EventKind] = [table[code] for code in records[:, 0].tolist()]
     return (
-        (times_ms / 1000).tolist(),
-        kinds,
-        (wide[:, 4] << 8 | wide[:, 5]).tolist(),
-        (wide[:, 6] << 8 | wide[:, 7]).tolist(),
+        times_ms / 1000,
+        records[:, 0].copy(),
+        wide[:, 4] << 8 | wide[:, 5],
+        wide[:, 6] << 8 | wide[:, 7],
         checksum,
     )
 
 
 def _events_v4(
     reader: ByteReader,
-) -> tuple[list[float], list[EventKind], list[int], list[int], list[str]]:
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64],
+    list[str],
+]:  # fmt: skip
     """The v4 event stream: one absolute first event, then steps, up to the 0 byte."""
     data = reader.data
     first_at = reader.offset
@@ -271,15 +347,15 @@ def _events_v4(
     # Positions add up in 16 bits as ms-toollib's do (a step below 0 wraps).
     xs = (x0 + np.cumsum(dx.view(np.int16), dtype=np.int64)) & 0xFFFF
     ys = (y0 + np.cumsum(dy.view(np.int16), dtype=np.int64)) & 0xFFFF
-    table = _KIND_BY_CODE
-    kinds: list[EventKind] = [table[first_code]]  # type: ignore[list-item]
-    kinds += [table[c] for c in buffer[where].tolist()]
+    codes = np.empty(len(mouse) + 1, np.uint8)
+    codes[0] = first_code
+    codes[1:] = buffer[where]
     state_names = [f"{name}@{int(clock[index])}" for index, name in states]
     return (
-        (times_ms / 1000).tolist(),
-        kinds,
-        [x0, *xs.tolist()],
-        [y0, *ys.tolist()],
+        times_ms / 1000,
+        codes,
+        np.concatenate(([x0], xs)),
+        np.concatenate(([y0], ys)),
         state_names,
     )
 

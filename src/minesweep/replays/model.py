@@ -6,13 +6,24 @@ order. Events are kept as the file has them, in pixels from the board's
 top-left corner; turning them into clicks is :mod:`.clicks`' job, and
 statistics are computed from those clicks, never taken from the header. What
 the header claims is kept apart (:class:`Claims`) so that it can be checked.
+
+A reader's replay holds its events as columns and its board as a mine
+mask, and builds the tuple of :class:`MouseEvent` and the
+:class:`~minesweep.field.Minefield` the first time ``events`` or ``field``
+is read (see "kept as columns until asked for" below): the statistics need
+neither, and building them cost more than computing the statistics.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from itertools import repeat
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
 
 from ..errors import ParseError
 from ..field import Minefield
@@ -91,14 +102,242 @@ class Replay:
     #: Other named values the file holds (identifiers, skin, question marks ...), as text.
     extra: tuple[tuple[str, str], ...] = ()
 
+    # These read the mask a reader left (see FieldMask) without building the field.
+
     @property
     def rows(self) -> int:
-        return self.field.shape[0]
+        rows: int = mine_mask(self).shape[0]
+        return rows
 
     @property
     def cols(self) -> int:
-        return self.field.shape[1]
+        cols: int = mine_mask(self).shape[1]
+        return cols
 
     @property
     def mines(self) -> int:
-        return self.field.mine_count
+        mine_count: int = _FIELD.raw(self).mine_count  # a FieldMask's or a Minefield's
+        return mine_count
+
+
+# --- events kept as columns until asked for ------------------------------------------
+#
+# A reader decodes the events into numpy columns; the statistics run on those
+# (compiled, see ._kernels) and never need the 7,000 MouseEvent tuples of an
+# expert replay, which cost more to build than the statistics. So a reader's
+# Replay holds the columns in its ``events`` slot, and ``Replay.events`` turns
+# them into the tuple the first time it is read, and keeps that: whoever
+# reads ``events`` (or compares, hashes, pickles or copies the replay, which
+# read it) sees the same tuple of MouseEvents as before. Likewise its
+# ``field`` (FieldMask), and ClickAnalysis's ``clicks`` and ``views``.
+
+#: Kind codes 1-12 (EVF's), index 0 unused.
+KIND_BY_CODE: tuple[EventKind, ...] = ("mv", *EVENT_KINDS)  # type: ignore[assignment]
+CODE_BY_KIND: dict[str, int] = {kind: code for code, kind in enumerate(EVENT_KINDS, 1)}
+
+
+class EventColumns:
+    """A replay's events as parallel columns: seconds, kind codes (1-12), x and y pixels.
+
+    C-contiguous float64, uint8, int64 and int64 arrays, as the kernels take them.
+    """
+
+    __slots__ = ("codes", "times", "xs", "ys")
+
+    def __init__(
+        self,
+        times: npt.NDArray[np.float64],
+        codes: npt.NDArray[np.uint8],
+        xs: npt.NDArray[np.int64],
+        ys: npt.NDArray[np.int64],
+    ) -> None:
+        if not len(times) == len(codes) == len(xs) == len(ys):
+            raise ValueError("event columns of different lengths")
+        self.times = times
+        self.codes = codes
+        self.xs = xs
+        self.ys = ys
+
+    @classmethod
+    def of_events(cls, events: tuple[MouseEvent, ...]) -> EventColumns:
+        """The columns of a tuple of events."""
+        count = len(events)
+        if not count:
+            return cls(np.empty(0), np.empty(0, np.uint8), *(np.empty(0, np.int64),) * 2)
+        times, kinds, xs, ys = zip(*events, strict=True)
+        codes = CODE_BY_KIND
+        return cls(
+            np.array(times, np.float64),
+            np.fromiter(map(codes.__getitem__, kinds), np.uint8, count),
+            np.array(xs, np.int64),
+            np.array(ys, np.int64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def build(self) -> tuple[MouseEvent, ...]:
+        """The tuple of MouseEvents."""
+        kinds = map(KIND_BY_CODE.__getitem__, self.codes.tolist())
+        rows = zip(self.times.tolist(), kinds, self.xs.tolist(), self.ys.tolist(), strict=True)
+        # tuple.__new__ straight from zip's tuples: the named tuple's own
+        # constructor is a Python function, three times slower.
+        return tuple(map(tuple.__new__, repeat(MouseEvent), rows))
+
+
+T = TypeVar("T")
+
+
+class _Deferred(Protocol):
+    def build(self) -> Any: ...
+
+
+class _DeferredSlot:
+    """A slot of a frozen dataclass that may hold a ``kind`` until read; read, it holds the build.
+
+    ``setattr(cls, name, _DeferredSlot(cls.__dict__[name], kind))`` after the
+    class is made: the slot descriptor stays where the value lives, and this
+    one, in its place, builds on the first read (the dataclass's ``__init__``,
+    ``__eq__``, ``__repr__``, pickling and ``dataclasses.replace`` all go
+    through it).
+    """
+
+    def __init__(self, slot: Any, kind: type[_Deferred]) -> None:
+        self.slot = slot
+        self.kind = kind
+
+    def __get__(self, owner_object: object, owner: type | None = None) -> Any:
+        if owner_object is None:
+            return self
+        value = self.slot.__get__(owner_object, owner)
+        if type(value) is self.kind:
+            value = value.build()
+            self.slot.__set__(owner_object, value)
+        return value
+
+    def __set__(self, owner_object: object, value: object) -> None:
+        self.slot.__set__(owner_object, value)
+
+    def __delete__(self, owner_object: object) -> None:
+        self.slot.__delete__(owner_object)
+
+    def raw(self, owner_object: object) -> Any:
+        """What the slot holds, built or not."""
+        return self.slot.__get__(owner_object)
+
+
+def held(owner_object: object, name: str) -> Any:
+    """What the deferred field ``name`` of ``owner_object`` holds now, built or not."""
+    deferred: _DeferredSlot = type(owner_object).__dict__[name]
+    return deferred.raw(owner_object)
+
+
+def defer(cls: type, name: str, kind: type[_Deferred]) -> _DeferredSlot:
+    """Let field ``name`` of the slotted dataclass ``cls`` hold a ``kind``, built when read."""
+    deferred = _DeferredSlot(cls.__dict__[name], kind)
+    setattr(cls, name, deferred)
+    return deferred
+
+
+_EVENTS = defer(Replay, "events", EventColumns)
+
+
+class FieldMask:
+    """A reader's mine mask, until ``Replay.field`` is read: then the Minefield of it.
+
+    The statistics need the mask alone (the kernels count the numbers
+    themselves); a Minefield's own counts cost a small replay a tenth of
+    its reading. The mask is C-contiguous bools, read-only like a
+    Minefield's (the kernels are compiled for that one type); the reader
+    has checked it is not empty, so building it later raises nothing.
+    """
+
+    __slots__ = ("mask", "mine_count")
+
+    def __init__(self, mask: npt.NDArray[np.bool_]) -> None:
+        mask = np.ascontiguousarray(mask, np.bool_)
+        mask.flags.writeable = False
+        self.mask = mask
+        self.mine_count = int(np.count_nonzero(mask))
+
+    def build(self) -> Minefield:
+        return Minefield(self.mask)
+
+
+_FIELD = defer(Replay, "field", FieldMask)
+
+
+def lazy_field(mask: FieldMask) -> Minefield:
+    """What a reader passes as ``Replay(field=...)``: the mask, made a Minefield when read."""
+    return cast("Minefield", mask)
+
+
+def mine_mask(replay: Replay) -> npt.NDArray[np.bool_]:
+    """The replay's mine mask (C-contiguous, read-only), without building its field."""
+    value = _FIELD.raw(replay)
+    if type(value) is FieldMask:
+        return value.mask
+    mask: npt.NDArray[np.bool_] = value.mines
+    return mask
+
+
+def slot_constructor(cls: type[T]) -> Callable[..., T]:
+    """A constructor of the frozen slotted dataclass ``cls`` taking every field by keyword.
+
+    The same object as ``cls(**fields)``, made twice as fast: a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``
+    (150 ns a field on a small machine), this one through the slot's own
+    setter; a batch of replays sets a hundred fields a file (Replay, Claims,
+    ClickAnalysis, ReplayStats). ``cls`` must have no ``__post_init__`` and
+    the caller gives every field (defaults are not filled in); a deferred
+    field (:func:`defer`) takes its value as stored.
+    """
+    if "__post_init__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__} has a __post_init__ the fast constructor would skip")
+    names = [field.name for field in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    setters: dict[str, Any] = {}
+    for index, name in enumerate(names):
+        descriptor = cls.__dict__[name]
+        slot = descriptor.slot if isinstance(descriptor, _DeferredSlot) else descriptor
+        setters[f"_set{index}"] = slot.__set__
+    lines = [f"def make(*, {', '.join(names)}):", "    made = _new(_cls)"]
+    lines += [f"    _set{index}(made, {name})" for index, name in enumerate(names)]
+    lines.append("    return made")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, **setters}
+    # Our own field names into a def, as dataclasses makes __init__.
+    exec("\n".join(lines), namespace)
+    make: Callable[..., T] = namespace["make"]
+    make.__qualname__ = f"{cls.__qualname__} (fast)"
+    return make
+
+
+def lazy_events(columns: EventColumns) -> tuple[MouseEvent, ...]:
+    """What a reader passes as ``Replay(events=...)``: its columns, built into events when read."""
+    return cast("tuple[MouseEvent, ...]", columns)
+
+
+def event_columns(replay: Replay) -> EventColumns:
+    """The replay's events as columns (without building the MouseEvents, if not built yet)."""
+    value = _EVENTS.raw(replay)
+    if type(value) is EventColumns:
+        return value
+    return EventColumns.of_events(value)
+
+
+def event_count(replay: Replay) -> int:
+    """``len(replay.events)``, without building them."""
+    return len(_EVENTS.raw(replay))
+
+
+def event_time(replay: Replay, index: int) -> float:
+    """``replay.events[index].time``, without building the events."""
+    value = _EVENTS.raw(replay)
+    if type(value) is EventColumns:
+        return float(value.times[index])
+    return float(value[index].time)
+
+
+#: ``Replay(...)`` and ``Claims(...)`` with every field given, for the readers
+#: (see :func:`slot_constructor`).
+new_replay = slot_constructor(Replay)
+new_claims = slot_constructor(Claims)

@@ -7,11 +7,12 @@ of them loads into pandas as one table (``pandas.DataFrame(records)``).
 from __future__ import annotations
 
 import dataclasses
+import operator
 from typing import Any
 
 from .checks import check
-from .model import Replay
-from .stats import replay_stats
+from .model import Replay, event_count, event_time, mine_mask
+from .stats import ReplayStats, replay_stats
 
 __all__ = ["summary"]
 
@@ -23,27 +24,34 @@ def summary(replay: Replay) -> dict[str, Any]:
     """
     stats = replay_stats(replay)
     claims = replay.claims
-    events = replay.events
-    return {
+    events = event_count(replay)  # the MouseEvents themselves are not needed, nor built
+    rows, cols = mine_mask(replay).shape
+    record: dict[str, Any] = {
         "format": replay.format,
         "version": replay.version,
         "software": replay.software,
         "player": replay.player,
         "country": replay.country,
-        "rows": replay.rows,
-        "cols": replay.cols,
+        "rows": rows,
+        "cols": cols,
         "mines": replay.mines,
         "cell_px": replay.cell_px,
         "mode": replay.mode,
         "start_us": replay.start_us,
         "end_us": replay.end_us,
-        "events": len(events),
-        "last_event": events[-1].time if events else None,
+        "events": events,
+        "last_event": event_time(replay, -1) if events else None,
         "claimed_bbbv": claims.bbbv,
         "claimed_rtime": claims.rtime,
         "completed": claims.completed,
         "official": claims.official,
         "fair": claims.fair,
-        **dataclasses.asdict(stats),
-        "checks": check(replay, stats),
     }
+    # dataclasses.asdict would deep-copy each value: they are all numbers.
+    record.update(zip(_STAT_FIELDS, _stat_values(stats), strict=True))
+    record["checks"] = check(replay, stats)
+    return record
+
+
+_STAT_FIELDS = tuple(field.name for field in dataclasses.fields(ReplayStats))
+_stat_values = operator.attrgetter(*_STAT_FIELDS)

@@ -63,13 +63,14 @@ Where tools define a statistic differently, ms-toollib's is the default and
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from typing import Literal
 
-from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_clicks
-from .model import Replay
+import numpy as np
+
+from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_with_board
+from .model import CODE_BY_KIND, Replay, event_columns, mine_mask, slot_constructor
 from .zini import board_profile
 
 __all__ = ["ARBITER_STNB", "MS_TOOLLIB_STNB", "ReplayStats", "StatRules", "replay_stats"]
@@ -167,10 +168,17 @@ def replay_stats(
 
     ``clicks`` is :func:`.clicks.analyse_clicks`'s result if the caller has it already.
     """
-    rules = StatRules() if rules is None else rules
-    analysis = analyse_clicks(replay) if clicks is None else clicks
-    board = board_profile(replay.field)
-    bbbv = board.bbbv
+    rules = _DEFAULT_RULES if rules is None else rules
+    if clicks is None:
+        # The board and the clicks in one kernel call.
+        analysis, profile = analyse_with_board(replay, with_zini=True)
+        bbbv, op, isl, zini, hzini, *cells = profile
+    else:
+        analysis = clicks
+        board = board_profile(replay.field)
+        bbbv, op, isl, zini, hzini, cells = (
+            board.bbbv, board.op, board.isl, board.zini, board.hzini, list(board.cells),
+        )  # fmt: skip
     solved = analysis.bbbv_solved
     left, right, double = analysis.left, analysis.right, analysis.double
     lce, rce, dce = analysis.lce, analysis.rce, analysis.dce
@@ -192,11 +200,12 @@ def replay_stats(
     ce = lce + rce + dce
     time = _rtime(replay, analysis, rules)
     path = analysis.path if rules.path == "euclidean_playing" else _manhattan(replay)
-
-    def per_second(count: float) -> float:
-        return 0.0 if count == 0 else _divide(count, time)
-
-    constant = dict(rules.stnb_constants).get((replay.rows, replay.cols, replay.mines), 0.0)
+    flag = analysis.flag
+    constant = 0.0
+    board_key = (*mine_mask(replay).shape, replay.mines)
+    for key, value in rules.stnb_constants:
+        if key == board_key:
+            constant = value
     if solved == 0:
         etime = 0.0 if time == 0 else math.inf
         stnb = 0.0
@@ -208,24 +217,38 @@ def replay_stats(
         rqp = squared / solved
         qg = time**1.7 / solved
     bbbv_s = solved / time if time else (0.0 if solved == 0 else math.inf)
-    solved_zini = board.zini * solved / bbbv if bbbv else 0.0
-    solved_hzini = board.hzini * solved / bbbv if bbbv else 0.0
-    return ReplayStats(
+    solved_zini = zini * solved / bbbv if bbbv else 0.0
+    solved_hzini = hzini * solved / bbbv if bbbv else 0.0
+    # X / time for a count X, 0 for a count of 0 (not nan with a time of 0).
+    if time:
+        left_s = left / time if left else 0.0
+        right_s = right / time if right else 0.0
+        double_s = double / time if double else 0.0
+        cl_s = cl / time if cl else 0.0
+        ce_s = ce / time if ce else 0.0
+        flag_s = flag / time if flag else 0.0
+        zini_s = solved_zini / time if solved_zini else 0.0
+    else:
+        left_s, right_s, double_s, cl_s, ce_s, flag_s, zini_s = (
+            _divide(count, 0.0) if count else 0.0
+            for count in (left, right, double, cl, ce, flag, solved_zini)
+        )
+    return _new_stats(
         bbbv=bbbv,
         bbbv_solved=solved,
-        op=board.op,
-        isl=board.isl,
-        zini=board.zini,
-        hzini=board.hzini,
-        cell0=board.cells[0],
-        cell1=board.cells[1],
-        cell2=board.cells[2],
-        cell3=board.cells[3],
-        cell4=board.cells[4],
-        cell5=board.cells[5],
-        cell6=board.cells[6],
-        cell7=board.cells[7],
-        cell8=board.cells[8],
+        op=op,
+        isl=isl,
+        zini=zini,
+        hzini=hzini,
+        cell0=cells[0],
+        cell1=cells[1],
+        cell2=cells[2],
+        cell3=cells[3],
+        cell4=cells[4],
+        cell5=cells[5],
+        cell6=cells[6],
+        cell7=cells[7],
+        cell8=cells[8],
         left=left,
         right=right,
         double=double,
@@ -234,7 +257,7 @@ def replay_stats(
         rce=rce,
         dce=dce,
         ce=ce,
-        flag=analysis.flag,
+        flag=flag,
         path=path,
         rtime=time,
         etime=etime,
@@ -245,14 +268,14 @@ def replay_stats(
         ioe=solved / cl if cl else 0.0,
         thrp=solved / ce if ce else 0.0,
         corr=ce / cl if cl else 0.0,
-        left_s=per_second(left),
-        right_s=per_second(right),
-        double_s=per_second(double),
-        cl_s=per_second(cl),
-        ce_s=per_second(ce),
-        flag_s=per_second(analysis.flag),
+        left_s=left_s,
+        right_s=right_s,
+        double_s=double_s,
+        cl_s=cl_s,
+        ce_s=ce_s,
+        flag_s=flag_s,
         ios=_ios(time, solved, rules),
-        zini_s=per_second(solved_zini),
+        zini_s=zini_s,
         zne=solved_zini / cl if cl else 0.0,
         znt=solved_zini / ce if ce else 0.0,
         hzne=solved_hzini / cl if cl else 0.0,
@@ -264,6 +287,10 @@ def replay_stats(
         won=analysis.won,
         start=analysis.start,
     )
+
+
+_DEFAULT_RULES = StatRules()
+_new_stats = slot_constructor(ReplayStats)
 
 
 def _divide(numerator: float, denominator: float) -> float:
@@ -289,9 +316,11 @@ def _rtime(replay: Replay, analysis: ClickAnalysis, rules: StatRules) -> float:
     header = replay.claims.rtime
     if rules.rtime == "header":
         return from_events if header is None else header
-    events = replay.events
-    last = events[-1].time if events else 0.0
-    first_release = next((e.time for e in events if e.kind == "lr"), 0.0)
+    columns = event_columns(replay)
+    times = columns.times
+    last = float(times[-1]) if len(times) else 0.0
+    releases = np.flatnonzero(columns.codes == CODE_BY_KIND["lr"])
+    first_release = float(times[releases[0]]) if releases.size else 0.0
     if replay.format == "evf" and header is not None:
         return header
     if replay.format == "avf" and header is not None:
@@ -306,8 +335,29 @@ def _rtime(replay: Replay, analysis: ClickAnalysis, rules: StatRules) -> float:
 
 def _manhattan(replay: Replay) -> float:
     """RawVF's path: the Manhattan distance of every move, in the file's pixels."""
-    total = 0
-    events = replay.events
-    for before, after in itertools.pairwise(events):
-        total += abs(after.x - before.x) + abs(after.y - before.y)
-    return float(total)
+    columns = event_columns(replay)
+    steps = np.abs(np.diff(columns.xs)).sum() + np.abs(np.diff(columns.ys)).sum()
+    return float(int(steps))
+
+
+def warm_up() -> None:
+    """Run the statistics' kernels once (compiling them, or loading numba's cache).
+
+    What ``minesweep warm`` runs for the ``replays`` part: a small game, read
+    the way a file is (its events as columns, its mask read-only), so that
+    the kernels are compiled for the types every reader gives them.
+    """
+    from ..field import Minefield
+    from .model import MouseEvent
+
+    field = Minefield.from_text("*..\n...\n..*")
+    events = tuple(
+        MouseEvent(time, kind, x, y)  # type: ignore[arg-type]
+        for time, kind, x, y in (
+            (0.0, "lc", 24, 8), (0.01, "lr", 24, 8), (0.02, "rc", 8, 8), (0.03, "rr", 8, 8),
+            (0.04, "lc", 40, 24), (0.05, "rc", 40, 24), (0.06, "lr", 40, 24), (0.07, "rr", 40, 24),
+        )
+    )  # fmt: skip
+    replay = Replay(format="evf", version=4, field=field, events=events, cell_px=16)
+    replay_stats(replay)
+    board_profile(field)
