@@ -25,7 +25,9 @@ the game's clock: the file starts with the cursor on the first action's
 square at 0 ms, where the game's clock starts (EVF v4 needs its first event
 within 255 ms, and of a kind a chord is not). The header's time is the
 replay tools' time: from the first reveal that opened a square, where they
-start their clock, to the end (a flag placed before it does not count).
+start their clock, to the end (a flag placed before it does not count). A
+reveal on a flag before that first reveal is left out (the replay tools'
+mouse machine would misread the clicks after it).
 
 Going back is :func:`minesweep.replays.clicks.replay_game`: for a game whose
 every action changed the board (no wasted clicks, no question marks) it
@@ -111,10 +113,20 @@ def replay_from_game(
     # The cursor is on the first action's square when the game's clock starts.
     first = steps[0].action
     events: list[MouseEvent] = [MouseEvent(0.0, "mv", *_middle(first.row, first.col, cell_px))]
+    started = False
     for step in steps:
         action = step.action
         kind = action.kind
         kinds: tuple[EventKind, EventKind]
+        if kind is ActionKind.REVEAL and not started and not step.effective:
+            # A reveal that changed nothing before the game began was on a
+            # flag. Written, it would be worse than lost: the replay tools'
+            # mouse machine counts it and leaves the left button "held", so
+            # the next right click reads as a chord and the reveal after it
+            # as nothing. It is left out, like the clicks that change nothing.
+            continue
+        if kind is ActionKind.REVEAL and step.effective:
+            started = True
         if kind in _PRESS_RELEASE:
             kinds = _PRESS_RELEASE[kind]
             # What a reveal or chord changed it opened (and, at a win, flagged:
