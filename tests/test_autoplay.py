@@ -347,3 +347,11 @@ def test_ctrl_c_cancels_the_dask_futures(monkeypatch: pytest.MonkeyPatch) -> Non
         )
     assert cancelled == [20]  # every chunk's future, those done and those not
     assert len(caught.value.records) == 10
+
+
+def test_a_preset_game_is_played_at_the_named_strength() -> None:
+    from minesweep.solver.guess import PolicyConfig
+
+    fast = PlayConfig.preset("expert", strength="fast")
+    assert fast.policy == PolicyConfig.preset("fast")
+    assert PlayConfig.preset("expert").policy == PolicyConfig.preset("default")

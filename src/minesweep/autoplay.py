@@ -80,11 +80,24 @@ class PlayConfig:
     policy: PolicyConfig = DEFAULT_POLICY
 
     @classmethod
-    def preset(cls, name: str, *, rule: str = "safe", first_click: str = "corner") -> PlayConfig:
-        """A preset with a first click named ``corner``, ``center`` or given as ``R,C``."""
+    def preset(
+        cls,
+        name: str,
+        *,
+        rule: str = "safe",
+        first_click: str = "corner",
+        strength: str = "default",
+    ) -> PlayConfig:
+        """A preset with a first click named ``corner``, ``center`` or given as ``R,C``,
+        played at a named strength (:meth:`PolicyConfig.preset`: ``fast`` or ``default``)."""
         size = Preset.from_name(name)
         return cls(
-            size.rows, size.cols, size.mines, rule, _click(first_click, size.rows, size.cols)
+            size.rows,
+            size.cols,
+            size.mines,
+            rule,
+            _click(first_click, size.rows, size.cols),
+            PolicyConfig.preset(strength),
         )
 
     def __post_init__(self) -> None:

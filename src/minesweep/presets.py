@@ -1,8 +1,9 @@
-"""The kinds of game there are: the preset sizes and the first-click rules.
+"""The kinds of game there are: the preset sizes and the first-click rules,
+and the names of the player's strengths.
 
-A table and an enum with their lookups, and nothing else: it imports no
+Tables and an enum with their lookups, and nothing else: it imports no
 numpy, so that the command line can offer the choices (``--preset``,
-``--rule``) without loading the array engine.
+``--rule``, ``--strength``) without loading the array engine.
 
 >>> Preset.from_name("beginner")
 Preset(name='beginner', rows=9, cols=9, mines=10)
@@ -18,7 +19,7 @@ from typing import Final
 
 from .errors import SettingsError
 
-__all__ = ["PRESETS", "FirstClickRule", "Preset", "first_click_rule"]
+__all__ = ["PRESETS", "STRENGTHS", "FirstClickRule", "Preset", "first_click_rule"]
 
 
 class FirstClickRule(StrEnum):
@@ -97,3 +98,8 @@ def first_click_rule(rule: FirstClickRule | str) -> FirstClickRule:
     except ValueError:
         choices = ", ".join(repr(r.value) for r in FirstClickRule)
         raise SettingsError(f"first-click rule must be one of {choices}, got {rule!r}") from None
+
+
+#: The autoplayer's named tunings, quickest first; what each holds is
+#: :meth:`minesweep.solver.guess.PolicyConfig.preset`'s to say.
+STRENGTHS: Final = ("fast", "default")

@@ -34,7 +34,9 @@ def test_bench_play_prints_the_win_rate_with_its_interval(
     )
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].startswith("beginner 9x9/10, rule opening, first click (3, 3), seeds 7...56")
+    assert lines[0].startswith(
+        "beginner 9x9/10, rule opening, first click (3, 3), strength default, seeds 7...56"
+    )
     assert lines[1].startswith("wins       ")
     wins = int(lines[1].split()[1])
     assert lines[2].startswith(f"win rate   {wins / 50:.2%} (95% CI ")
@@ -46,6 +48,7 @@ def test_bench_play_prints_the_win_rate_with_its_interval(
     [
         (["bench", "play", "--first-click", "edge"], "'corner', 'center' or R,C"),
         (["bench", "play", "--preset", "master"], "invalid choice"),
+        (["bench", "play", "--strength", "strongest"], "choose from 'fast', 'default'"),
         (["bench", "play", "--workers", "2", "--dask", "tcp://x:1"], "not allowed with argument"),
         (["bench"], "required"),
         (

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from minesweep import InvalidBoardError
+from minesweep import InvalidBoardError, SettingsError
 from minesweep.formats import parse_view
+from minesweep.presets import STRENGTHS
 from minesweep.solver import analyze
 from minesweep.solver.endgame import isolated_guess
 from minesweep.solver.fiftyfifty import forced_fifty_fifty
@@ -30,3 +31,22 @@ def test_the_policy_tuning_is_one_frozen_object() -> None:
     tuned = dataclasses.replace(DEFAULT_POLICY, endgame_layouts=1)
     assert tuned.endgame_layouts == 1
     assert DEFAULT_POLICY.endgame_layouts == 2000
+
+
+def test_every_named_strength_is_a_tuning_and_default_is_the_default() -> None:
+    assert STRENGTHS == ("fast", "default")
+    assert PolicyConfig.preset("default") is DEFAULT_POLICY
+    fast = PolicyConfig.preset("fast")
+    # The exact probabilities and the searches stay; the lookahead goes.
+    assert (fast.lookahead, fast.long_term) == (False, False)
+    assert (fast.endgame_layouts, fast.isolated_layouts, fast.tolerance) == (
+        DEFAULT_POLICY.endgame_layouts,
+        DEFAULT_POLICY.isolated_layouts,
+        DEFAULT_POLICY.tolerance,
+    )
+
+
+def test_an_unknown_strength_names_the_known_ones() -> None:
+    message = "unknown strength 'strong': choose one of fast, default"
+    with pytest.raises(SettingsError, match=message):
+        PolicyConfig.preset("strong")

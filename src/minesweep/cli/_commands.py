@@ -293,7 +293,10 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     from ..autoplay import PlayConfig, default_workers, play_games, summarize
 
     config = PlayConfig.preset(
-        arguments.preset, rule=arguments.rule, first_click=arguments.first_click
+        arguments.preset,
+        rule=arguments.rule,
+        first_click=arguments.first_click,
+        strength=arguments.strength,
     )
     seeds = range(arguments.seed, arguments.seed + arguments.games)
     workers = arguments.workers or (1 if arguments.dask else default_workers())
@@ -319,7 +322,8 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     where = f"Dask at {arguments.dask}" if arguments.dask else f"{workers} process(es)"
     sys.stdout.write(
         f"{arguments.preset} {config.rows}x{config.cols}/{config.mines}, rule {config.rule}, "
-        f"first click {config.first_click}, seeds {arguments.seed}..."
+        f"first click {config.first_click}, strength {arguments.strength}, "
+        f"seeds {arguments.seed}..."
         f"{arguments.seed + arguments.games - 1}, {where}\n"
         f"wins       {summary.wins} of {summary.games}\n"
         f"win rate   {summary.win_rate:.2%} (95% CI {summary.low:.2%} to {summary.high:.2%})\n"

@@ -14,10 +14,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import InvalidBoardError
+from ..errors import InvalidBoardError, SettingsError
+from ..presets import STRENGTHS
 from .probability import Analysis
 
-__all__ = ["DEFAULT_POLICY", "Guess", "PolicyConfig", "check_shape", "risk_of"]
+__all__ = ["DEFAULT_POLICY", "STRENGTHS", "Guess", "PolicyConfig", "check_shape", "risk_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,15 @@ class PolicyConfig:
     lookahead_interior: int = 3
     #: and at most this many in all (the choice without lookahead always first).
     lookahead_candidates: int = 10
+    #: Never guess a dead square (one that can show only one number) while a
+    #: living one can be found: opening it teaches nothing that assuming it
+    #: safe would not, so postponing it never loses more games (David Hill's
+    #: rule). Off by default until its paired measurement on 100,000 seeds
+    #: lands (BENCHMARKS.md): the default's games stay as they were.
+    dead_last: bool = False
+    #: Looking past the candidates for a living square, when all of them are
+    #: dead, asks at most this many squares (safest first).
+    living_search: int = 30
     #: Weigh each candidate by the 50/50s it may settle early
     #: (:class:`.fiftyfifty.FiftyFifties`):
     long_term: bool = True
@@ -69,9 +79,28 @@ class PolicyConfig:
     #: and only structures whose least likely square has at least this chance.
     structure_floor: float = 0.02
 
+    @classmethod
+    def preset(cls, name: str) -> PolicyConfig:
+        """A named tuning: ``default`` (the strongest measured) or ``fast``.
+
+        ``fast`` keeps the exact probabilities, the forced 50/50s and the
+        small searches, and drops what costs most for least: the lookahead
+        (each candidate's possible numbers and the analysis after each) and
+        the 50/50 weighing that rides on it. BENCHMARKS.md gives both
+        settings' win rates and speeds. An unknown name is a SettingsError.
+        """
+        if name not in STRENGTHS:
+            raise SettingsError(f"unknown strength {name!r}: choose one of {', '.join(STRENGTHS)}")
+        return _PRESETS[name]
+
 
 #: The tuning the autoplayer plays with unless told otherwise.
 DEFAULT_POLICY: Final = PolicyConfig()
+
+_PRESETS: Final = {
+    "fast": PolicyConfig(lookahead=False, long_term=False),
+    "default": DEFAULT_POLICY,
+}
 
 
 def risk_of(analysis: Analysis) -> npt.NDArray[np.float64]:

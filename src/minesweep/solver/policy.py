@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +28,9 @@ from .fiftyfifty import FiftyFifties, fifty_fifty_or_safe, forced_fifty_fifty
 from .frontier import around
 from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape, risk_of
 from .probability import Analysis
+
+if TYPE_CHECKING:
+    from .whatif import Lookahead
 
 __all__ = [
     "DEFAULT_POLICY",
@@ -142,20 +146,34 @@ def lookahead_guess(
     candidate without a cheap answer (a component too tangled for the
     compiled counter) is left out. This follows the "secondary safety" of
     David Hill's JSMinesweeper solver.
+
+    With ``config.dead_last``, a dead candidate (one that can show only one
+    number) is passed over, as Hill's solver does: opening it teaches
+    nothing that assuming it safe would not, so it can wait until the end,
+    when it may have become certain either way. When every candidate is
+    dead, the safest living square elsewhere is taken, or ``own`` if none
+    is found among ``config.living_search`` squares.
     """
+    from .whatif import Lookahead
+
     check_shape(analysis, glyphs)
     view = np.asarray(glyphs)
     risk = risk_of(analysis)
     candidates = _lookahead_candidates(view, risk, own, config)
-    if len(candidates) == 1:
+    if len(candidates) == 1 and not config.dead_last:
         return own
+    # With dead_last a lone candidate is weighed too: it may be dead.
+    ask = Lookahead(analysis)
     mines_left = analysis.workings.mine_count - len(analysis.mines)
     best = _weigh_candidates(
-        analysis, candidates, risk, FiftyFifties(view, risk, mines_left, config), config
+        ask, candidates, risk, FiftyFifties(view, risk, mines_left, config), config
     )
     if best is None:
         return None  # the plain choice could not be weighed: keep it
-    (r, c), survival, weight = best
+    cell, survival, weight = best
+    if cell is None:
+        return _safest_living(ask, risk, set(candidates), config) or own
+    r, c = cell
     if (r, c) == (own.row, own.col):
         return own
     reason = f"the best chance of surviving this guess and the next: {survival:.1%}"
@@ -189,22 +207,20 @@ def _lookahead_candidates(
 
 
 def _weigh_candidates(
-    analysis: Analysis,
+    ask: Lookahead,
     candidates: list[Cell],
     risk: npt.NDArray[np.float64],
     fifty_fifties: FiftyFifties,
     config: PolicyConfig,
-) -> tuple[Cell, float, float] | None:
+) -> tuple[Cell | None, float, float] | None:
     """The best candidate, its chance of surviving two guesses, and its 50/50 factor.
 
-    None when the first candidate cannot be weighed.
+    None when the first candidate cannot be weighed; no cell (None) when,
+    with ``config.dead_last``, every candidate weighed was dead.
     """
-    from .whatif import Lookahead
-
-    ask = Lookahead(analysis)
     best: tuple[float, int, int] | None = None
     survival, weight = 0.0, 1.0  # the best's score without and with its 50/50 factor
-    for r, c in candidates:
+    for index, (r, c) in enumerate(candidates):
         safe = 1.0 - float(risk[r, c])
         # A score is at most the square's safety times its 50/50 factor,
         # whose bound (from single squares' chances) costs no counting.
@@ -220,15 +236,44 @@ def _weigh_candidates(
                 continue
         outcomes = ask.outcomes(r, c)
         if outcomes is None:
-            if best is None:
+            if index == 0:
                 return None
             continue  # no cheap answer: the candidate is left out
+        if config.dead_last and len(outcomes) == 1:
+            continue  # dead: it can wait
         plain = sum(outcome.chance * outcome.safest for outcome in outcomes)
         if best is None or factor * plain > best[0] + _SAME:
             best = (factor * plain, r, c)
             survival, weight = plain, factor
-    assert best is not None
+    if best is None:
+        return None, 0.0, 1.0
     return (best[1], best[2]), survival, weight
+
+
+def _safest_living(
+    ask: Lookahead, risk: npt.NDArray[np.float64], asked: set[Cell], config: PolicyConfig
+) -> Guess | None:
+    """The safest square not in ``asked`` that can show more than one number (None: none found).
+
+    Ties go to the likelier blank, then board order, as in the plain choice;
+    a square without a cheap answer is passed over (it may be dead too).
+    """
+    blank = _chance_of_blank(np.where(np.isinf(risk), 1.0, risk))
+    doubtful = [(r, c) for r, c in np.argwhere(np.isfinite(risk)).tolist() if (r, c) not in asked]
+    doubtful.sort(
+        key=lambda cell: (_settled(float(risk[cell])), -_settled(float(blank[cell])), cell)
+    )
+    for r, c in doubtful[: config.living_search]:
+        outcomes = ask.outcomes(r, c)
+        if outcomes is not None and len(outcomes) > 1:
+            return Guess(
+                r,
+                c,
+                float(risk[r, c]),
+                "every safer square can show only one number (it is dead, and can wait): "
+                "the safest living one",
+            )
+    return None
 
 
 def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
