@@ -182,9 +182,13 @@ def main() -> None:
     if replayed:
         base_ms = statistics.median(row[4] for row in replayed) * 1e3
         variant_ms = statistics.median(row[5][3] for row in replayed if row[5]) * 1e3
+        base_s = sum(row[4] for row in replayed)
+        variant_s = sum(row[5][3] for row in replayed if row[5])
         print(
             f"  median game on the games both played: base {base_ms:.1f} ms, "
-            f"variant {variant_ms:.1f} ms (ratio {variant_ms / base_ms:.2f})"
+            f"variant {variant_ms:.1f} ms (ratio {variant_ms / base_ms:.2f}); in all "
+            f"{len(replayed) / base_s:.1f} and {len(replayed) / variant_s:.1f} games/s "
+            f"(ratio {base_s / variant_s:.2f})"
         )
 
 

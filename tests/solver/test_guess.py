@@ -39,11 +39,11 @@ def test_every_named_strength_is_a_tuning_and_default_is_the_default() -> None:
     fast = PolicyConfig.preset("fast")
     # The exact probabilities and the searches stay; the lookahead goes.
     assert (fast.lookahead, fast.long_term) == (False, False)
-    assert (fast.endgame_layouts, fast.isolated_layouts, fast.tolerance) == (
-        DEFAULT_POLICY.endgame_layouts,
+    assert (fast.isolated_layouts, fast.tolerance) == (
         DEFAULT_POLICY.isolated_layouts,
         DEFAULT_POLICY.tolerance,
     )
+    assert 0 < fast.endgame_layouts < DEFAULT_POLICY.endgame_layouts
 
 
 def test_an_unknown_strength_names_the_known_ones() -> None:

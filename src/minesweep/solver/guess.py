@@ -85,8 +85,9 @@ class PolicyConfig:
 
         ``fast`` keeps the exact probabilities, the forced 50/50s and the
         small searches, and drops what costs most for least: the lookahead
-        (each candidate's possible numbers and the analysis after each) and
-        the 50/50 weighing that rides on it. BENCHMARKS.md gives both
+        (each candidate's possible numbers and the analysis after each), the
+        50/50 weighing that rides on it, and endgame searches of more than
+        500 layouts. BENCHMARKS.md gives both
         settings' win rates and speeds. An unknown name is a SettingsError.
         """
         if name not in STRENGTHS:
@@ -98,7 +99,9 @@ class PolicyConfig:
 DEFAULT_POLICY: Final = PolicyConfig()
 
 _PRESETS: Final = {
-    "fast": PolicyConfig(lookahead=False, long_term=False),
+    # endgame_layouts 500: half the time of 2,000 for a tenth of a point
+    # (paired on 20,000 seeds, BENCHMARKS.md).
+    "fast": PolicyConfig(lookahead=False, long_term=False, endgame_layouts=500),
     "default": DEFAULT_POLICY,
 }
 
