@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._jit import entry
 from .errors import SettingsError
 from .generate import check_fits, generate_field
 from .grid import check_position, middle
@@ -164,8 +165,13 @@ def play_game(
     *,
     on_guess: GuessHook | None = None,
     on_end: EndHook | None = None,
+    compiled: bool = True,
 ) -> GameRecord:
     """Play one game with the solver's policy and say how it went.
+
+    Without the lookahead (the ``fast`` strength) the game runs in compiled
+    calls (:mod:`minesweep.solver._play`) unless ``compiled`` is False or
+    ``on_guess`` is given: every step in Python then, the same game.
 
     ``on_guess(analysis, guess)``, when given, is told every guess before
     it is played (for diagnostics; it must not change either). ``on_end(state)``
@@ -192,7 +198,27 @@ def play_game(
     if mines[row, col]:
         return GameRecord(seed, False, time.perf_counter() - started, 1, 0)
     won = False
+    # Without the lookahead a game is played in compiled calls, which hand
+    # back to the Python policy only for the steps they leave to it
+    # (solver/_play.py); a tracer of guesses needs every analysis, so it
+    # plays in Python.
+    plain = compiled and on_guess is None and not config.policy.lookahead
+    if plain:
+        # Imported here, not at the top: the compiled kernels load on first use.
+        from .solver._play import TO_PYTHON, WON, knobs, play_plain
+
+        tuning = knobs(config.policy)
+    empty = np.zeros(0, np.int64)
     while True:
+        if plain:
+            outcome, played = entry(play_plain)(
+                field.numbers, mines, config.mines, state, opens, sure, *tuning
+            )
+            guesses += played
+            if outcome != TO_PYTHON:
+                won = outcome == WON
+                break
+            opens = sure = empty  # played: the position is where the kernel left it
         stuck = play_until_stuck(field.numbers, config.mines, state, opens, sure, max_states=None)
         if stuck is None:
             won = True

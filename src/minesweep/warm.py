@@ -67,6 +67,8 @@ def _autoplay() -> None:
         play_game(config, seed)
         if seed >= 2 and all(kernel.signatures for kernel in needed):
             break
+    # The fast strength's games run in one compiled call (solver/_play.py).
+    play_game(PlayConfig.preset("beginner", strength="fast"), 0)
 
 
 def _vector() -> None:

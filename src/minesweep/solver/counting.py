@@ -260,7 +260,7 @@ def count_all(
             frontier.component_start,
             frontier.component_groups,
             np.array(missing, np.int64),
-            min(methods.wide, _compiled_width(methods) + 1),
+            plain_width(methods),
             budget.left,
             MAX_COEFFICIENTS,
         )
@@ -334,6 +334,15 @@ def _count_exactly(frontier: Frontier, members: list[int], budget: StateBudget) 
     if result is None:
         raise ContradictionError(functools.partial(blame, frontier, members))
     return _scaled_to_floats(plan, result)
+
+
+def plain_width(methods: CountingMethods) -> int:
+    """How many numbers at once a component's plain order may open and be counted whole.
+
+    Wider ones are counted in pieces (:data:`WIDE`), and none wider than
+    the compiled counter takes.
+    """
+    return min(methods.wide, _compiled_width(methods) + 1)
 
 
 def _compiled_width(methods: CountingMethods) -> int:
