@@ -20,12 +20,13 @@ from minesweep.autoplay import PlayConfig, play_game
 from minesweep.solver import analyze
 from minesweep.solver._play import (
     _analysis,
+    _endgame,
     _forced_fifty_fifty,
-    _isolated_part,
+    _isolated,
     _plain_guess,
     knobs,
 )
-from minesweep.solver.endgame import isolated_guess
+from minesweep.solver.endgame import endgame_guess, isolated_guess
 from minesweep.solver.fiftyfifty import forced_fifty_fifty
 from minesweep.solver.guess import PolicyConfig
 from minesweep.solver.policy import choose_guess
@@ -36,8 +37,8 @@ FAST = PolicyConfig.preset("fast")
 
 
 def _kernel_analysis(view: np.ndarray, mines: int) -> tuple[Any, ...]:
-    _, _, _, _, _, wide, most, tiny, plain = knobs(FAST)
-    return tuple(_analysis(view, mines, wide, most, tiny, plain))
+    k = knobs(FAST)
+    return tuple(_analysis(view, mines, k.wide, k.max_coefficients, k.tiny, k.plain_components))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -68,12 +69,19 @@ def test_the_compiled_guesses_are_the_policy_s(game: Game) -> None:
     forced = forced_fifty_fifty(analysis, view)
     square = _forced_fifty_fifty(view, probability, mine)
     assert (square // view.shape[1], square % view.shape[1]) == forced if forced else square == -1
-    # The isolated search runs only where the kernel hands back.
-    most = knobs(FAST)[4]
-    if isolated_guess(analysis, view, config=FAST) is not None:
-        assert _isolated_part(
-            view, mine, w_start, layouts, c_start, c_groups, g_start, g_cells, most
-        )
+    cols = view.shape[1]
+    k = knobs(FAST)
+    parts = (c_start, c_groups, g_start, g_cells)
+    isolated = isolated_guess(analysis, view, config=FAST)
+    square = _isolated(
+        view, mine, w_start, layouts, *parts, k.isolated_log, k.isolated_layouts, k.nodes
+    )
+    assert (
+        (square // cols, square % cols) == (isolated.row, isolated.col) if isolated else square < 0
+    )
+    endgame = endgame_guess(view, game.mine_count, analysis.mines, config=FAST)
+    square = _endgame(view, mine, game.mine_count, k.endgame_squares, k.endgame_layouts, k.nodes)
+    assert (square // cols, square % cols) == (endgame.row, endgame.col) if endgame else square < 0
     plain = choose_guess(analysis, view, lookahead=False, config=FAST)
     if "lowest risk" in plain.reason:
         guess = _plain_guess(probability, FAST.tolerance, FAST.opening_weight)

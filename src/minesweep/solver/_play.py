@@ -16,38 +16,43 @@ copied:
   same to the bit;
 - the guess, as :func:`.policy.choose_guess` makes it without the
   lookahead: a forced 50/50 (:func:`.fiftyfifty.forced_fifty_fifty`'s
-  test), else the lowest risk, ties going to the likeliest blank and then
-  to board order.
+
+  test), an exhaustive search of the endgame or of a part of the board
+  nothing else can inform (:func:`.endgame.endgame_guess`,
+  :func:`.endgame.isolated_guess`: the same layouts enumerated by
+  :func:`._search._layouts`, searched by :func:`._search._search`), else
+  the lowest risk, ties going to the likeliest blank and then to board
+  order.
 
 What the kernel does not do, it hands back: it returns :data:`TO_PYTHON`
 with the position it reached (certain moves played), and the caller takes
 the next step in Python as before, then calls back in with the guess
-played. It hands back when the analysis leaves its plain path (a count
-that overflows, a component counted in pieces, too many components, a
-sum that underflows, a view no layout fits), and before a guess that an
-exhaustive search may make (few enough layouts for the endgame search, or
-a part of the board nothing else can inform, for the isolated search).
-Those are rare and costly anyway; the rest of a game is one call.
+played. It hands back only when the analysis leaves its plain path (a
+count that overflows, a component counted in pieces, too many components,
+a sum that underflows, a view no layout fits), which is rare; the rest of
+a game is one call.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from .._jit import kernel
-from ..squares import GLYPH_HIDDEN, KNOWN_OPEN, MAX_NUMBER
+from ..squares import GLYPH_HIDDEN, KNOWN_OPEN, MAX_NUMBER, OUTCOME_MINE
 from ._batch import COUNTED, count_components
 from ._combine import SHARED, combine
 from ._deduce import play_certain_moves
 from ._frontier import OK, frontier_arrays
+from ._search import TOO_LARGE, _layouts, _search
 from .counting import COUNTING_METHODS, CountingMethods, plain_width
 from .errors import MAX_COEFFICIENTS
 from .guess import PolicyConfig
 from .tilted import TINY
 
-__all__ = ["LOST", "TO_PYTHON", "WON", "knobs", "play_plain"]
+__all__ = ["LOST", "TO_PYTHON", "WON", "Knobs", "knobs", "play_plain"]
 
 #: How :func:`play_plain` ended: every safe square open,
 WON = 0
@@ -60,20 +65,38 @@ TO_PYTHON = 2
 _SAME = 1e-12
 
 
-def knobs(
-    policy: PolicyConfig, methods: CountingMethods = COUNTING_METHODS
-) -> tuple[float, float, float, int, float, int, int, float, int]:
-    """The tuning :func:`play_plain` takes after its position: ``policy``'s and the analysis's.
+class Knobs(NamedTuple):
+    """The tuning :func:`play_plain` takes after its position: the policy's and the analysis's.
 
     The searches' bounds are the policy's own tests (:func:`.policy.choose_guess`,
     :func:`.endgame.isolated_guess`): a log of layouts, with the same 1e-9.
     """
-    return (
+
+    tolerance: float
+    opening_weight: float
+    endgame_log: float
+    endgame_squares: int
+    endgame_layouts: int
+    isolated_log: float
+    isolated_layouts: int
+    nodes: int
+    wide: int
+    max_coefficients: int
+    tiny: float
+    plain_components: int
+
+
+def knobs(policy: PolicyConfig, methods: CountingMethods = COUNTING_METHODS) -> Knobs:
+    """:class:`Knobs` of a policy and the analysis's counting methods."""
+    return Knobs(
         policy.tolerance,
         policy.opening_weight,
         math.log(policy.endgame_layouts) + 1e-9,
         policy.endgame_squares,
+        policy.endgame_layouts,
         math.log(policy.isolated_layouts) + 1e-9,
+        policy.isolated_layouts,
+        policy.endgame_nodes,
         plain_width(methods),
         MAX_COEFFICIENTS,
         TINY,
@@ -190,18 +213,197 @@ def _forced_fifty_fifty(view, probability, mine):  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
-def _isolated_part(  # pragma: no cover - compiled
-    view, mine, w_start, layouts, component_start, component_groups, group_start, group_cells,
-    most,
-):  # fmt: skip
-    """Whether :func:`.endgame.isolated_guess` would search a part (its cheap tests only).
+def _zobrist(count, salt):  # pragma: no cover - compiled
+    """Two random 64-bit words per layout (splitmix64), fixed for a count.
 
-    A component with one possible count of mines, at most ``most`` (a log)
-    layouts, and no hidden square outside it next to it but certain mines.
-    ``view`` is stuck: no square is certainly safe.
+    :func:`._search.search` draws its keys with numpy's generator; the
+    search's answer does not depend on them (they only name sets of
+    layouts, which two keys confuse only by a 128-bit collision).
+    """
+    keys = np.empty(2 * count, np.uint64)
+    state = np.uint64(count) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(salt)
+    for i in range(2 * count):
+        state += np.uint64(0x9E3779B97F4A7C15)
+        z = state
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        keys[i] = z ^ (z >> np.uint64(31))
+    return keys[:count], keys[count:]
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def _search_part(view, squares, known, mines, limit, nodes):  # pragma: no cover - compiled
+    """:func:`.endgame._search_part`'s square (a flat index), or -1 where it finds none.
+
+    ``squares`` (flat indices, any order) hold ``mines`` mines between
+    them; ``known`` (flat, one a square) are certain mines; nothing else
+    hidden touches a number next to ``squares``. The layouts are enumerated
+    by :func:`._search._layouts` and searched by :func:`._search._search`,
+    as the Python function does, on the same arrays.
     """
     rows, cols = view.shape
-    inside = np.full(rows * cols, -1, np.int64)
+    size = rows * cols
+    cells = np.sort(squares)
+    n = cells.shape[0]
+    doubtful = np.zeros(size, np.bool_)
+    for cell in cells:
+        doubtful[cell] = True
+    # The numbers next to a square in doubt, in board order; each needs its
+    # count, less the known mines it touches, among those squares.
+    near_number = np.zeros(size, np.bool_)
+    for cell in cells:
+        r, c = cell // cols, cell % cols
+        for rr in range(max(0, r - 1), min(rows, r + 2)):
+            for cc in range(max(0, c - 1), min(cols, c + 2)):
+                if (rr != r or cc != c) and view[rr, cc] <= MAX_NUMBER:
+                    near_number[rr * cols + cc] = True
+    need = np.zeros(size, np.int64)
+    free = np.zeros(size, np.int64)
+    member = np.zeros((size, 8), np.int64)  # each number's squares in doubt
+    constraints = 0
+    for index in range(size):
+        if not near_number[index]:
+            continue
+        r, c = index // cols, index % cols
+        value = np.int64(view[r, c])
+        count = 0
+        for rr in range(max(0, r - 1), min(rows, r + 2)):
+            for cc in range(max(0, c - 1), min(cols, c + 2)):
+                if rr == r and cc == c:
+                    continue
+                other = rr * cols + cc
+                if doubtful[other]:
+                    member[constraints, count] = other
+                    count += 1
+                elif known[other]:
+                    value -= 1
+        need[constraints] = value
+        free[constraints] = count
+        if value < 0 or value > count:
+            return -1  # no layout
+        constraints += 1
+    # Each square's numbers, in the numbers' order; squares next to one first.
+    touching = np.zeros(n, np.int64)
+    position = np.full(size, -1, np.int64)
+    for i in range(n):
+        position[cells[i]] = i
+    for k in range(constraints):
+        for j in range(free[k]):
+            touching[position[member[k, j]]] += 1
+    order = np.empty(n, np.int64)
+    p = 0
+    for i in range(n):
+        if touching[i] > 0:
+            order[p] = i
+            p += 1
+    for i in range(n):
+        if touching[i] == 0:
+            order[p] = i
+            p += 1
+    touch_start = np.zeros(n + 1, np.int64)
+    for p in range(n):
+        touch_start[p + 1] = touch_start[p] + touching[order[p]]
+    touch = np.empty(touch_start[n], np.int64)
+    filled = touch_start[:-1].copy()
+    rank = np.empty(n, np.int64)
+    for p in range(n):
+        rank[order[p]] = p
+    for k in range(constraints):
+        for j in range(free[k]):
+            p = rank[position[member[k, j]]]
+            touch[filled[p]] = k
+            filled[p] += 1
+    found, complete = _layouts(
+        touch_start, touch, need[:constraints].copy(), free[:constraints].copy(), mines, limit
+    )
+    count = found.shape[0]
+    if not complete or count == 0:
+        return -1
+    # Mines by layout over the board, and one padding square never a mine.
+    layouts = np.zeros((count, size + 1), np.bool_)
+    for cell in range(size):
+        if known[cell]:
+            layouts[:, cell] = True
+    for p in range(n):
+        layouts[:, cells[order[p]]] = found[:, p]
+    shown = np.zeros((count, n), np.int64)
+    for i in range(n):
+        r, c = cells[i] // cols, cells[i] % cols
+        for rr in range(max(0, r - 1), min(rows, r + 2)):
+            for cc in range(max(0, c - 1), min(cols, c + 2)):
+                if rr != r or cc != c:
+                    for layout in range(count):
+                        if layouts[layout, rr * cols + cc]:
+                            shown[layout, i] += 1
+        for layout in range(count):
+            if layouts[layout, cells[i]]:
+                shown[layout, i] = OUTCOME_MINE
+    key_a, key_b = _zobrist(count, 0)
+    chance, square = _search(shown, key_a, key_b, nodes)
+    if chance == TOO_LARGE:
+        return -1
+    if square < 0:
+        # One layout left: nothing to guess, but a safe square to open.
+        for i in range(n):
+            if not layouts[0, cells[i]]:
+                return cells[i]
+        return -1
+    return cells[square]
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def _endgame(view, mine, total, squares_most, limit, nodes):  # pragma: no cover - compiled
+    """:func:`.endgame.endgame_guess`'s square (flat), or -1: the whole board searched."""
+    rows, cols = view.shape
+    size = rows * cols
+    known = np.zeros(size, np.bool_)
+    known_count = 0
+    hidden = np.empty(size, np.int64)
+    n = 0
+    for r in range(rows):
+        for c in range(cols):
+            if mine[r, c]:
+                known[r * cols + c] = True
+                known_count += 1
+            elif view[r, c] >= GLYPH_HIDDEN:
+                hidden[n] = r * cols + c
+                n += 1
+    if n == 0 or n > squares_most or known_count > total:
+        return -1
+    # A number with no doubt around it must see just its known mines.
+    for r in range(rows):
+        for c in range(cols):
+            if view[r, c] > MAX_NUMBER:
+                continue
+            doubt = 0
+            seen = 0
+            for rr in range(max(0, r - 1), min(rows, r + 2)):
+                for cc in range(max(0, c - 1), min(cols, c + 2)):
+                    if rr == r and cc == c:
+                        continue
+                    if known[rr * cols + cc]:
+                        seen += 1
+                    elif view[rr, cc] >= GLYPH_HIDDEN:
+                        doubt += 1
+            if doubt == 0 and seen != view[r, c]:
+                return -1
+    return _search_part(view, hidden[:n], known, total - known_count, limit, nodes)
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def _isolated(  # pragma: no cover - compiled
+    view, mine, w_start, layouts, component_start, component_groups, group_start, group_cells,
+    most, limit, nodes,
+):  # fmt: skip
+    """:func:`.endgame.isolated_guess`'s square (flat), or -1. ``view`` is stuck."""
+    rows, cols = view.shape
+    size = rows * cols
+    known = np.zeros(size, np.bool_)
+    for r in range(rows):
+        for c in range(cols):
+            if mine[r, c]:
+                known[r * cols + c] = True
+    inside = np.full(size, -1, np.int64)
     for k in range(component_start.shape[0] - 1):
         possible = -1
         several = False
@@ -212,24 +414,37 @@ def _isolated_part(  # pragma: no cover - compiled
                 possible = m
         if several or possible < 0 or math.log(layouts[possible]) > most:
             continue
+        cells = 0
+        doubtful = 0
         for g in component_groups[component_start[k] : component_start[k + 1]]:
             for cell in group_cells[group_start[g] : group_start[g + 1]]:
                 inside[cell] = k
+                cells += 1
+                if not known[cell]:
+                    doubtful += 1
         open_to_outside = False
         for g in component_groups[component_start[k] : component_start[k + 1]]:
             for cell in group_cells[group_start[g] : group_start[g + 1]]:
                 r, c = cell // cols, cell % cols
                 for rr in range(max(0, r - 1), min(rows, r + 2)):
                     for cc in range(max(0, c - 1), min(cols, c + 2)):
-                        if (
-                            view[rr, cc] >= GLYPH_HIDDEN
-                            and inside[rr * cols + cc] != k
-                            and not mine[rr, cc]
-                        ):
+                        other = rr * cols + cc
+                        if view[rr, cc] >= GLYPH_HIDDEN and inside[other] != k and not known[other]:
                             open_to_outside = True
-        if not open_to_outside:
-            return True
-    return False
+        if open_to_outside:
+            continue  # a hidden square outside it could inform it
+        squares = np.empty(doubtful, np.int64)
+        d = 0
+        for g in component_groups[component_start[k] : component_start[k + 1]]:
+            for cell in group_cells[group_start[g] : group_start[g + 1]]:
+                if not known[cell]:
+                    squares[d] = cell
+                    d += 1
+        mines = (possible - w_start[k]) - (cells - doubtful)
+        guess = _search_part(view, squares, known, mines, limit, nodes)
+        if guess >= 0:
+            return guess
+    return -1
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
@@ -281,7 +496,8 @@ def _plain_guess(probability, tolerance, opening_weight):  # pragma: no cover - 
 @kernel(cache=True, part="autoplay", nogil=True)
 def play_plain(  # pragma: no cover - compiled
     numbers, mines, total, state, opens, sure, tolerance, opening_weight, endgame_log,
-    endgame_squares, isolated_log, wide, max_coefficients, tiny, plain_components,
+    endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
+    max_coefficients, tiny, plain_components,
 ):  # fmt: skip
     """Play on from ``state`` with the plain policy: ``(outcome, guesses made)``.
 
@@ -333,22 +549,19 @@ def play_plain(  # pragma: no cover - compiled
                         opens[n] = r * cols + c
                         n += 1
             continue
+        # choose_guess's order: the endgame search, a forced 50/50, an
+        # isolated part's search, the lowest risk.
+        guess = -1
         if log_layouts <= endgame_log:
-            # The endgame search may run: unless too many squares are in doubt.
-            doubtful = 0
-            for r in range(rows):
-                for c in range(cols):
-                    if view[r, c] >= GLYPH_HIDDEN and not mine[r, c]:
-                        doubtful += 1
-            if doubtful <= endgame_squares:
-                return TO_PYTHON, guesses
-        guess = _forced_fifty_fifty(view, probability, mine)
+            guess = _endgame(view, mine, total, endgame_squares, endgame_layouts, nodes)
         if guess < 0:
-            if _isolated_part(
+            guess = _forced_fifty_fifty(view, probability, mine)
+        if guess < 0:
+            guess = _isolated(
                 view, mine, w_start, layouts, component_start, component_groups, group_start,
-                group_cells, isolated_log,
-            ):  # fmt: skip
-                return TO_PYTHON, guesses
+                group_cells, isolated_log, isolated_layouts, nodes,
+            )  # fmt: skip
+        if guess < 0:
             guess = _plain_guess(probability, tolerance, opening_weight)
         guesses += 1
         if mines[guess // cols, guess % cols]:
