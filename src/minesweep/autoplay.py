@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from ._jit import entry
 from .errors import SettingsError
-from .generate import check_fits, generate_field
+from .generate import check_fits, check_seed, generate_field
 from .grid import check_position, middle
 from .presets import Preset, first_click_rule
 from .solver.certain import flat_squares, play_until_stuck
@@ -61,6 +61,8 @@ __all__ = [
     "summarize",
     "wilson_interval",
 ]
+
+_LOW64 = 2**64 - 1
 
 #: What :func:`play_game` tells a tracer of each guess: the analysis it was made from.
 GuessHook = Callable[["Analysis", "Guess"], None]
@@ -180,23 +182,10 @@ def play_game(
     the solver saw nothing. benchmarks/fingerprint.py traces games with both.
     """
     started = time.perf_counter()
-    field = generate_field(
-        config.rows,
-        config.cols,
-        config.mines,
-        first_click=config.first_click,
-        rule=config.rule,
-        seed=seed,
-    )
-    mines = field.mines
-    cols = config.cols
-    state = np.zeros(field.shape, np.uint8)
     row, col = config.first_click
-    guesses = 0
-    opens = np.array([row * cols + col], np.int64)
-    sure = np.zeros(0, np.int64)
-    if mines[row, col]:
-        return GameRecord(seed, False, time.perf_counter() - started, 1, 0)
+    cols = config.cols
+    state = np.zeros((config.rows, cols), np.uint8)
+    empty = np.zeros(0, np.int64)
     won = False
     # Without the lookahead a game is played in compiled calls, which hand
     # back to the Python policy only for the steps they leave to it
@@ -205,21 +194,43 @@ def play_game(
     plain = compiled and on_guess is None and not config.policy.lookahead
     if plain:
         # Imported here, not at the top: the compiled kernels load on first use.
-        from .solver._play import TO_PYTHON, WON, knobs, play_plain
+        from ._vector_kernels import rule_code
+        from .solver._play import TO_PYTHON, WON, knobs, play_plain, play_seed
 
         tuning = knobs(config.policy)
-    empty = np.zeros(0, np.int64)
-    while True:
-        if plain:
-            outcome, played = entry(play_plain)(
-                field.numbers, mines, config.mines, state, opens, sure, *tuning
-            )
-            guesses += played
-            if outcome != TO_PYTHON:
-                won = outcome == WON
-                break
-            opens = sure = empty  # played: the position is where the kernel left it
-        stuck = play_until_stuck(field.numbers, config.mines, state, opens, sure, max_states=None)
+        seed = check_seed(seed)
+        mines = np.empty(state.shape, np.bool_)
+        numbers = np.empty(state.shape, np.uint8)
+        # The field is laid in the kernel too, as generate_field lays it.
+        outcome, guesses = entry(play_seed)(
+            mines,
+            numbers,
+            state,
+            row * cols + col,
+            rule_code(first_click_rule(config.rule)),
+            config.mines,
+            np.uint64(seed & _LOW64),
+            np.uint64(seed >> 64),
+            *tuning,
+        )
+        done, won = outcome != TO_PYTHON, outcome == WON
+        opens = sure = empty  # played: the position is where the kernel left it
+    else:
+        field = generate_field(
+            config.rows,
+            config.cols,
+            config.mines,
+            first_click=config.first_click,
+            rule=config.rule,
+            seed=seed,
+        )
+        mines, numbers = field.mines, field.numbers
+        guesses, done = 0, False
+        opens, sure = np.array([row * cols + col], np.int64), empty
+    if mines[row, col]:
+        return GameRecord(seed, False, time.perf_counter() - started, 1, 0)
+    while not done:
+        stuck = play_until_stuck(numbers, config.mines, state, opens, sure, max_states=None)
         if stuck is None:
             won = True
             break
@@ -231,6 +242,13 @@ def play_game(
             break
         opens = np.array([guess.row * cols + guess.col], np.int64)
         sure = flat_squares(stuck.analysis.mines, cols)
+        if plain:
+            outcome, played = entry(play_plain)(
+                numbers, mines, config.mines, state, opens, sure, *tuning
+            )
+            guesses += played
+            done, won = outcome != TO_PYTHON, outcome == WON
+            opens = sure = empty
     opened_count = int(np.count_nonzero(state == KNOWN_OPEN))
     if on_end is not None:
         state.flags.writeable = False

@@ -41,6 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel
+from .._vector_kernels import lay_field
 from ..squares import GLYPH_HIDDEN, KNOWN_OPEN, MAX_NUMBER, OUTCOME_MINE
 from ._batch import COUNTED, count_components
 from ._combine import SHARED, combine
@@ -52,7 +53,7 @@ from .errors import MAX_COEFFICIENTS
 from .guess import PolicyConfig
 from .tilted import TINY
 
-__all__ = ["LOST", "TO_PYTHON", "WON", "Knobs", "knobs", "play_plain"]
+__all__ = ["LOST", "TO_PYTHON", "WON", "Knobs", "knobs", "play_plain", "play_seed"]
 
 #: How :func:`play_plain` ended: every safe square open,
 WON = 0
@@ -567,3 +568,33 @@ def play_plain(  # pragma: no cover - compiled
         if mines[guess // cols, guess % cols]:
             return LOST, guesses
         opens = np.full(1, guess, np.int64)
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def play_seed(  # pragma: no cover - compiled
+    mines, numbers, state, first, rule, count, seed_lo, seed_hi, tolerance, opening_weight,
+    endgame_log, endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
+    max_coefficients, tiny, plain_components,
+):  # fmt: skip
+    """A whole game of one seed: the field laid, the first click, :func:`play_plain`.
+
+    The field is the engine's (``generate_field(..., first_click=first, seed=seed)``,
+    by the vector environment's compiled draw, :func:`minesweep._vector_kernels.lay_field`),
+    written into ``mines`` and ``numbers``; ``state`` (all unknown) is played
+    on in place. Returns :func:`play_plain`'s ``(outcome, guesses)``, the
+    first click counting as a guess when it hits a mine.
+    """
+    rows, cols = mines.shape
+    squares = rows * cols
+    lay_field(
+        mines, numbers, first, rule, count, seed_lo, seed_hi, np.empty(4, np.uint64),
+        np.empty(squares, np.bool_), np.empty(squares, np.int64),
+        np.arange(squares) // cols,
+    )  # fmt: skip
+    if mines[first // cols, first % cols]:
+        return LOST, 1
+    return play_plain(
+        numbers, mines, count, state, np.full(1, first, np.int64), np.zeros(0, np.int64),
+        tolerance, opening_weight, endgame_log, endgame_squares, endgame_layouts, isolated_log,
+        isolated_layouts, nodes, wide, max_coefficients, tiny, plain_components,
+    )  # fmt: skip
