@@ -14,7 +14,9 @@ while one background process compiles them (``minesweep/_jit.py``); the
 
 The cases: ``solve`` (the command line on a view), ``hint`` (the first hint of
 a game, as the terminal game asks it), ``play`` (``bench play``, 50 games on
-one process; ``play1``: its first game alone) and ``rl`` (the first step of the vector environment).
+one process; ``play1``: its first game alone; ``fast`` and ``fast1``: the same
+at ``--strength fast``, 200 games and one) and ``rl`` (the first step of the
+vector environment).
 """
 
 from __future__ import annotations
@@ -39,6 +41,14 @@ CASES: dict[str, list[str]] = {
     ],
     "play": [sys.executable, "-m", "minesweep", "bench", "play", "--games", "50", "--workers", "1"],
     "play1": [sys.executable, "-m", "minesweep", "bench", "play", "--games", "1", "--workers", "1"],
+    "fast1": [
+        *(sys.executable, "-m", "minesweep", "bench", "play", "--strength", "fast"),
+        *("--games", "1", "--workers", "1"),
+    ],
+    "fast": [
+        *(sys.executable, "-m", "minesweep", "bench", "play", "--strength", "fast"),
+        *("--games", "200", "--workers", "1"),
+    ],
     "rl": [
         sys.executable,
         "-c",

@@ -76,7 +76,12 @@ PART_MODULES: Final[dict[str, tuple[str, ...]]] = {
         "minesweep.solver._combine",
         "minesweep.solver._batch",
     ),
-    "autoplay": ("minesweep.solver._deduce", "minesweep.solver._search", "minesweep.solver._play"),
+    "autoplay": (
+        "minesweep.solver._deduce",
+        "minesweep.solver._search",
+        "minesweep.solver._guesses",
+        "minesweep.solver._play",
+    ),
     "vector": ("minesweep._vector_kernels", "minesweep.rl._kernels"),
     "replays": ("minesweep.replays._kernels",),
 }

@@ -1,9 +1,13 @@
 """The plain policy's game in one compiled call (``solver/_play.py``).
 
-Every piece is checked against the Python code it stands in for, on random
+Its analysis is checked against :func:`minesweep.solver.analyze` on random
 positions, and whole games against the same games played step by step in
-Python (``play_game(..., compiled=False)``), with the searches' bounds moved
-so that the kernel hands back to Python often, seldom, or never.
+Python (``play_game(..., compiled=False)``: the Python analysis, certain
+moves and policy, which calls the same guessing kernels), with the
+searches' bounds moved so that they run often, seldom, or never. The
+guessing kernels themselves are tested through the policy's functions
+(``test_endgame.py``, ``test_fiftyfifty.py``, ``test_policy.py``) against
+references written from the rules.
 """
 
 from __future__ import annotations
@@ -18,20 +22,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from minesweep import Game
 from minesweep.autoplay import PlayConfig, play_game
 from minesweep.solver import analyze
-from minesweep.solver._play import (
-    _analysis,
-    _endgame,
-    _forced_fifty_fifty,
-    _isolated,
-    _plain_guess,
-    knobs,
-)
-from minesweep.solver.endgame import endgame_guess, isolated_guess
-from minesweep.solver.fiftyfifty import forced_fifty_fifty
+from minesweep.solver._play import _analysis, knobs
 from minesweep.solver.guess import PolicyConfig
-from minesweep.solver.policy import choose_guess
 
-from .helpers import midgame, stuck
+from .helpers import midgame
 
 FAST = PolicyConfig.preset("fast")
 
@@ -56,36 +50,6 @@ def test_the_compiled_analysis_is_the_analysis_to_the_bit(game: Game) -> None:
     assert np.argwhere(safe).tolist() == expected.safe.tolist()
     assert np.argwhere(mine).tolist() == expected.mines.tolist()
     assert log_layouts == expected.log_layouts
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(midgame())
-def test_the_compiled_guesses_are_the_policy_s(game: Game) -> None:
-    view, analysis = stuck(game)
-    view = np.ascontiguousarray(view, np.uint8)
-    found = _kernel_analysis(view, game.mine_count)
-    assume(found[0])
-    _, probability, _, mine, _, w_start, layouts, c_start, c_groups, g_start, g_cells = found
-    forced = forced_fifty_fifty(analysis, view)
-    square = _forced_fifty_fifty(view, probability, mine)
-    assert (square // view.shape[1], square % view.shape[1]) == forced if forced else square == -1
-    cols = view.shape[1]
-    k = knobs(FAST)
-    parts = (c_start, c_groups, g_start, g_cells)
-    isolated = isolated_guess(analysis, view, config=FAST)
-    square = _isolated(
-        view, mine, w_start, layouts, *parts, k.isolated_log, k.isolated_layouts, k.nodes
-    )
-    assert (
-        (square // cols, square % cols) == (isolated.row, isolated.col) if isolated else square < 0
-    )
-    endgame = endgame_guess(view, game.mine_count, analysis.mines, config=FAST)
-    square = _endgame(view, mine, game.mine_count, k.endgame_squares, k.endgame_layouts, k.nodes)
-    assert (square // cols, square % cols) == (endgame.row, endgame.col) if endgame else square < 0
-    plain = choose_guess(analysis, view, lookahead=False, config=FAST)
-    if "lowest risk" in plain.reason:
-        guess = _plain_guess(probability, FAST.tolerance, FAST.opening_weight)
-        assert (guess // view.shape[1], guess % view.shape[1]) == (plain.row, plain.col)
 
 
 @pytest.mark.slow

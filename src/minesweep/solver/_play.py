@@ -42,12 +42,13 @@ import numpy as np
 
 from .._jit import kernel
 from .._vector_kernels import lay_field
-from ..squares import GLYPH_HIDDEN, KNOWN_OPEN, MAX_NUMBER, OUTCOME_MINE
+from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
 from ._batch import COUNTED, count_components
 from ._combine import SHARED, combine
 from ._deduce import play_certain_moves
 from ._frontier import OK, frontier_arrays
-from ._search import TOO_LARGE, _layouts, _search
+from ._guesses import forced_square, plain_square
+from ._search import endgame_square, isolated_square
 from .counting import COUNTING_METHODS, CountingMethods, plain_width
 from .errors import MAX_COEFFICIENTS
 from .guess import PolicyConfig
@@ -61,9 +62,6 @@ WON = 0
 LOST = 1
 #: or the next step is the Python policy's (the position is as the kernel left it).
 TO_PYTHON = 2
-
-#: Scores closer than this are the same score (as in :mod:`.policy`).
-_SAME = 1e-12
 
 
 class Knobs(NamedTuple):
@@ -171,330 +169,6 @@ def _analysis(view, total, wide, max_coefficients, tiny, plain_components):  # p
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
-def _forced_fifty_fifty(view, probability, mine):  # pragma: no cover - compiled
-    """:func:`.fiftyfifty.forced_fifty_fifty`'s square as a flat index, or -1."""
-    rows, cols = view.shape
-    halves = np.empty(64, np.int64)
-    n = 0
-    for r in range(rows):
-        for c in range(cols):
-            if abs(probability[r, c] - 0.5) < 1e-12:
-                if n == 64:
-                    return -1  # more than 64 halves: the Python test gives up too
-                halves[n] = r * cols + c
-                n += 1
-    if n < 2:
-        return -1
-    for i in range(n):
-        r1, c1 = halves[i] // cols, halves[i] % cols
-        for j in range(i + 1, n):
-            r2, c2 = halves[j] // cols, halves[j] % cols
-            if max(abs(r1 - r2), abs(c1 - c2)) > 2:
-                continue
-            informed = False
-            alike = True
-            # Every square near either: a hidden one that is not a certain
-            # mine might still inform; a number must touch both or neither.
-            for rr in range(max(0, min(r1, r2) - 1), min(rows, max(r1, r2) + 2)):
-                for cc in range(max(0, min(c1, c2) - 1), min(cols, max(c1, c2) + 2)):
-                    near1 = max(abs(rr - r1), abs(cc - c1)) == 1
-                    near2 = max(abs(rr - r2), abs(cc - c2)) == 1
-                    if not (near1 or near2):
-                        continue
-                    if (rr == r1 and cc == c1) or (rr == r2 and cc == c2):
-                        continue
-                    if view[rr, cc] >= GLYPH_HIDDEN:
-                        if not mine[rr, cc]:
-                            informed = True
-                    elif view[rr, cc] <= MAX_NUMBER and near1 != near2:
-                        alike = False
-            if not informed and alike:
-                return halves[i]
-    return -1
-
-
-@kernel(cache=True, part="autoplay", nogil=True)
-def _zobrist(count, salt):  # pragma: no cover - compiled
-    """Two random 64-bit words per layout (splitmix64), fixed for a count.
-
-    :func:`._search.search` draws its keys with numpy's generator; the
-    search's answer does not depend on them (they only name sets of
-    layouts, which two keys confuse only by a 128-bit collision).
-    """
-    keys = np.empty(2 * count, np.uint64)
-    state = np.uint64(count) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(salt)
-    for i in range(2 * count):
-        state += np.uint64(0x9E3779B97F4A7C15)
-        z = state
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        keys[i] = z ^ (z >> np.uint64(31))
-    return keys[:count], keys[count:]
-
-
-@kernel(cache=True, part="autoplay", nogil=True)
-def _search_part(view, squares, known, mines, limit, nodes):  # pragma: no cover - compiled
-    """:func:`.endgame._search_part`'s square (a flat index), or -1 where it finds none.
-
-    ``squares`` (flat indices, any order) hold ``mines`` mines between
-    them; ``known`` (flat, one a square) are certain mines; nothing else
-    hidden touches a number next to ``squares``. The layouts are enumerated
-    by :func:`._search._layouts` and searched by :func:`._search._search`,
-    as the Python function does, on the same arrays.
-    """
-    rows, cols = view.shape
-    size = rows * cols
-    cells = np.sort(squares)
-    n = cells.shape[0]
-    doubtful = np.zeros(size, np.bool_)
-    for cell in cells:
-        doubtful[cell] = True
-    # The numbers next to a square in doubt, in board order; each needs its
-    # count, less the known mines it touches, among those squares.
-    near_number = np.zeros(size, np.bool_)
-    for cell in cells:
-        r, c = cell // cols, cell % cols
-        for rr in range(max(0, r - 1), min(rows, r + 2)):
-            for cc in range(max(0, c - 1), min(cols, c + 2)):
-                if (rr != r or cc != c) and view[rr, cc] <= MAX_NUMBER:
-                    near_number[rr * cols + cc] = True
-    need = np.zeros(size, np.int64)
-    free = np.zeros(size, np.int64)
-    member = np.zeros((size, 8), np.int64)  # each number's squares in doubt
-    constraints = 0
-    for index in range(size):
-        if not near_number[index]:
-            continue
-        r, c = index // cols, index % cols
-        value = np.int64(view[r, c])
-        count = 0
-        for rr in range(max(0, r - 1), min(rows, r + 2)):
-            for cc in range(max(0, c - 1), min(cols, c + 2)):
-                if rr == r and cc == c:
-                    continue
-                other = rr * cols + cc
-                if doubtful[other]:
-                    member[constraints, count] = other
-                    count += 1
-                elif known[other]:
-                    value -= 1
-        need[constraints] = value
-        free[constraints] = count
-        if value < 0 or value > count:
-            return -1  # no layout
-        constraints += 1
-    # Each square's numbers, in the numbers' order; squares next to one first.
-    touching = np.zeros(n, np.int64)
-    position = np.full(size, -1, np.int64)
-    for i in range(n):
-        position[cells[i]] = i
-    for k in range(constraints):
-        for j in range(free[k]):
-            touching[position[member[k, j]]] += 1
-    order = np.empty(n, np.int64)
-    p = 0
-    for i in range(n):
-        if touching[i] > 0:
-            order[p] = i
-            p += 1
-    for i in range(n):
-        if touching[i] == 0:
-            order[p] = i
-            p += 1
-    touch_start = np.zeros(n + 1, np.int64)
-    for p in range(n):
-        touch_start[p + 1] = touch_start[p] + touching[order[p]]
-    touch = np.empty(touch_start[n], np.int64)
-    filled = touch_start[:-1].copy()
-    rank = np.empty(n, np.int64)
-    for p in range(n):
-        rank[order[p]] = p
-    for k in range(constraints):
-        for j in range(free[k]):
-            p = rank[position[member[k, j]]]
-            touch[filled[p]] = k
-            filled[p] += 1
-    found, complete = _layouts(
-        touch_start, touch, need[:constraints].copy(), free[:constraints].copy(), mines, limit
-    )
-    count = found.shape[0]
-    if not complete or count == 0:
-        return -1
-    # Mines by layout over the board, and one padding square never a mine.
-    layouts = np.zeros((count, size + 1), np.bool_)
-    for cell in range(size):
-        if known[cell]:
-            layouts[:, cell] = True
-    for p in range(n):
-        layouts[:, cells[order[p]]] = found[:, p]
-    shown = np.zeros((count, n), np.int64)
-    for i in range(n):
-        r, c = cells[i] // cols, cells[i] % cols
-        for rr in range(max(0, r - 1), min(rows, r + 2)):
-            for cc in range(max(0, c - 1), min(cols, c + 2)):
-                if rr != r or cc != c:
-                    for layout in range(count):
-                        if layouts[layout, rr * cols + cc]:
-                            shown[layout, i] += 1
-        for layout in range(count):
-            if layouts[layout, cells[i]]:
-                shown[layout, i] = OUTCOME_MINE
-    key_a, key_b = _zobrist(count, 0)
-    chance, square = _search(shown, key_a, key_b, nodes)
-    if chance == TOO_LARGE:
-        return -1
-    if square < 0:
-        # One layout left: nothing to guess, but a safe square to open.
-        for i in range(n):
-            if not layouts[0, cells[i]]:
-                return cells[i]
-        return -1
-    return cells[square]
-
-
-@kernel(cache=True, part="autoplay", nogil=True)
-def _endgame(view, mine, total, squares_most, limit, nodes):  # pragma: no cover - compiled
-    """:func:`.endgame.endgame_guess`'s square (flat), or -1: the whole board searched."""
-    rows, cols = view.shape
-    size = rows * cols
-    known = np.zeros(size, np.bool_)
-    known_count = 0
-    hidden = np.empty(size, np.int64)
-    n = 0
-    for r in range(rows):
-        for c in range(cols):
-            if mine[r, c]:
-                known[r * cols + c] = True
-                known_count += 1
-            elif view[r, c] >= GLYPH_HIDDEN:
-                hidden[n] = r * cols + c
-                n += 1
-    if n == 0 or n > squares_most or known_count > total:
-        return -1
-    # A number with no doubt around it must see just its known mines.
-    for r in range(rows):
-        for c in range(cols):
-            if view[r, c] > MAX_NUMBER:
-                continue
-            doubt = 0
-            seen = 0
-            for rr in range(max(0, r - 1), min(rows, r + 2)):
-                for cc in range(max(0, c - 1), min(cols, c + 2)):
-                    if rr == r and cc == c:
-                        continue
-                    if known[rr * cols + cc]:
-                        seen += 1
-                    elif view[rr, cc] >= GLYPH_HIDDEN:
-                        doubt += 1
-            if doubt == 0 and seen != view[r, c]:
-                return -1
-    return _search_part(view, hidden[:n], known, total - known_count, limit, nodes)
-
-
-@kernel(cache=True, part="autoplay", nogil=True)
-def _isolated(  # pragma: no cover - compiled
-    view, mine, w_start, layouts, component_start, component_groups, group_start, group_cells,
-    most, limit, nodes,
-):  # fmt: skip
-    """:func:`.endgame.isolated_guess`'s square (flat), or -1. ``view`` is stuck."""
-    rows, cols = view.shape
-    size = rows * cols
-    known = np.zeros(size, np.bool_)
-    for r in range(rows):
-        for c in range(cols):
-            if mine[r, c]:
-                known[r * cols + c] = True
-    inside = np.full(size, -1, np.int64)
-    for k in range(component_start.shape[0] - 1):
-        possible = -1
-        several = False
-        for m in range(w_start[k], w_start[k + 1]):
-            if layouts[m] > 0:
-                if possible >= 0:
-                    several = True
-                possible = m
-        if several or possible < 0 or math.log(layouts[possible]) > most:
-            continue
-        cells = 0
-        doubtful = 0
-        for g in component_groups[component_start[k] : component_start[k + 1]]:
-            for cell in group_cells[group_start[g] : group_start[g + 1]]:
-                inside[cell] = k
-                cells += 1
-                if not known[cell]:
-                    doubtful += 1
-        open_to_outside = False
-        for g in component_groups[component_start[k] : component_start[k + 1]]:
-            for cell in group_cells[group_start[g] : group_start[g + 1]]:
-                r, c = cell // cols, cell % cols
-                for rr in range(max(0, r - 1), min(rows, r + 2)):
-                    for cc in range(max(0, c - 1), min(cols, c + 2)):
-                        other = rr * cols + cc
-                        if view[rr, cc] >= GLYPH_HIDDEN and inside[other] != k and not known[other]:
-                            open_to_outside = True
-        if open_to_outside:
-            continue  # a hidden square outside it could inform it
-        squares = np.empty(doubtful, np.int64)
-        d = 0
-        for g in component_groups[component_start[k] : component_start[k + 1]]:
-            for cell in group_cells[group_start[g] : group_start[g + 1]]:
-                if not known[cell]:
-                    squares[d] = cell
-                    d += 1
-        mines = (possible - w_start[k]) - (cells - doubtful)
-        guess = _search_part(view, squares, known, mines, limit, nodes)
-        if guess >= 0:
-            return guess
-    return -1
-
-
-@kernel(cache=True, part="autoplay", nogil=True)
-def _plain_guess(probability, tolerance, opening_weight):  # pragma: no cover - compiled
-    """:func:`.policy.choose_guess`'s last step as a flat index: the lowest risk, and
-    among squares within ``tolerance`` of it the likeliest blank, then board order."""
-    rows, cols = probability.shape
-    lowest = np.inf
-    for r in range(rows):
-        for c in range(cols):
-            p = probability[r, c]
-            if not np.isnan(p) and p < lowest:
-                lowest = p
-    best = -1
-    best_score = -np.inf
-    scores = np.empty(rows * cols)
-    chosen = np.empty(rows * cols, np.int64)
-    n = 0
-    for r in range(rows):
-        for c in range(cols):
-            p = probability[r, c]
-            if np.isnan(p) or not p <= lowest + tolerance:
-                continue
-            # The chance of a blank: the product of the neighbours' safety
-            # (1 off the board and where revealed), in numpy's order.
-            blank = 1.0
-            for dr in range(-1, 2):
-                for dc in range(-1, 2):
-                    if dr == 0 and dc == 0:
-                        continue
-                    rr = r + dr
-                    cc = c + dc
-                    if 0 <= rr < rows and 0 <= cc < cols and not np.isnan(probability[rr, cc]):
-                        blank *= 1.0 - probability[rr, cc]
-                    else:
-                        blank *= 1.0
-            score = (1.0 - p) * (1.0 + opening_weight * blank)
-            scores[n] = score
-            chosen[n] = r * cols + c
-            n += 1
-            best_score = max(best_score, score)
-    for i in range(n):
-        if scores[i] >= best_score - _SAME:
-            best = chosen[i]
-            break
-    return best
-
-
-@kernel(cache=True, part="autoplay", nogil=True)
 def play_plain(  # pragma: no cover - compiled
     numbers, mines, total, state, opens, sure, tolerance, opening_weight, endgame_log,
     endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
@@ -554,16 +228,17 @@ def play_plain(  # pragma: no cover - compiled
         # isolated part's search, the lowest risk.
         guess = -1
         if log_layouts <= endgame_log:
-            guess = _endgame(view, mine, total, endgame_squares, endgame_layouts, nodes)
+            guess = endgame_square(view, mine, total, endgame_squares, endgame_layouts, nodes)[0]
         if guess < 0:
-            guess = _forced_fifty_fifty(view, probability, mine)
+            guess = forced_square(view, probability, mine)
         if guess < 0:
-            guess = _isolated(
-                view, mine, w_start, layouts, component_start, component_groups, group_start,
-                group_cells, isolated_log, isolated_layouts, nodes,
-            )  # fmt: skip
+            guess = isolated_square(
+                view, mine, safe, w_start, layouts, np.zeros(w_start.shape[0] - 1),
+                component_start, component_groups, group_start, group_cells, isolated_log,
+                isolated_layouts, nodes,
+            )[0]  # fmt: skip
         if guess < 0:
-            guess = _plain_guess(probability, tolerance, opening_weight)
+            guess = plain_square(probability, tolerance, opening_weight)
         guesses += 1
         if mines[guess // cols, guess % cols]:
             return LOST, guesses

@@ -11,14 +11,13 @@ analysis.
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from ..grid import neighbours
-from ..squares import GLYPH_HIDDEN, MAX_NUMBER
+from .._jit import entry
+from ..squares import GLYPH_HIDDEN
 from .frontier import around
 from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape, risk_of
 from .probability import Analysis
@@ -279,33 +278,19 @@ def forced_fifty_fifty(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Cel
     Two hidden squares at probability one half, next to each other or both
     next to the same numbers, whose other neighbours are all revealed or
     certain mines: no future reveal can tell them apart, so the guess is
-    forced whatever happens elsewhere.
+    forced whatever happens elsewhere. Compiled
+    (:func:`minesweep.solver._guesses.forced_square`), as the compiled game
+    plays it.
     """
+    from ._guesses import forced_square
+
     check_shape(analysis, glyphs)
-    view = np.asarray(glyphs)
-    hidden = view >= GLYPH_HIDDEN
+    view = np.ascontiguousarray(glyphs, np.uint8)
     sure_mine = np.zeros(view.shape, np.bool_)
     if len(analysis.mines):
         sure_mine[tuple(analysis.mines.T)] = True
-    halves = np.argwhere(np.abs(analysis.probability - 0.5) < 1e-12)
-    if len(halves) < 2 or len(halves) > 64:
+    square = int(entry(forced_square)(view, analysis.probability, sure_mine))
+    if square < 0:
         return None
-    for (r1, c1), (r2, c2) in itertools.combinations(halves.tolist(), 2):
-        if max(abs(r1 - r2), abs(c1 - c2)) > 2:
-            continue
-        pair = {(r1, c1), (r2, c2)}
-        # A hidden neighbour that is not a certain mine might still inform.
-        if any(
-            cell not in pair and hidden[cell] and not sure_mine[cell]
-            for r, c in pair
-            for cell in neighbours(view.shape, r, c)
-        ):
-            continue
-        # Both squares must see the same numbers, so nothing distinguishes them.
-        if _numbers_around(view, r1, c1) == _numbers_around(view, r2, c2):
-            return r1, c1
-    return None
-
-
-def _numbers_around(view: npt.NDArray[np.uint8], row: int, col: int) -> set[Cell]:
-    return {cell for cell in neighbours(view.shape, row, col) if view[cell] <= MAX_NUMBER}
+    row, col = divmod(square, view.shape[1])
+    return row, col

@@ -18,7 +18,15 @@ from ..errors import InvalidBoardError, SettingsError
 from ..presets import STRENGTHS
 from .probability import Analysis
 
-__all__ = ["DEFAULT_POLICY", "STRENGTHS", "Guess", "PolicyConfig", "check_shape", "risk_of"]
+__all__ = [
+    "DEFAULT_POLICY",
+    "SAME",
+    "STRENGTHS",
+    "Guess",
+    "PolicyConfig",
+    "check_shape",
+    "risk_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +102,9 @@ class PolicyConfig:
             raise SettingsError(f"unknown strength {name!r}: choose one of {', '.join(STRENGTHS)}")
         return _PRESETS[name]
 
+
+#: Scores closer than this are the same score: rounding is all that parts them.
+SAME: Final = 1e-12
 
 #: The tuning the autoplayer plays with unless told otherwise.
 DEFAULT_POLICY: Final = PolicyConfig()

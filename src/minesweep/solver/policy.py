@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from .._jit import entry
+from ..errors import InvalidBoardError
 from ..squares import GLYPH_HIDDEN
 from .endgame import endgame_guess, isolated_guess
 from .fiftyfifty import FiftyFifties, fifty_fifty_or_safe, forced_fifty_fifty
 from .frontier import around
-from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape, risk_of
+from .guess import DEFAULT_POLICY, SAME, Guess, PolicyConfig, check_shape, risk_of
 from .probability import Analysis
 
 if TYPE_CHECKING:
@@ -46,8 +48,7 @@ __all__ = [
 
 Cell = tuple[int, int]
 
-#: Scores closer than this are the same score: rounding is all that parts them.
-_SAME = 1e-12
+_SAME = SAME
 
 
 def _settled(value: float) -> float:
@@ -96,24 +97,20 @@ def choose_guess(
         early = fifty_fifty_or_safe(analysis, glyphs, config=config)
         if early is not None:
             return early
-    probability = np.where(np.isnan(analysis.probability), np.inf, analysis.probability)
-    lowest = float(probability.min())
-    candidates = np.argwhere(probability <= lowest + config.tolerance)
     # Among the about-as-safe squares, the one most likely to be a blank,
     # which opens its neighbours: its own safety times its neighbours'.
-    opening = _chance_of_blank(probability)
-    scores = (1.0 - probability[tuple(candidates.T)]) * (
-        1.0 + config.opening_weight * opening[tuple(candidates.T)]
-    )
     # Squares alike in every way but rounding tie: the first in board order is
-    # played, so that the order of a float sum (numpy's or a kernel's) never
-    # decides the game.
-    best = candidates[int(np.flatnonzero(scores >= scores.max() - _SAME)[0])]
-    row, col = int(best[0]), int(best[1])
+    # played, so that the order of a float sum never decides the game.
+    from ._guesses import plain_square
+
+    square = int(entry(plain_square)(analysis.probability, config.tolerance, config.opening_weight))
+    if square < 0:
+        raise InvalidBoardError("there is no hidden square to guess")
+    row, col = divmod(square, analysis.probability.shape[1])
     own = Guess(
         row,
         col,
-        float(probability[row, col]),
+        float(analysis.probability[row, col]),
         "the lowest risk, and among equally safe squares the likeliest to open",
     )
     if look:
