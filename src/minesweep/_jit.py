@@ -75,6 +75,7 @@ PART_MODULES: Final[dict[str, tuple[str, ...]]] = {
         "minesweep.solver._frontier",
         "minesweep.solver._combine",
         "minesweep.solver._batch",
+        "minesweep.solver._plain",
     ),
     "autoplay": (
         "minesweep.solver._deduce",

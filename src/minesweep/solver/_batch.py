@@ -53,13 +53,15 @@ def component_keys(  # pragma: no cover - compiled
 @kernel(cache=True, part="solver", nogil=True)
 def count_components(  # pragma: no cover - compiled
     witness_start, group_witnesses, group_sizes, targets, component_start, component_groups,
-    which, wide, budget, max_coefficients,
+    which, wide, budget, max_coefficients, stop,
 ):  # fmt: skip
     """Plan and count components ``which`` (indices into the component CSR), in order.
 
     ``budget`` is how many states may be made in all (negative: no limit);
     a component whose plain order is ``wide`` or wider is left for the
-    caller. Returns, for each of ``which``: its status (:data:`COUNTED`, ...),
+    caller (and with ``stop`` nothing after it is counted: a caller that
+    needs them all counted plainly stops there). Returns, for each of
+    ``which``: its status (:data:`COUNTED`, ...),
     the states it took, and (when counted) its groups in counting order and
     its counts: ``layouts[w_start[k]:w_start[k+1]]``, and ``mines`` and
     ``safes`` rows of that length, one per group, from ``ids_start[k]``.
@@ -128,6 +130,15 @@ def count_components(  # pragma: no cover - compiled
                 if not np.isfinite(value):
                     status[i] = OVERFLOW
         if status[i] != COUNTED:
+            if stop:
+                ids_start[i + 1] = ids_start[i]
+                w_start[i + 1] = w_start[i]
+                e_start[i + 1] = e_start[i]
+                orders.append(ids)
+                layouts_of.append(np.zeros(0))
+                mines_of.append(np.zeros((0, 0)))
+                safes_of.append(np.zeros((0, 0)))
+                break
             layouts = np.zeros(0)
             mines = np.zeros((0, 0))
             safes = np.zeros((0, 0))
@@ -138,6 +149,11 @@ def count_components(  # pragma: no cover - compiled
         ids_start[i + 1] = ids_start[i] + ids.shape[0]
         w_start[i + 1] = w_start[i] + layouts.shape[0]
         e_start[i + 1] = e_start[i] + mines.size
+    # After a stop, the components not reached hold nothing.
+    for j in range(len(orders), n):
+        ids_start[j + 1] = ids_start[j]
+        w_start[j + 1] = w_start[j]
+        e_start[j + 1] = e_start[j]
     all_ids = np.empty(ids_start[n], np.int64)
     all_layouts = np.empty(w_start[n])
     all_mines = np.empty(e_start[n])

@@ -43,11 +43,9 @@ import numpy as np
 from .._jit import kernel
 from .._vector_kernels import lay_field
 from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
-from ._batch import COUNTED, count_components
-from ._combine import SHARED, combine
 from ._deduce import play_certain_moves
-from ._frontier import OK, frontier_arrays
 from ._guesses import forced_square, plain_square
+from ._plain import plain_analysis
 from ._search import endgame_square, isolated_square
 from .counting import COUNTING_METHODS, CountingMethods, plain_width
 from .errors import MAX_COEFFICIENTS
@@ -104,71 +102,6 @@ def knobs(policy: PolicyConfig, methods: CountingMethods = COUNTING_METHODS) -> 
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
-def _analysis(view, total, wide, max_coefficients, tiny, plain_components):  # pragma: no cover
-    """The plain path of :func:`minesweep.solver.analyze`, or ``ok`` False off it.
-
-    Returns ``(ok, probability, safe, mine, log_layouts, w_start, layouts,
-    component_start, component_groups, group_start, group_cells)``.
-    """
-    (
-        problem, _row, _col, settled_mask, _witness_rows, _witness_cols, targets, interior_mask,
-        _group_at, group_start, group_cells, witness_start, group_witnesses, component_start,
-        component_groups,
-    ) = frontier_arrays(view, True)  # fmt: skip
-    rows, cols = view.shape
-    probability = np.full((rows, cols), np.nan)
-    safe = np.zeros((rows, cols), np.bool_)
-    mine = np.zeros((rows, cols), np.bool_)
-    w_start = np.zeros(1, np.int64)
-    layouts = np.zeros(0)
-    nothing = (
-        False, probability, safe, mine, 0.0, w_start, layouts, component_start,
-        component_groups, group_start, group_cells,
-    )  # fmt: skip
-    if problem != OK:
-        return nothing
-    settled = 0
-    interior = 0
-    for r in range(rows):
-        for c in range(cols):
-            if settled_mask[r, c]:
-                settled += 1
-            if interior_mask[r, c]:
-                interior += 1
-    count = component_start.shape[0] - 1
-    if settled > total or count > plain_components:
-        return nothing
-    group_sizes = group_start[1:] - group_start[:-1]
-    status, _states, ids_start, ids, w_start, layouts, e_start, mines, safes = count_components(
-        witness_start, group_witnesses, group_sizes, targets, component_start, component_groups,
-        np.arange(count), wide, -1, max_coefficients,
-    )  # fmt: skip
-    for k in range(count):
-        if status[k] != COUNTED:
-            return nothing
-        feasible = False
-        for m in range(w_start[k], w_start[k + 1]):
-            if layouts[m] != 0:
-                feasible = True
-        if not feasible:
-            return nothing
-    sizes = np.empty(ids.shape[0])
-    for j in range(ids.shape[0]):
-        sizes[j] = group_sizes[ids[j]]
-    shared, probability, safe, mine, log_layouts = combine(
-        rows, cols, total - settled, interior, interior_mask, settled_mask, w_start, layouts,
-        np.zeros(count), ids_start, ids, sizes, e_start, mines, safes, group_start, group_cells,
-        tiny,
-    )  # fmt: skip
-    if shared != SHARED:
-        return nothing
-    return (
-        True, probability, safe, mine, log_layouts, w_start, layouts, component_start,
-        component_groups, group_start, group_cells,
-    )  # fmt: skip
-
-
-@kernel(cache=True, part="autoplay", nogil=True)
 def play_plain(  # pragma: no cover - compiled
     numbers, mines, total, state, opens, sure, tolerance, opening_weight, endgame_log,
     endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
@@ -196,8 +129,10 @@ def play_plain(  # pragma: no cover - compiled
                     view[r, c] = numbers[r, c]
         (
             ok, probability, safe, mine, log_layouts, w_start, layouts, component_start,
-            component_groups, group_start, group_cells,
-        ) = _analysis(view, total, wide, max_coefficients, tiny, plain_components)  # fmt: skip
+            component_groups, group_start, group_cells, _interior,
+        ) = plain_analysis(
+            view, total, wide, -1, max_coefficients, tiny, plain_components
+        )  # fmt: skip
         if not ok:
             return TO_PYTHON, guesses
         safe_count = 0

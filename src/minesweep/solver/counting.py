@@ -263,6 +263,7 @@ def count_all(
             plain_width(methods),
             budget.left,
             MAX_COEFFICIENTS,
+            False,
         )
         sizes = frontier.group_sizes
         for i, k in enumerate(missing):

@@ -59,10 +59,12 @@ from .counting import (
     CountingMethods,
     FloatCounts,
     count_all,
+    plain_width,
     prefix,
 )
 from .errors import (
     DEFAULT_MAX_STATES,
+    MAX_COEFFICIENTS,
     AnalysisBudgetError,
     ContradictionError,
     StateBudget,
@@ -97,16 +99,45 @@ class Workings:
     #: The view analysed (uint8 glyphs) and the total number of mines.
     view: npt.NDArray[np.uint8]
     mine_count: int
-    #: The float path's frontier and each of its components' counts, in the
-    #: order of ``frontier.components``; None and () after an exact analysis.
-    frontier: Frontier | None = None
-    counts: tuple[FloatCounts, ...] = ()
+    #: The float path's frontier and its components' counts, when the
+    #: analysis made them (the Python path); None when they are made on
+    #: first use (``lazy``: the compiled path kept none) or never (after an
+    #: exact analysis).
+    given: tuple[Frontier, tuple[FloatCounts, ...]] | None = None
+    lazy: bool = False
     #: The exact analysis, computed when first asked for (or at once with exact=True).
     exact: dict[str, ExactAnalysis] = field(default_factory=dict)
     #: The what-if questions' answers about joint outcomes, with what each
     #: cost: every lookahead on this analysis shares them
     #: (:meth:`minesweep.solver.whatif.Lookahead.joint`).
     joints: dict[Any, tuple[float, int]] = field(default_factory=dict)
+    #: The frontier and counts made on first use.
+    made: dict[str, tuple[Frontier, tuple[FloatCounts, ...]]] = field(default_factory=dict)
+
+    @property
+    def frontier(self) -> Frontier | None:
+        """The float path's frontier; None after an exact analysis."""
+        return self._float()[0]
+
+    @property
+    def counts(self) -> tuple[FloatCounts, ...]:
+        """Each component's counts, in the order of ``frontier.components``; () after an exact
+        analysis."""
+        return self._float()[1]
+
+    def _float(self) -> tuple[Frontier | None, tuple[FloatCounts, ...]]:
+        if self.given is not None:
+            return self.given
+        if not self.lazy:
+            return None, ()
+        if "value" not in self.made:
+            # The counts the compiled path made and did not keep, made again
+            # the Python way: the same kernels on the same arrays, so the
+            # same numbers (and the component cache serves what it holds).
+            frontier = Frontier(self.view)
+            counts = count_all(frontier, StateBudget(None))
+            self.made["value"] = (frontier, tuple(counts))
+        return self.made["value"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +216,11 @@ def analyze(
     total = int(mines)
     if exact:
         return _from_exact(view, total, analyze_exact(view, total, max_states))
+    if cache is COMPONENT_CACHE and methods is COUNTING_METHODS:
+        # The common case in one compiled call; off its plain path, below.
+        compiled = _compiled(view, total, max_states)
+        if compiled is not None:
+            return compiled
     frontier = Frontier(view)
     if frontier.settled > total:
         raise ContradictionError(
@@ -198,6 +234,39 @@ def analyze(
         # span more than a float's range): count exactly instead.
         return _from_exact(view, total, analyze_exact(view, total, max_states))
     return analysis
+
+
+def _compiled(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -> Analysis | None:
+    """:func:`analyze`'s plain path in one kernel (:mod:`._plain`); None off that path."""
+    from ._plain import plain_analysis
+
+    found = entry(plain_analysis)(
+        np.ascontiguousarray(view),
+        total,
+        plain_width(COUNTING_METHODS),
+        -1 if max_states is None else max_states,
+        MAX_COEFFICIENTS,
+        TINY,
+        COUNTING_METHODS.plain_components,
+    )
+    if not found[0]:
+        return None
+    probability, safe, sure, log_layouts = found[1:5]
+    w_start, c_start, c_groups, g_start = found[5], found[7], found[8], found[9]
+    sizes = np.diff(g_start)
+    return Analysis(
+        probability=probability,
+        safe=np.argwhere(safe).astype(np.int64),
+        mines=np.argwhere(sure).astype(np.int64),
+        # The squares of each component (less those a number alone made
+        # mines), in the components' order, as the Python path gives them.
+        components=tuple(
+            int(sizes[c_groups[c_start[k] : c_start[k + 1]]].sum()) for k in range(len(w_start) - 1)
+        ),
+        interior=int(found[11]),
+        log_layouts=float(log_layouts),
+        workings=Workings(view, total, lazy=True),
+    )
 
 
 def _combine_floats(
@@ -231,7 +300,7 @@ def _combine_floats(
         components=tuple(c.squares for c in counts),
         interior=interior,
         log_layouts=log_layouts,
-        workings=Workings(view, total + settled, frontier, tuple(counts)),
+        workings=Workings(view, total + settled, (frontier, tuple(counts))),
     )
 
 
