@@ -23,7 +23,7 @@ from ._batch import COUNTED, count_components
 from ._combine import SHARED, combine
 from ._frontier import OK, frontier_arrays
 
-__all__ = ["plain_analysis"]
+__all__ = ["plain_analysis", "plain_result"]
 
 
 @kernel(cache=True, part="solver", nogil=True)
@@ -92,3 +92,52 @@ def plain_analysis(  # pragma: no cover - compiled
         True, probability, safe, mine, log_layouts, w_start, layouts, component_start,
         component_groups, group_start, group_cells, interior,
     )  # fmt: skip
+
+
+@kernel(cache=True, part="solver", nogil=True)
+def plain_result(  # pragma: no cover - compiled
+    view, total, wide, budget, max_coefficients, tiny, plain_components
+):  # fmt: skip
+    """:func:`plain_analysis` as :class:`minesweep.solver.Analysis` holds it.
+
+    ``(ok, probability, safe, mines, log_layouts, components, interior)``:
+    the certainly safe squares and mines as ``(n, 2)`` rows and columns in
+    board order, each component's squares. Made here, not in Python: on a
+    beginner view, handing back a dozen arrays and picking them apart cost
+    as much as the counting.
+    """
+    (
+        ok, probability, safe, mine, log_layouts, w_start, _layouts, component_start,
+        component_groups, group_start, _group_cells, interior,
+    ) = plain_analysis(
+        view, total, wide, budget, max_coefficients, tiny, plain_components
+    )  # fmt: skip
+    rows, cols = view.shape
+    safe_count = 0
+    mine_count = 0
+    for r in range(rows):
+        for c in range(cols):
+            if safe[r, c]:
+                safe_count += 1
+            if mine[r, c]:
+                mine_count += 1
+    safe_cells = np.empty((safe_count, 2), np.int64)
+    mine_cells = np.empty((mine_count, 2), np.int64)
+    s = 0
+    m = 0
+    for r in range(rows):
+        for c in range(cols):
+            if safe[r, c]:
+                safe_cells[s, 0] = r
+                safe_cells[s, 1] = c
+                s += 1
+            if mine[r, c]:
+                mine_cells[m, 0] = r
+                mine_cells[m, 1] = c
+                m += 1
+    count = w_start.shape[0] - 1
+    sizes = np.zeros(count, np.int64)
+    for k in range(count):
+        for g in component_groups[component_start[k] : component_start[k + 1]]:
+            sizes[k] += group_start[g + 1] - group_start[g]
+    return ok, probability, safe_cells, mine_cells, log_layouts, sizes, interior

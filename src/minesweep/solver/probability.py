@@ -238,9 +238,9 @@ def analyze(
 
 def _compiled(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -> Analysis | None:
     """:func:`analyze`'s plain path in one kernel (:mod:`._plain`); None off that path."""
-    from ._plain import plain_analysis
+    from ._plain import plain_result
 
-    found = entry(plain_analysis)(
+    ok, probability, safe, sure, log_layouts, sizes, interior = entry(plain_result)(
         np.ascontiguousarray(view),
         total,
         plain_width(COUNTING_METHODS),
@@ -249,21 +249,16 @@ def _compiled(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -
         TINY,
         COUNTING_METHODS.plain_components,
     )
-    if not found[0]:
+    if not ok:
         return None
-    probability, safe, sure, log_layouts = found[1:5]
-    w_start, c_start, c_groups, g_start = found[5], found[7], found[8], found[9]
-    sizes = np.diff(g_start)
     return Analysis(
         probability=probability,
-        safe=np.argwhere(safe).astype(np.int64),
-        mines=np.argwhere(sure).astype(np.int64),
+        safe=safe,
+        mines=sure,
         # The squares of each component (less those a number alone made
         # mines), in the components' order, as the Python path gives them.
-        components=tuple(
-            int(sizes[c_groups[c_start[k] : c_start[k + 1]]].sum()) for k in range(len(w_start) - 1)
-        ),
-        interior=int(found[11]),
+        components=tuple(sizes.tolist()),
+        interior=int(interior),
         log_layouts=float(log_layouts),
         workings=Workings(view, total, lazy=True),
     )
