@@ -271,7 +271,7 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     os.close(descriptor)
     _log.warning(
         "minesweep: compiling the solver's kernels in the background (once after an "
-        "install, about a minute); until then they run uncompiled"
+        "install, a minute or two); until then they run uncompiled"
     )
 
 
