@@ -156,8 +156,8 @@ _DEAD_AMONG_THE_SAFEST = """\
 
 
 def test_a_dead_square_waits_while_a_living_one_is_as_safe() -> None:
-    """Hill's rule: with ``dead_last`` the choice is a living square; without (the default
-    until its paired measurement lands), the dead one."""
+    """Hill's rule: with ``dead_last`` (the default) the choice is a living square; without,
+    the dead one."""
     view = parse_view(_DEAD_AMONG_THE_SAFEST)
     analysis = analyze(view, 40)
     before = choose_guess(analysis, view, 40, config=replace(DEFAULT_POLICY, dead_last=False))
