@@ -108,40 +108,34 @@ def count_components(  # pragma: no cover - compiled
             )  # fmt: skip
             if made < 0:
                 status[i] = OVER_BUDGET
-                ids_start[i + 1] = ids_start[i]
-                w_start[i + 1] = w_start[i]
-                e_start[i + 1] = e_start[i]
-                orders.append(ids)
-                layouts_of.append(np.zeros(0))
-                mines_of.append(np.zeros((0, 0)))
-                safes_of.append(np.zeros((0, 0)))
-                break
-            states[i] = made
-            if left >= 0:
-                left -= made
-            status[i] = COUNTED
-            for value in layouts:
-                if not np.isfinite(value):
-                    status[i] = OVERFLOW
-            for value in mines.ravel():
-                if not np.isfinite(value):
-                    status[i] = OVERFLOW
-            for value in safes.ravel():
-                if not np.isfinite(value):
-                    status[i] = OVERFLOW
+            else:
+                states[i] = made
+                if left >= 0:
+                    left -= made
+                status[i] = COUNTED
+                for value in layouts:
+                    if not np.isfinite(value):
+                        status[i] = OVERFLOW
+                for value in mines.ravel():
+                    if not np.isfinite(value):
+                        status[i] = OVERFLOW
+                for value in safes.ravel():
+                    if not np.isfinite(value):
+                        status[i] = OVERFLOW
         if status[i] != COUNTED:
-            if stop:
-                ids_start[i + 1] = ids_start[i]
-                w_start[i + 1] = w_start[i]
-                e_start[i + 1] = e_start[i]
-                orders.append(ids)
-                layouts_of.append(np.zeros(0))
-                mines_of.append(np.zeros((0, 0)))
-                safes_of.append(np.zeros((0, 0)))
-                break
             layouts = np.zeros(0)
             mines = np.zeros((0, 0))
             safes = np.zeros((0, 0))
+            if status[i] == OVER_BUDGET or stop:
+                # Nothing after it is counted; it holds nothing itself.
+                ids_start[i + 1] = ids_start[i]
+                w_start[i + 1] = w_start[i]
+                e_start[i + 1] = e_start[i]
+                orders.append(ids)
+                layouts_of.append(layouts)
+                mines_of.append(mines)
+                safes_of.append(safes)
+                break
         orders.append(ids)
         layouts_of.append(layouts)
         mines_of.append(mines)

@@ -112,32 +112,22 @@ def plain_result(  # pragma: no cover - compiled
     ) = plain_analysis(
         view, total, wide, budget, max_coefficients, tiny, plain_components
     )  # fmt: skip
-    rows, cols = view.shape
-    safe_count = 0
-    mine_count = 0
-    for r in range(rows):
-        for c in range(cols):
-            if safe[r, c]:
-                safe_count += 1
-            if mine[r, c]:
-                mine_count += 1
-    safe_cells = np.empty((safe_count, 2), np.int64)
-    mine_cells = np.empty((mine_count, 2), np.int64)
-    s = 0
-    m = 0
-    for r in range(rows):
-        for c in range(cols):
-            if safe[r, c]:
-                safe_cells[s, 0] = r
-                safe_cells[s, 1] = c
-                s += 1
-            if mine[r, c]:
-                mine_cells[m, 0] = r
-                mine_cells[m, 1] = c
-                m += 1
+    safe_cells = _rows_and_cols(safe)
+    mine_cells = _rows_and_cols(mine)
     count = w_start.shape[0] - 1
     sizes = np.zeros(count, np.int64)
     for k in range(count):
         for g in component_groups[component_start[k] : component_start[k + 1]]:
             sizes[k] += group_start[g + 1] - group_start[g]
     return ok, probability, safe_cells, mine_cells, log_layouts, sizes, interior
+
+
+@kernel(cache=True, part="solver", nogil=True)
+def _rows_and_cols(mask):  # pragma: no cover - compiled
+    """The squares of ``mask`` as ``(n, 2)`` rows and columns, in board order."""
+    cols = mask.shape[1]
+    flat = np.flatnonzero(mask.ravel())
+    cells = np.empty((flat.shape[0], 2), np.int64)
+    cells[:, 0] = flat // cols
+    cells[:, 1] = flat % cols
+    return cells

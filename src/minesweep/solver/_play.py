@@ -135,29 +135,11 @@ def play_plain(  # pragma: no cover - compiled
         )  # fmt: skip
         if not ok:
             return TO_PYTHON, guesses
-        safe_count = 0
-        mine_count = 0
-        for r in range(rows):
-            for c in range(cols):
-                if safe[r, c]:
-                    safe_count += 1
-                if mine[r, c]:
-                    mine_count += 1
-        sure = np.empty(mine_count, np.int64)
-        n = 0
-        for r in range(rows):
-            for c in range(cols):
-                if mine[r, c]:
-                    sure[n] = r * cols + c
-                    n += 1
-        if safe_count:
-            opens = np.empty(safe_count, np.int64)
-            n = 0
-            for r in range(rows):
-                for c in range(cols):
-                    if safe[r, c]:
-                        opens[n] = r * cols + c
-                        n += 1
+        # Board order, as Analysis.safe and Analysis.mines list them.
+        sure = np.flatnonzero(mine.ravel())
+        safe_now = np.flatnonzero(safe.ravel())
+        if safe_now.shape[0]:
+            opens = safe_now
             continue
         # choose_guess's order: the endgame search, a forced 50/50, an
         # isolated part's search, the lowest risk.
