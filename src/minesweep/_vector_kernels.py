@@ -60,6 +60,7 @@ __all__ = [
     "remainder_of",
     "rule_code",
     "seed_pcg64",
+    "seed_words",
     "show_loss",
     "show_win",
     "status_of",
@@ -78,6 +79,11 @@ RULE_SAFE: Final = FIRST_CLICK_RULES.index(FirstClickRule.SAFE)
 RULE_OPENING: Final = FIRST_CLICK_RULES.index(FirstClickRule.OPENING)
 
 
+def seed_words(seed: int) -> tuple[np.uint64, np.uint64]:
+    """A seed below 2**128 as the low and high 64-bit words :func:`lay_field` takes."""
+    return np.uint64(seed & _LOW64), np.uint64(seed >> 64)
+
+
 def rule_code(rule: FirstClickRule) -> int:
     """The code the kernels know a first-click rule by."""
     return FIRST_CLICK_RULES.index(rule)
@@ -89,6 +95,7 @@ def status_of(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.str_]:
 
 
 _MASK32 = np.uint64(0xFFFFFFFF)
+_LOW64 = 2**64 - 1
 _ALL64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 # numpy's SeedSequence (bit_generator.pyx): hash and mix constants, 32-bit.
 _INIT_A = np.uint64(0x43B0D7E5)

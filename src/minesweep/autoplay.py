@@ -62,8 +62,6 @@ __all__ = [
     "wilson_interval",
 ]
 
-_LOW64 = 2**64 - 1
-
 #: What :func:`play_game` tells a tracer of each guess: the analysis it was made from.
 GuessHook = Callable[["Analysis", "Guess"], None]
 #: What :func:`play_game` tells a tracer at the end: what the solver knew of every square.
@@ -194,7 +192,7 @@ def play_game(
     plain = compiled and on_guess is None and not config.policy.lookahead
     if plain:
         # Imported here, not at the top: the compiled kernels load on first use.
-        from ._vector_kernels import rule_code
+        from ._vector_kernels import rule_code, seed_words
         from .solver._play import TO_PYTHON, WON, knobs, play_plain, play_seed
 
         tuning = knobs(config.policy)
@@ -209,8 +207,7 @@ def play_game(
             row * cols + col,
             rule_code(first_click_rule(config.rule)),
             config.mines,
-            np.uint64(seed & _LOW64),
-            np.uint64(seed >> 64),
+            *seed_words(seed),
             *tuning,
         )
         done, won = outcome != TO_PYTHON, outcome == WON

@@ -29,7 +29,14 @@ from gymnasium.vector import AutoresetMode
 
 from minesweep import GameStatus
 from minesweep._jit import entry
-from minesweep._vector_kernels import PLAYING, fill_masks, next_word, rule_code, status_of
+from minesweep._vector_kernels import (
+    PLAYING,
+    fill_masks,
+    next_word,
+    rule_code,
+    seed_words,
+    status_of,
+)
 from minesweep.errors import ActionError, SettingsError
 from minesweep.generate import check_seed
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
@@ -246,7 +253,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 self._generators[board, 2 * index] = value >> 64
                 self._generators[board, 2 * index + 1] = value & _LOW_64
             self._seeded[board] = True
-        self._seeds[board] = (game_seed & _LOW_64, game_seed >> 64)
+        self._seeds[board] = seed_words(game_seed)
         self._view[board] = GLYPH_HIDDEN
         self._state[board] = STATE_HIDDEN
         self._status[board] = PLAYING

@@ -13,7 +13,7 @@ from .._jit import kernel
 from ..squares import GLYPH_HIDDEN, MAX_NUMBER
 from .guess import SAME
 
-__all__ = ["forced_square", "plain_square"]
+__all__ = ["blank_chance", "blank_chances", "forced_square", "plain_square"]
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
@@ -71,8 +71,7 @@ def plain_square(probability, tolerance, opening_weight):  # pragma: no cover - 
     ``tolerance`` of it the best safety times ``1 + opening_weight`` times its chance
     of a blank, then the first in board order.
 
-    The chance of a blank is the product of the neighbours' safety (taken as
-    independent), 1 off the board and where revealed. Scores within
+    The chance of a blank is :func:`blank_chance`'s. Scores within
     :data:`SAME` tie: only rounding parts them, and the order of a float sum
     must never decide a game.
     """
@@ -93,19 +92,7 @@ def plain_square(probability, tolerance, opening_weight):  # pragma: no cover - 
             p = probability[r, c]
             if np.isnan(p) or not p <= lowest + tolerance:
                 continue
-            # The chance of a blank: the product of the neighbours' safety
-            # (1 off the board and where revealed), in numpy's order.
-            blank = 1.0
-            for dr in range(-1, 2):
-                for dc in range(-1, 2):
-                    if dr == 0 and dc == 0:
-                        continue
-                    rr = r + dr
-                    cc = c + dc
-                    if 0 <= rr < rows and 0 <= cc < cols and not np.isnan(probability[rr, cc]):
-                        blank *= 1.0 - probability[rr, cc]
-                    else:
-                        blank *= 1.0
+            blank = blank_chance(probability, r, c)
             score = (1.0 - p) * (1.0 + opening_weight * blank)
             scores[n] = score
             chosen[n] = r * cols + c
@@ -116,3 +103,38 @@ def plain_square(probability, tolerance, opening_weight):  # pragma: no cover - 
             best = chosen[i]
             break
     return best
+
+
+@kernel(cache=True, part="autoplay", nogil=True, inline="always")
+def blank_chance(probability, r, c):  # pragma: no cover - compiled
+    """The chance that square ``(r, c)``, if safe, shows a blank, roughly.
+
+    The product of its neighbours' safety, taken as independent: 1 off the
+    board and where the probability is not finite (revealed, as NaN or
+    infinity). The factors are taken row by row, as a whole-board numpy
+    product of shifted arrays would, so either way gives the same bits.
+    """
+    rows, cols = probability.shape
+    blank = 1.0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr == 0 and dc == 0:
+                continue
+            rr = r + dr
+            cc = c + dc
+            if 0 <= rr < rows and 0 <= cc < cols and np.isfinite(probability[rr, cc]):
+                blank *= 1.0 - probability[rr, cc]
+            else:
+                blank *= 1.0
+    return blank
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def blank_chances(probability):  # pragma: no cover - compiled
+    """:func:`blank_chance` of every square."""
+    rows, cols = probability.shape
+    chances = np.empty((rows, cols))
+    for r in range(rows):
+        for c in range(cols):
+            chances[r, c] = blank_chance(probability, r, c)
+    return chances

@@ -15,7 +15,6 @@ is tuned by one :class:`PolicyConfig` passed in.
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import TYPE_CHECKING
 
@@ -47,8 +46,6 @@ __all__ = [
 ]
 
 Cell = tuple[int, int]
-
-_SAME = SAME
 
 
 def _settled(value: float) -> float:
@@ -224,12 +221,12 @@ def _weigh_candidates(
         bound = 1.0
         if config.long_term and safe > 0:
             bound = fifty_fifties.factor((r, c))
-        if best is not None and safe * bound < best[0] - _SAME:
+        if best is not None and safe * bound < best[0] - SAME:
             continue
         factor = 1.0
         if bound > 1.0:
             factor = fifty_fifties.factor((r, c), ask)
-            if best is not None and safe * factor < best[0] - _SAME:
+            if best is not None and safe * factor < best[0] - SAME:
                 continue
         outcomes = ask.outcomes(r, c)
         if outcomes is None:
@@ -239,7 +236,7 @@ def _weigh_candidates(
         if config.dead_last and len(outcomes) == 1:
             continue  # dead: it can wait
         plain = sum(outcome.chance * outcome.safest for outcome in outcomes)
-        if best is None or factor * plain > best[0] + _SAME:
+        if best is None or factor * plain > best[0] + SAME:
             best = (factor * plain, r, c)
             survival, weight = plain, factor
     if best is None:
@@ -277,14 +274,12 @@ def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.flo
     """For each square, the product of its hidden neighbours' chances of being safe.
 
     A rough estimate (it takes the neighbours as independent) of the chance
-    that the square, if safe, shows a blank.
+    that the square, if safe, shows a blank: the plain choice's own
+    (:func:`minesweep.solver._guesses.blank_chance`), for the whole board.
     """
-    safe = np.where(np.isfinite(probability), 1.0 - probability, 1.0)
-    padded = np.ones((safe.shape[0] + 2, safe.shape[1] + 2))
-    padded[1:-1, 1:-1] = safe
-    product = np.ones(safe.shape)
-    rows, cols = safe.shape
-    for dr, dc in itertools.product((-1, 0, 1), repeat=2):
-        if dr or dc:
-            product *= padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
-    return product
+    from ._guesses import blank_chances
+
+    chances: npt.NDArray[np.float64] = entry(blank_chances)(
+        np.ascontiguousarray(probability, np.float64)
+    )
+    return chances
