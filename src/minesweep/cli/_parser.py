@@ -412,8 +412,9 @@ def _add_bench(commands: _Commands) -> None:
         "--strength",
         choices=STRENGTHS,
         default="default",
-        help="the player's tuning: fast (no lookahead, about three times quicker, a few "
-        "points weaker) or default (the strongest measured; default)",
+        help="the player's tuning: fast (no lookahead, each game in one compiled call: "
+        "about 16 times the games a second, 1.8 points weaker on expert) or default "
+        "(the strongest measured; default)",
     )
     play.add_argument("--games", type=positive, default=1000, help="how many games (default 1000)")
     play.add_argument("--seed", type=count, default=0, help="the first seed (default 0)")
