@@ -155,7 +155,7 @@ def decode_text(raw: bytes, *, utf8: Utf8Rule) -> str:
 # of today's players are. No byte says which. ms-toollib tries GB18030 first
 # and takes it whenever the bytes decode, but nearly any byte string with
 # its high bytes in pairs decodes as GB18030: "Müller" (4D FC 6C 6C 65 72)
-# becomes "M齄ler". So GBK must be the only sensible reading, not just
+# becomes "M黮ler". So GBK must be the only sensible reading, not just
 # a possible one:
 #
 # 1. The bytes decode as GB18030 with one- and two-byte sequences only (the
