@@ -307,7 +307,8 @@ def test_rawvf_reads_negative_times_and_skips_board_events() -> None:
 
 
 def _mvf_097(mines: list[tuple[int, int]], states: list[tuple[int, int, int, int, int, int]],
-             *, seed: int = 1234, width: int = 8, height: int = 8) -> bytes:  # fmt: skip
+             *, seed: int = 1234, width: int = 8, height: int = 8,
+             name: bytes = b"Tommy") -> bytes:  # fmt: skip
     """A Clone 0.97 file; ``states`` are (ms, left, right, middle, x, y), ms in tens."""
     from minesweep.replays.mvf import _permutation
 
@@ -320,7 +321,7 @@ def _mvf_097(mines: list[tuple[int, int]], states: list[tuple[int, int, int, int
     out += b"".join(n.to_bytes(2, "big") for n in (3, 3, 2, 0, 1)) + b"\0"
     out += bytes([width, height]) + len(mines).to_bytes(2, "big")
     out += b"".join(bytes([col + 1, row + 1]) for row, col in mines)
-    out += bytes([5]) + b"Tommy" + seed.to_bytes(2, "big") + len(states).to_bytes(3, "big")
+    out += bytes([len(name)]) + name + seed.to_bytes(2, "big") + len(states).to_bytes(3, "big")
     for ms, lb, rb, mb, x, y in states:
         value = [rb, mb, lb]
         value += [(y >> j) & 1 for j in range(9)] + [(x >> j) & 1 for j in range(9)]

@@ -246,13 +246,16 @@ def _footer(
     skin_end = data.find(b"\r", skin_at)
     if skin_end < 0:
         raise reader.error("the 'Skin:' line has no end", skin_at)
-    extra.append(("skin", decode_text(data[skin_at + 5 : skin_end]).strip()))
+    # Arbiter is an ANSI Windows program: its text is the machine's code
+    # page (Windows-1252, or GBK on Chinese systems), never UTF-8.
+    extra.append(("skin", decode_text(data[skin_at + 5 : skin_end], utf8="never").strip()))
     name_end = data.find(b"\r", skin_end + 1)
     if name_end < 0:
         raise reader.error("the player's name has no end", skin_end + 1)
-    player = decode_text(data[skin_end + 1 : name_end])
+    player = decode_text(data[skin_end + 1 : name_end], utf8="never")
     program_end = data.find(b"\r", name_end + 1)
-    program = decode_text(data[name_end + 1 : program_end if program_end >= 0 else len(data)])
+    program_raw = data[name_end + 1 : program_end if program_end >= 0 else len(data)]
+    program = decode_text(program_raw, utf8="never")
     match = _PROGRAM_VERSION.search(program)
     if match is not None:
         software = f"Arbiter {match.group(1)}"

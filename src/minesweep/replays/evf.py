@@ -84,7 +84,7 @@ def read_evf(data: bytes, where: str) -> Replay:
         if value:
             extra.append((name, value))
     if uuid:
-        extra.append(("device_uuid", decode_text(uuid)))
+        extra.append(("device_uuid", decode_text(uuid, utf8="first")))
 
     board_at = reader.offset
     size = rows * cols

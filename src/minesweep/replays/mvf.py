@@ -69,7 +69,9 @@ def read_mvf(data: bytes, where: str) -> Replay:
     pairs = reader.take(2 * mines, "the mine positions")
     field = field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
                              reader, mines_at, base=1)  # fmt: skip
-    player = decode_text(reader.take(reader.u8("the name length"), "the player's name"))
+    # Clone 0.97 is an ANSI Windows program: the machine's code page, never UTF-8.
+    raw_name = reader.take(reader.u8("the name length"), "the player's name")
+    player = decode_text(raw_name, utf8="never")
     byte_of, mask_of = _permutation(reader.u16("the seed"))
     count = reader.u24("the number of events")
     if count == 0:

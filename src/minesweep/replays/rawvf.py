@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from ._bytes import ByteReader
+from ._bytes import ByteReader, decode_text
 from ._common import check_times, field_from_mask, make_events
 from .model import Claims, EventKind, Replay, ReplayError
 
@@ -38,11 +38,8 @@ _PX = 16
 
 
 def read_rawvf(data: bytes, where: str) -> Replay:
-    """Read RawVF text (UTF-8, or cp1252 where it is not); ``where`` names the file."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252", errors="replace")
+    """Read RawVF text (UTF-8, or the legacy guess where it is not); ``where`` names the file."""
+    text = decode_text(data, utf8="first")
     lines = text.splitlines()
     header: dict[str, str] = {}
     number = 0

@@ -22,7 +22,7 @@ import struct
 
 import numpy as np
 
-from ._bytes import ByteReader, decode_text
+from ._bytes import ByteReader, Utf8Rule
 from ._common import check_times, field_from_cells, make_events
 from .model import Claims, EventKind, Replay
 
@@ -35,6 +35,8 @@ _WIN, _BLAST, _OTHER = 16, 15, 17
 #: RMV v2 clone ids (the specification's list; 0 means "see clone_name").
 _CLONES = {1: "Viennasweeper", 2: "Arbiter", 3: "Minesweeper X", 4: "Minesweeper Clone",
            5: "Metasweeper", 6: "FreeSweeper", 7: "MySweeper"}  # fmt: skip
+#: The player fields in their order; more are read and ignored.
+_PLAYER_FIELDS = ("the player's name", "the nickname", "the country", "the token")
 _LEVELS = {0: "beginner", 1: "intermediate", 2: "expert", 3: "custom"}
 _RELEASE = re.compile(r"Release\s+(\S+)")
 #: Where v1 mouse coordinates count from: Viennasweeper's client area.
@@ -68,15 +70,20 @@ def read_rmv(data: bytes, where: str) -> Replay:
             f"the sections add up to {declared} bytes but the file has {len(data)}", len(data)
         )
 
+    utf8 = _utf8_rule(data, reader.offset, version, sizes)
     extra: list[tuple[str, str]] = []
     claims_bbbv: int | None = None
     if version == 1:
         section = _section(reader, sizes["result string"])
-        result = _result_string(section.take(sizes["result string"], "the result string"))
+        at = section.offset
+        raw = section.take(sizes["result string"], "the result string")
+        result = _result_string(reader.decode(raw, at, "the result string", utf8))
         extra.extend((f"result_{key.lower()}", value) for key, value in result.items())
         if result.get("3BV", "").isdigit():
             claims_bbbv = int(result["3BV"])
-    version_info = decode_text(reader.take(sizes["version info"], "the version info")).strip("\0")
+    at = reader.offset
+    raw = reader.take(sizes["version info"], "the version info")
+    version_info = reader.decode(raw, at, "the version info", utf8).strip("\0")
     extra.append(("version_info", version_info))
     if clone_major is not None:
         extra.append(("clone_major_version", str(clone_major)))
@@ -84,11 +91,13 @@ def read_rmv(data: bytes, where: str) -> Replay:
     section = _section(reader, sizes["player info"])
     fields = section.u16("the number of player fields")
     texts = []
-    for index in range(fields):
-        size = section.u8(f"the size of player field {index + 1}")
-        texts.append(section.take(size, f"player field {index + 1}"))
-    texts += [b""] * (4 - len(texts))
-    player, nickname, country, token = (decode_text(raw) for raw in texts[:4])
+    for index, what in enumerate(_PLAYER_FIELDS[:fields] + ("",) * (fields - 4)):
+        what = what or f"player field {index + 1}"
+        size = section.u8(f"the size of {what}")
+        at = section.offset
+        texts.append(reader.decode(section.take(size, what), at, what, utf8))
+    texts += [""] * (4 - len(texts))
+    player, nickname, country, token = texts[:4]
     if nickname:
         extra.append(("unique_identifier", nickname))
     if token:
@@ -140,7 +149,10 @@ def read_rmv(data: bytes, where: str) -> Replay:
         section = _section(reader, sizes["extension properties"])
         count = section.u16("the number of extension properties")
         for index in range(count):
-            key = decode_text(section.take(section.u8("a name size"), f"extension {index + 1}"))
+            size = section.u8("a name size")
+            at = section.offset
+            raw = section.take(size, f"extension {index + 1}")
+            key = reader.decode(raw, at, f"the name of extension property {index + 1}", utf8)
             value = section.take(section.u8("a value size"), f"extension property {key!r}")
             try:
                 text = value.decode("utf-8")
@@ -199,10 +211,30 @@ def _section(reader: ByteReader, size: int) -> ByteReader:
     return ByteReader(reader.data[: start + size], reader.where, start)
 
 
-def _result_string(raw: bytes) -> dict[str, str]:
+def _utf8_rule(data: bytes, at: int, version: int, sizes: dict[str, int]) -> Utf8Rule:
+    """What the file says of its text, read ahead: the properties come after the text.
+
+    v2 text is UTF-8 by the specification; v1 text is UTF-8 when the fifth
+    property (utf8) is 1. A v1 file whose utf8 property is 0 was written in
+    the machine's code page. One without the property (Viennasweeper before
+    it, Arbiter and Clone conversions) says nothing; those programs wrote only
+    the code page, so it is read as one: valid UTF-8 there is far more likely
+    Windows-1252 or GBK bytes that happen to be valid UTF-8 than UTF-8 that
+    the file forgot to declare, and ms-toollib reads them so too.
+    """
+    if version == 2:
+        return "only"
+    before = ("result string", "version info", "player info", "board", "pre-flags")
+    props_at = at + sum(sizes[name] for name in before)
+    if sizes["properties"] > 4 and data[props_at + 4] == 1:
+        return "only"
+    return "never"
+
+
+def _result_string(text: str) -> dict[str, str]:
     """``\\nKEY:value#KEY:value#\\n`` as a dict; the values are text."""
     result = {}
-    for item in decode_text(raw).strip().split("#"):
+    for item in text.strip().split("#"):
         key, colon, value = item.partition(":")
         if colon:
             result[key.strip()] = value.strip()
