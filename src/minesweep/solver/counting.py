@@ -37,9 +37,7 @@ __all__ = [
     "ComponentCache",
     "CountingMethods",
     "FloatCounts",
-    "Untouched",
     "clear_cache",
-    "correlate",
     "count_all",
     "prefix",
 ]
@@ -489,46 +487,3 @@ def prefix(
                 norms.append(math.log(divisor))
         products.append(product)
     return products
-
-
-def correlate(ways: Floats, others: npt.ArrayLike, length: int) -> Floats:
-    """``out[m] = sum over t of others[t] * ways[m + t]`` for m below ``length``."""
-    weights = np.asarray(others, np.float64)
-    padded = np.zeros(length + len(weights) - 1)
-    padded[: min(len(ways), len(padded))] = ways[: len(padded)]
-    return np.correlate(padded, weights, mode="valid")[:length]
-
-
-class Untouched:
-    """Components a recount leaves alone, and products of their layouts by mines.
-
-    ``components`` are their indices, ``layouts`` their counts by mines;
-    ``prefix[-1]`` is the product of them all; :meth:`apart` gives, for
-    each, the product of the others (each product renormalised: only ratios
-    matter to the what-if questions, :mod:`minesweep.solver.whatif`),
-    worked out when first asked for.
-    """
-
-    def __init__(self, components: list[int], layouts: list[Floats]) -> None:
-        self.components = components
-        self._layouts = layouts
-        self.prefix = [np.ones(1)]
-        for poly in layouts:
-            self.prefix.append(_normalised(np.convolve(self.prefix[-1], poly)))
-        self._apart: list[Floats] | None = None
-
-    def apart(self) -> list[Floats]:
-        if self._apart is None:
-            suffix = [np.ones(1)]
-            for poly in reversed(self._layouts):
-                suffix.append(_normalised(np.convolve(suffix[-1], poly)))
-            suffix.reverse()
-            self._apart = [
-                np.convolve(self.prefix[i], suffix[i + 1]) for i in range(len(self._layouts))
-            ]
-        return self._apart
-
-
-def _normalised(poly: Floats) -> Floats:
-    scaled: Floats = poly / poly.max()
-    return scaled
