@@ -175,3 +175,39 @@ def test_streamed_json_is_each_files_summary(
         for path in paths
     ]
     assert [json.loads(line) for line in out.splitlines()] == expected
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_the_clicks_of_every_file_done_whole(tmp_path: pathlib.Path) -> None:
+    folder = folder_of(tmp_path, MANY, ("test_subject.avf",))
+    argv = ["--clicks", "--format", "csv", "--workers", "2", str(folder)]
+    status, err, lines = interrupt_after_rows(argv, tmp_path / "clicks.csv", 100)
+    assert status == 130, err
+    done = interrupted_count(err)
+    rows = list(csv.DictReader(io.StringIO("".join(lines))))
+    # The avf has 36 clicks: every file printed has all of them, none a part.
+    assert len(rows) == 36 * done
+    files = [row["file"] for row in rows[::36]]
+    assert files == [str(folder / f"{i:05d}.avf") for i in range(done)]
+
+
+def test_no_more_chunks_are_out_than_the_window() -> None:
+    from concurrent.futures import Future
+
+    from minesweep.cli._replay import _in_order
+
+    submitted: list[int] = []
+
+    def submit(chunk: int) -> Future[int]:
+        submitted.append(chunk)
+        future: Future[int] = Future()
+        future.set_result(chunk * 10)
+        return future
+
+    results = _in_order(submit, iter(range(100)), 4, [])
+    assert next(results) == 0
+    # The first result is taken once the window is full, not after all 100.
+    assert submitted == [0, 1, 2, 3]
+    assert [next(results) for _ in range(3)] == [10, 20, 30]
+    assert len(submitted) <= 4 + 3
+    assert list(results) == [10 * i for i in range(4, 100)]

@@ -260,6 +260,7 @@ def replay(arguments: argparse.Namespace) -> None:
     total = len(listed)
     show = arguments.progress and sys.stderr.isatty() and total > 1
     output = _Output(arguments.format, arguments.clicks, show)
+    stopped = False
     with _sigint_caught() as caught:
         try:
             for outcome in _outcomes(listed, arguments):
@@ -267,13 +268,17 @@ def replay(arguments: argparse.Namespace) -> None:
         except BaseException as error:
             # Native code that Python calls back (numba loading its cache) can
             # turn the interrupt into another exception on its way up.
-            if caught() or isinstance(error, KeyboardInterrupt):
-                interrupted(
-                    f"minesweep replay: interrupted after {output.files:,} of {total:,} "
-                    f"file{'s' if total != 1 else ''}",
-                    after_progress=show and output.files > 0,
-                )
-            raise
+            if not (caught() or isinstance(error, KeyboardInterrupt)):
+                raise
+            stopped = True
+    if stopped:
+        # Said once the handler that ignores a second Ctrl-C meanwhile is
+        # gone: interrupted() ignores it from here on.
+        interrupted(
+            f"minesweep replay: interrupted after {output.files:,} of {total:,} "
+            f"file{'s' if total != 1 else ''}",
+            after_progress=show and output.files > 0,
+        )
     if show:
         sys.stderr.write("\n")
     if output.failures:
