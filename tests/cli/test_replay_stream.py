@@ -211,3 +211,27 @@ def test_no_more_chunks_are_out_than_the_window() -> None:
     assert [next(results) for _ in range(3)] == [10, 20, 30]
     assert len(submitted) <= 4 + 3
     assert list(results) == [10 * i for i in range(4, 100)]
+
+
+@pytest.mark.slow
+def test_memory_does_not_hold_the_records_of_a_batch(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    import tracemalloc
+
+    from minesweep.cli import main
+
+    count = 1500
+    folder = folder_of(tmp_path, count, ("test_subject.avf",))
+    with open(os.devnull, "w") as sink:  # the output held nowhere, not even by capsys
+        monkeypatch.setattr(sys, "stdout", sink)
+        main(["replay", "--format", "json", str(folder / "00000.avf")])  # imports, caches
+        tracemalloc.start()
+        try:
+            assert main(["replay", "--format", "json", str(folder)]) == 0
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    # The folder's listing costs about 1 kB a file; a summary held to the end
+    # (as a batch once was) cost 3.5 kB more.
+    assert peak < 2_000 * count
