@@ -9,12 +9,13 @@ when a cluster is asked for.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .errors import SettingsError
 
-__all__ = ["run_on_dask"]
+__all__ = ["in_order_on_dask", "run_on_dask"]
 
 Chunk = TypeVar("Chunk")
 Result = TypeVar("Result")
@@ -36,17 +37,7 @@ def run_on_dask(
     or an address that is not one, is a SettingsError; so is a missing
     ``distributed``. An exception (Ctrl-C included) cancels what has not run.
     """
-    try:
-        dask: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise SettingsError(
-            f"{doing} on a Dask cluster needs the optional extra: pip install 'minesweep[dask]'"
-        ) from None
-    try:
-        client = dask.Client(address, timeout=timeout)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise SettingsError(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
+    dask, client = _connect(address, timeout, doing)
     with client:
         futures: list[Any] = []
         try:
@@ -58,3 +49,51 @@ def run_on_dask(
             # worker finishes there and its result is dropped.
             client.cancel(futures)
             raise
+
+
+def in_order_on_dask(
+    function: Callable[[Chunk], Result],
+    chunks: Iterable[Chunk],
+    address: str,
+    timeout: float,
+    *,
+    doing: str = "running",
+) -> Iterator[Result]:
+    """``function(chunk)`` for each chunk, run on the cluster at ``address``, in the chunks' order.
+
+    At most twice as many chunks as the cluster has threads are out at once,
+    so that ``chunks`` is drawn on only as fast as the results are taken, and
+    neither the chunks nor the results pile up here. Errors as
+    :func:`run_on_dask`'s; closing the iterator (or an exception) cancels what
+    has not run.
+    """
+    _, client = _connect(address, timeout, doing)
+    with client:
+        window = 2 * max(1, sum(client.nthreads().values()))
+        pending: deque[Any] = deque()
+        try:
+            for chunk in chunks:
+                pending.append(client.submit(function, chunk, pure=False))
+                if len(pending) >= window:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        except BaseException:
+            client.cancel(list(pending))
+            raise
+
+
+def _connect(address: str, timeout: float, doing: str) -> tuple[Any, Any]:
+    """The ``distributed`` module and a client of the scheduler at ``address``."""
+    try:
+        dask: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise SettingsError(
+            f"{doing} on a Dask cluster needs the optional extra: pip install 'minesweep[dask]'"
+        ) from None
+    try:
+        client = dask.Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise SettingsError(f"cannot reach the Dask scheduler at {address!r}: {reason}") from None
+    return dask, client

@@ -6,6 +6,12 @@ on ``--workers`` processes, or on a Dask cluster (``--dask``: the files' bytes
 go to the workers, so they need no shared disk), and printed in the order
 given. ``--clicks`` prints the solver's verdict on every click instead of one
 summary a file.
+
+The output streams: each file's rows are written, and flushed, as soon as
+the file is read and every file before it is printed, so that a batch of any
+size is read in memory that does not grow with it (only the list of paths is
+held). Ctrl-C keeps every row written, and says on one line how many files
+were done.
 """
 
 from __future__ import annotations
@@ -13,23 +19,34 @@ from __future__ import annotations
 import argparse
 import csv
 import functools
+import io
 import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from ._args import EXIT_USAGE
+from ._args import EXIT_USAGE, interrupted
 
 __all__ = ["REPLAY_SUFFIXES", "replay", "replay_files"]
 
 #: The extensions a folder's replays are found by.
 REPLAY_SUFFIXES = frozenset({".avf", ".rmv", ".evf", ".mvf", ".rawvf"})
 
-# Files a worker reads in one go: enough to hide the cost of sending them.
-_CHUNK = 64
+# The most files a worker reads in one go: enough to hide the cost of
+# sending them, few enough that the first rows come soon (a chunk's rows are
+# printed only once all of it is read).
+_CHUNK = 16
+
+#: A file named on the command line or found in a folder, and why it cannot
+#: be read (None for a file to read).
+Entry = tuple[str, str | None]
+Chunk = TypeVar("Chunk")
+Result = TypeVar("Result")
 
 
 def replay_files(names: Sequence[str]) -> Iterator[tuple[str, str | None]]:
@@ -83,12 +100,37 @@ def _cannot_read(path: str, error: OSError) -> str:
     return f"{path}: cannot read it: {error.strerror or error}"
 
 
-def _records(paths: list[str], clicks: bool = False) -> list[Outcome]:
-    return [_record(path, clicks) for path in paths]
+def _outcome(entry: Entry, clicks: bool) -> Outcome:
+    path, problem = entry
+    return (path, None, f"{path}: {problem}") if problem else _record(path, clicks)
 
 
-def _records_of_bytes(files: list[tuple[str, bytes]], clicks: bool = False) -> list[Outcome]:
-    return [_record(path, clicks, data) for path, data in files]
+def _records(entries: list[Entry], clicks: bool = False) -> list[Outcome]:
+    return [_outcome(entry, clicks) for entry in entries]
+
+
+def _records_of_bytes(
+    files: list[tuple[str, bytes | None, str | None]], clicks: bool = False
+) -> list[Outcome]:
+    """The outcomes of files whose bytes were read here (None and why, where they were not)."""
+    return [
+        _record(path, clicks, data) if data is not None else (path, None, problem)
+        for path, data, problem in files
+    ]
+
+
+def _loaded(entries: list[Entry]) -> list[tuple[str, bytes | None, str | None]]:
+    """``entries`` with their bytes, for a cluster that may not share this disk."""
+    loaded: list[tuple[str, bytes | None, str | None]] = []
+    for path, problem in entries:
+        if problem:
+            loaded.append((path, None, f"{path}: {problem}"))
+            continue
+        try:
+            loaded.append((path, Path(path).read_bytes(), None))
+        except OSError as error:
+            loaded.append((path, None, _cannot_read(path, error)))
+    return loaded
 
 
 def _text(record: dict[str, Any]) -> str:
@@ -151,56 +193,173 @@ def _csv_row(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "checks": "; ".join(record["checks"])}
 
 
-def replay(arguments: argparse.Namespace) -> None:
-    listed = list(replay_files(arguments.files))
-    readable = [path for path, problem in listed if problem is None]
-    clicks: bool = arguments.clicks
-    results: dict[str, tuple[list[dict[str, Any]] | None, str | None]] = {}
-    chunks = [readable[start : start + _CHUNK] for start in range(0, len(readable), _CHUNK)]
-    show = arguments.progress and sys.stderr.isatty() and len(readable) > 1
-    done = 0
+class _Output:
+    """Each file's rows, written whole and flushed: text, JSON Lines or CSV (one header)."""
 
-    def collect(part: list[Outcome]) -> None:
-        nonlocal done
-        for path, records, error in part:
-            results[path] = (records, error)
-        done += len(part)
-        if show:
-            sys.stderr.write(f"\rread {done}/{len(readable)} replays")
+    def __init__(self, form: str, clicks: bool, progress: bool) -> None:
+        self.form = form
+        self.clicks = clicks
+        self.progress = progress
+        self.files = 0  # the files printed or reported, counted as the line is written
+        self.failures = 0
+        self.buffer = io.StringIO()
+        self.writer: csv.DictWriter[str] | None = None
+
+    def file(self, outcome: Outcome, total: int) -> None:
+        from ..autoplay import _sigint_blocked
+
+        path, records, error = outcome
+        rows = self._rows(path, records) if records is not None else []
+        # Ctrl-C waits for the end of the file's rows, so that what was written
+        # is whole lines, and the count said at the end is the files written.
+        with _sigint_blocked():
+            if records is None:
+                self.failures += 1
+                clear = "\r\x1b[K" if self.progress and self.files else ""
+                sys.stderr.write(f"{clear}minesweep replay: {error}\n")
+            else:
+                # Row by row, not as one string: a write larger than the pipe
+                # that a reader closes part way is not always told as a broken
+                # pipe by Python's buffered writer, and the rest is dropped.
+                sys.stdout.writelines(rows)
+                sys.stdout.flush()
+            self.files += 1
+            if self.progress:
+                sys.stderr.write(f"\rread {self.files}/{total} replays")
             sys.stderr.flush()
 
-    if arguments.dask:
-        _run_on_dask(chunks, clicks, arguments.dask, arguments.dask_timeout, collect)
-    else:
-        for part in _run(chunks, arguments.workers, clicks):
-            collect(part)
+    def _rows(self, path: str, records: list[dict[str, Any]]) -> list[str]:
+        """The lines of a file's output, each with its newline."""
+        if self.form == "text":
+            record = {"file": path, **records[0]}
+            text = _clicks_text(path, records) if self.clicks else _text(record)
+            return (text + "\n").splitlines(keepends=True)
+        if self.form == "json":
+            return [
+                json.dumps(_finite({"file": path, **record}), ensure_ascii=False, allow_nan=False)
+                + "\n"
+                for record in records
+            ]
+        self.buffer.seek(0)
+        self.buffer.truncate()
+        for record in records:
+            row = {"file": path, **record}
+            if self.writer is None:
+                self.writer = csv.DictWriter(self.buffer, fieldnames=list(row), lineterminator="\n")
+                self.writer.writeheader()
+            self.writer.writerow(_csv_row(row))
+        return self.buffer.getvalue().splitlines(keepends=True)
+
+
+def replay(arguments: argparse.Namespace) -> None:
+    """Print each file's rows as it is read; Ctrl-C ends it with one line and status 130."""
+    from ..autoplay import _sigint_caught
+
+    # Only the paths are listed ahead: the count of files is said on Ctrl-C.
+    listed = list(replay_files(arguments.files))
+    total = len(listed)
+    show = arguments.progress and sys.stderr.isatty() and total > 1
+    output = _Output(arguments.format, arguments.clicks, show)
+    stopped = False
+    with _sigint_caught() as caught:
+        try:
+            for outcome in _outcomes(listed, arguments):
+                output.file(outcome, total)
+        except BaseException as error:
+            # Native code that Python calls back (numba loading its cache) can
+            # turn the interrupt into another exception on its way up.
+            if not (caught() or isinstance(error, KeyboardInterrupt)):
+                raise
+            stopped = True
+    if stopped:
+        # Said once the handler that ignores a second Ctrl-C meanwhile is
+        # gone: interrupted() ignores it from here on.
+        interrupted(
+            f"minesweep replay: interrupted after {output.files:,} of {total:,} "
+            f"file{'s' if total != 1 else ''}",
+            after_progress=show and output.files > 0,
+        )
     if show:
         sys.stderr.write("\n")
-    failures = 0
-    writer: csv.DictWriter[str] | None = None
-    out = sys.stdout
-    for path, problem in listed:
-        records, error = results.get(path, (None, f"{path}: {problem}"))
-        if records is None:
-            failures += 1
-            sys.stderr.write(f"minesweep replay: {error}\n")
-            continue
-        if arguments.format == "text":
-            text = _clicks_text(path, records) if clicks else _text({"file": path, **records[0]})
-            out.write(text + "\n")
-            continue
-        for record in records:
-            record = {"file": path, **record}
-            if arguments.format == "json":
-                out.write(json.dumps(_finite(record), ensure_ascii=False, allow_nan=False) + "\n")
-            else:
-                if writer is None:
-                    writer = csv.DictWriter(out, fieldnames=list(record), lineterminator="\n")
-                    writer.writeheader()
-                writer.writerow(_csv_row(record))
-    out.flush()
-    if failures:
+    if output.failures:
         raise SystemExit(EXIT_USAGE)
+
+
+def _outcomes(listed: list[Entry], arguments: argparse.Namespace) -> Iterator[Outcome]:
+    """Each file's outcome, in the order listed: here, on processes or on a Dask cluster."""
+    clicks: bool = arguments.clicks
+    if arguments.dask:
+        from .._dask import in_order_on_dask
+
+        size = max(1, min(_CHUNK, len(listed) // 8))
+        parts = in_order_on_dask(
+            functools.partial(_records_of_bytes, clicks=clicks),
+            (_loaded(chunk) for chunk in _chunks(listed, size)),
+            arguments.dask,
+            arguments.dask_timeout,
+            doing="reading replays",
+        )
+        for part in parts:
+            yield from part
+        return
+    count = min(arguments.workers or 1, os.cpu_count() or 1)
+    if count <= 1 or len(listed) <= 1:
+        for entry in listed:
+            yield _outcome(entry, clicks)
+        return
+    yield from _on_processes(listed, count, clicks)
+
+
+def _chunks(entries: list[Entry], size: int) -> Iterator[list[Entry]]:
+    for start in range(0, len(entries), size):
+        yield entries[start : start + size]
+
+
+def _on_processes(listed: list[Entry], workers: int, clicks: bool) -> Iterator[Outcome]:
+    """The outcomes from ``workers`` processes, in order, at most 2 chunks a worker out at once."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..autoplay import _ignore_sigint, _sigint_blocked, _stop
+
+    # Every worker gets a chunk of its own even in a small batch.
+    size = max(1, min(_CHUNK, -(-len(listed) // (2 * workers))))
+    chunks = _chunks(listed, size)
+    work = functools.partial(_records, clicks=clicks)
+    pool: ProcessPoolExecutor | None = None
+    try:
+        # The first submit starts the workers: SIGINT is held back until their
+        # initializer ignores it (Ctrl-C is the parent's, which ends them).
+        with _sigint_blocked():
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+            first = pool.submit(work, next(chunks))
+        submit = functools.partial(pool.submit, work)
+        for part in _in_order(submit, chunks, 2 * workers, [first]):
+            yield from part
+    except BaseException:
+        # Ctrl-C, or the reader of the output gone: the workers end now.
+        if pool is not None:
+            _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _in_order(
+    submit: Callable[[Chunk], Future[Result]],
+    chunks: Iterable[Chunk],
+    window: int,
+    pending: list[Future[Result]],
+) -> Iterator[Result]:
+    """The results of ``submit(chunk)`` in the chunks' order, with at most ``window`` out at once.
+
+    ``pending`` are the futures already submitted, first in order.
+    """
+    out: deque[Future[Result]] = deque(pending)
+    for chunk in chunks:
+        while len(out) >= window:
+            yield out.popleft().result()
+        out.append(submit(chunk))
+    while out:
+        yield out.popleft().result()
 
 
 def _finite(record: dict[str, Any]) -> dict[str, Any]:
@@ -209,43 +368,3 @@ def _finite(record: dict[str, Any]) -> dict[str, Any]:
         key: None if isinstance(value, float) and not math.isfinite(value) else value
         for key, value in record.items()
     }
-
-
-def _run(chunks: list[list[str]], workers: int | None, clicks: bool) -> Iterator[list[Outcome]]:
-    """The chunks' records, in order: here, or on ``workers`` processes."""
-    count = workers if workers is not None else 1
-    if count <= 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            yield _records(chunk, clicks)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(min(count, len(chunks), os.cpu_count() or 1)) as pool:
-        yield from pool.map(functools.partial(_records, clicks=clicks), chunks)
-
-
-def _run_on_dask(
-    chunks: list[list[str]],
-    clicks: bool,
-    address: str,
-    timeout: float,
-    collect: Callable[[list[Outcome]], None],
-) -> None:
-    """The chunks' records from a Dask cluster, as they finish; the files are read here."""
-    from .._dask import run_on_dask
-
-    loaded: list[list[tuple[str, bytes]]] = []
-    for chunk in chunks:
-        part: list[tuple[str, bytes]] = []
-        unreadable: list[Outcome] = []
-        for path in chunk:
-            try:
-                part.append((path, Path(path).read_bytes()))
-            except OSError as error:
-                unreadable.append((path, None, _cannot_read(path, error)))
-        if unreadable:
-            collect(unreadable)
-        if part:
-            loaded.append(part)
-    work = functools.partial(_records_of_bytes, clicks=clicks)
-    run_on_dask(work, loaded, address, timeout, collect, doing="reading replays")

@@ -8,19 +8,22 @@ cannot be read raises :class:`ReplayError` (a ``ValueError``) naming the file
 and the byte, never anything else. :func:`summary` gives one flat record of
 a replay: what the file says, what its board asks (3BV, openings,
 islands), and :func:`check`'s list of the header's claims that the board
-contradicts. :func:`write_evf` and :func:`write_rawvf` write them back.
+contradicts; :func:`table` gives a batch of them as one pandas table (pandas
+is an optional extra, imported only there). :func:`write_evf` and
+:func:`write_rawvf` write them back.
 
 The package's parts: ``model`` (the value objects), ``_bytes`` (the bounded
 reader every format reads through), one module a format (``avf``, ``rmv``,
 ``evf``, ``mvf``, ``rawvf``), ``reading`` (which format a file is),
 ``checks``, ``verdict`` (the exact
-solver on a click) and ``report`` (the record).
+solver on a click), ``report`` (the record) and ``frame`` (the table).
 """
 
 from __future__ import annotations
 
 from .checks import check
 from .evf import write_evf
+from .frame import table
 from .from_game import replay_from_game
 from .model import EVENT_KINDS, FORMATS, Claims, MouseEvent, Replay, ReplayError
 from .rawvf import write_rawvf
@@ -39,6 +42,7 @@ __all__ = [
     "read",
     "replay_from_game",
     "summary",
+    "table",
     "write_evf",
     "write_rawvf",
 ]
