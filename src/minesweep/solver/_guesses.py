@@ -138,3 +138,117 @@ def blank_chances(probability):  # pragma: no cover - compiled
         for c in range(cols):
             chances[r, c] = blank_chance(probability, r, c)
     return chances
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def _outside(revealed, doubtful, squares, count, limit, out, at):  # pragma: no cover - compiled
+    """Copy the outside squares still in doubt into ``out`` from ``at``; -1 when one
+    is revealed or more than ``limit`` are in doubt, else the new end."""
+    rows, cols = revealed.shape
+    end = at
+    for i in range(count):
+        r, c = squares[i, 0], squares[i, 1]
+        if not (0 <= r < rows and 0 <= c < cols):
+            continue
+        if revealed[r, c]:
+            return -1
+        if doubtful[r, c]:
+            out[end] = r * cols + c
+            end += 1
+    return end if end - at <= limit else -1
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def fifty_structures(  # pragma: no cover - compiled
+    revealed, doubtful, risk, row, col, pair_limit, block_limit
+):  # fmt: skip
+    """The 50/50s that could form around ``(row, col)``, as :class:`.fiftyfifty.FiftyFifties` says.
+
+    Returns ``(pairs, start, split, squares, bounds)``: structure ``i``'s
+    squares (flat indices) are ``squares[start[i]:start[i + 1]]``, those
+    before ``split[i]`` to be mines and the rest safe; the first ``pairs``
+    are pairs (the walls past their ends in doubt, then the partner; the
+    square itself safe), the rest 2x2 blocks (the corners in doubt, then the
+    diagonal against the square's; the square's diagonal safe).
+    ``bounds[i]`` is the chance of its least likely square, which bounds
+    the chance that it forms.
+    """
+    rows, cols = revealed.shape
+    start = np.zeros(9, np.int64)
+    split = np.zeros(8, np.int64)
+    squares = np.empty(8 * 10, np.int64)
+    walls = np.empty((6, 2), np.int64)
+    count = 0
+    end = 0
+    for direction in range(4):
+        dr = (0, 0, 1, -1)[direction]
+        dc = (1, -1, 0, 0)[direction]
+        pr, pc = row + dr, col + dc
+        if not (0 <= pr < rows and 0 <= pc < cols and doubtful[pr, pc]):
+            continue
+        k = 0
+        if dc:
+            low, high = min(col, col + dc) - 1, max(col, col + dc) + 1
+            for cc in (low, high):
+                for rr in (row - 1, row, row + 1):
+                    walls[k, 0], walls[k, 1] = rr, cc
+                    k += 1
+        else:
+            low, high = min(row, row + dr) - 1, max(row, row + dr) + 1
+            for rr in (low, high):
+                for cc in (col - 1, col, col + 1):
+                    walls[k, 0], walls[k, 1] = rr, cc
+                    k += 1
+        stop = _outside(revealed, doubtful, walls, 6, pair_limit, squares, end)
+        if stop < 0:
+            continue
+        squares[stop] = pr * cols + pc
+        squares[stop + 1] = row * cols + col
+        split[count] = stop + 1
+        end = stop + 2
+        count += 1
+        start[count] = end
+    pairs = count
+    corners = np.empty((4, 2), np.int64)
+    for corner in range(4):
+        top = row - 1 if corner < 2 else row
+        left = col - 1 if corner % 2 == 0 else col
+        inside = True
+        for rr in (top, top + 1):
+            for cc in (left, left + 1):
+                if not (0 <= rr < rows and 0 <= cc < cols and doubtful[rr, cc]):
+                    inside = False
+        if not inside:
+            continue
+        k = 0
+        for rr in (top - 1, top + 2):
+            for cc in (left - 1, left + 2):
+                corners[k, 0], corners[k, 1] = rr, cc
+                k += 1
+        stop = _outside(revealed, doubtful, corners, 4, block_limit, squares, end)
+        if stop < 0:
+            continue
+        a, b = top * cols + left, top * cols + left + 1
+        c, d = (top + 1) * cols + left, (top + 1) * cols + left + 1
+        # The square's own diagonal safe, the other one mines.
+        on_main = (row == top and col == left) or (row == top + 1 and col == left + 1)
+        if on_main:
+            squares[stop], squares[stop + 1], squares[stop + 2], squares[stop + 3] = b, c, a, d
+        else:
+            squares[stop], squares[stop + 1], squares[stop + 2], squares[stop + 3] = a, d, b, c
+        split[count] = stop + 2
+        end = stop + 4
+        count += 1
+        start[count] = end
+    bounds = np.empty(count)
+    for i in range(count):
+        least_mine = 1.0
+        least_safe = 1.0
+        for j in range(start[i], start[i + 1]):
+            p = risk[squares[j] // cols, squares[j] % cols]
+            if j < split[i]:
+                least_mine = min(least_mine, p)
+            else:
+                least_safe = min(least_safe, 1.0 - p)
+        bounds[i] = min(least_mine, least_safe)
+    return pairs, start[: count + 1].copy(), split[:count].copy(), squares[:end].copy(), bounds

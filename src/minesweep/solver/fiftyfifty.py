@@ -11,6 +11,7 @@ analysis.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -55,13 +56,15 @@ class FiftyFifties:
         config: PolicyConfig = DEFAULT_POLICY,
     ) -> None:
         self.rows, self.cols = view.shape
-        # Lists, not arrays: they are read one square at a time.
-        self._revealed: list[list[bool]] = (view < GLYPH_HIDDEN).tolist()
-        self._doubtful: list[list[bool]] = np.isfinite(risk).tolist()
-        self._risk: list[list[float]] = risk.tolist()
-        self._mines_left = mines_left
+        self._revealed = np.ascontiguousarray(view < GLYPH_HIDDEN)
+        self._doubtful = np.isfinite(risk)
+        self._risk = np.ascontiguousarray(risk, np.float64)
+        self._limits = (
+            min(config.pair_missing, mines_left - 1),
+            min(config.block_missing, mines_left - 2),
+        )
         self._config = config
-        self._found: dict[Cell, tuple[list[Structure], list[Structure]]] = {}
+        self._found: dict[Cell, _Found] = {}
 
     def factor(self, cell: Cell, ask: Lookahead | None = None) -> float:
         """How much more a guess at ``cell`` is worth for the 50/50s it may settle early.
@@ -70,7 +73,7 @@ class FiftyFifties:
         the influence capped at its chances of being a mine and safe. With
         ``ask`` None, an upper bound that needs no counting.
         """
-        safe = 1.0 - self._risk[cell[0]][cell[1]]
+        safe = 1.0 - float(self._risk[cell])
         influence = self.influence(cell, ask)
         return 1.0 + self._config.influence_weight * min(influence, safe, 1.0 - safe) / safe
 
@@ -84,85 +87,66 @@ class FiftyFifties:
         blocks the likeliest counts. With ``ask`` None, each chance is
         bounded by the least likely of its squares.
         """
-        pairs, blocks = self.structures(cell)
-        return sum(self._chance(s, ask) for s in pairs) + max(
-            (self._chance(s, ask) for s in blocks), default=0.0
-        )
-
-    def _chance(self, structure: Structure, ask: Lookahead | None) -> float:
-        mines, safe = structure
-        risk = self._risk
-        # The least likely square bounds them all.
-        bound = min(
-            min((risk[r][c] for r, c in mines), default=1.0),
-            min((1.0 - risk[r][c] for r, c in safe), default=1.0),
-        )
+        found = self._structures(cell)
+        bounds: list[float] = found.bounds.tolist()
         if ask is None:
-            return bound
-        if bound < self._config.structure_floor:
-            return 0.0  # not worth a count
-        joint = ask.joint(mines, safe)
-        return 0.0 if joint is None else float(joint)
+            chances = bounds
+        else:
+            structures = self._listed(cell)
+            chances = [
+                0.0 if bound < self._config.structure_floor else _joint(ask, structure)
+                for bound, structure in zip(bounds, structures, strict=True)
+            ]
+        return sum(chances[: found.pairs]) + max(chances[found.pairs :], default=0.0)
 
     def structures(self, cell: Cell) -> tuple[list[Structure], list[Structure]]:
         """The pairs and the blocks around ``cell``, each as (squares to be mines, to be safe)."""
-        if cell in self._found:
-            return self._found[cell]
-        found = self._found[cell] = (self._pairs(cell), self._blocks(cell))
+        listed = self._listed(cell)
+        pairs = self._structures(cell).pairs
+        return listed[:pairs], listed[pairs:]
+
+    def _structures(self, cell: Cell) -> _Found:
+        """The structures around ``cell``, found by :func:`._guesses.fifty_structures`; once."""
+        found = self._found.get(cell)
+        if found is None:
+            from ._guesses import fifty_structures
+
+            found = self._found[cell] = _Found(
+                *entry(fifty_structures)(
+                    self._revealed, self._doubtful, self._risk, cell[0], cell[1], *self._limits
+                )
+            )
         return found
 
-    def _pairs(self, cell: Cell) -> list[Structure]:
-        """``cell`` safe beside a partner in doubt, the walls past their ends mines."""
-        r, c = cell
-        pairs: list[Structure] = []
-        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            partner = (r + dr, c + dc)
-            if not self._is_doubtful(partner):
-                continue
-            if dc:
-                low, high = min(c, c + dc) - 1, max(c, c + dc) + 1
-                walls = [(rr, cc) for cc in (low, high) for rr in (r - 1, r, r + 1)]
-            else:
-                low, high = min(r, r + dr) - 1, max(r, r + dr) + 1
-                walls = [(rr, cc) for rr in (low, high) for cc in (c - 1, c, c + 1)]
-            missing = self._outside(walls, min(self._config.pair_missing, self._mines_left - 1))
-            if missing is not None:
-                pairs.append(([*missing, partner], [cell]))
-        return pairs
+    def _listed(self, cell: Cell) -> list[Structure]:
+        """The structures around ``cell`` as lists of squares."""
+        found = self._structures(cell)
+        if found.listed is None:
+            cols = self.cols
+            squares = [divmod(square, cols) for square in found.squares.tolist()]
+            start, split = found.start.tolist(), found.split.tolist()
+            found.listed = [
+                (squares[start[i] : split[i]], squares[split[i] : start[i + 1]])
+                for i in range(len(split))
+            ]
+        return found.listed
 
-    def _blocks(self, cell: Cell) -> list[Structure]:
-        """``cell``'s diagonal of a 2x2 block safe, the other diagonal and the corners mines."""
-        r, c = cell
-        blocks: list[Structure] = []
-        for top, left in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
-            squares = [(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)]
-            if not all(self._is_doubtful(square) for square in squares):
-                continue
-            corners = [(rr, cc) for rr in (top - 1, top + 2) for cc in (left - 1, left + 2)]
-            limit = min(self._config.block_missing, self._mines_left - 2)
-            missing = self._outside(corners, limit)
-            if missing is None:
-                continue
-            on_main = squares.index(cell) in (0, 3)
-            main, other = [squares[0], squares[3]], [squares[1], squares[2]]
-            blocks.append(([*missing, *other], main) if on_main else ([*missing, *main], other))
-        return blocks
 
-    def _is_doubtful(self, square: Cell) -> bool:
-        r, c = square
-        return 0 <= r < self.rows and 0 <= c < self.cols and self._doubtful[r][c]
+@dataclass(slots=True)
+class _Found:
+    """The structures around one square (see :func:`._guesses.fifty_structures`)."""
 
-    def _outside(self, squares: list[Cell], limit: int) -> list[Cell] | None:
-        """The outside squares not yet known mines, or None when one is revealed or too many."""
-        missing = []
-        for r, c in squares:
-            if not (0 <= r < self.rows and 0 <= c < self.cols):
-                continue
-            if self._revealed[r][c]:
-                return None
-            if self._doubtful[r][c]:
-                missing.append((r, c))
-        return missing if len(missing) <= limit else None
+    pairs: int
+    start: npt.NDArray[np.int64]
+    split: npt.NDArray[np.int64]
+    squares: npt.NDArray[np.int64]
+    bounds: npt.NDArray[np.float64]
+    listed: list[Structure] | None = None
+
+
+def _joint(ask: Lookahead, structure: Structure) -> float:
+    joint = ask.joint(*structure)
+    return 0.0 if joint is None else float(joint)
 
 
 def fifty_fifty_or_safe(
