@@ -28,6 +28,7 @@ from minesweep.replays.mvf import read_mvf
 from minesweep.replays.rawvf import read_rawvf, write_rawvf
 from minesweep.replays.reading import detect_format, read
 from minesweep.replays.rmv import read_rmv
+from minesweep.replays.stats import replay_stats
 
 DATA = Path(__file__).parent / "data"
 FILES = ["test_subject.avf", "test_subject.evf", "test_subject.rmv", "test_subject_2.rmv"]
@@ -293,6 +294,52 @@ def test_rawvf_round_trip(name: str, replays: dict[str, Replay]) -> None:
             assert (back.x, back.y) == (ours.x, ours.y)
 
 
+def test_arbiter_shift_chord_reads_as_a_middle_chord() -> None:
+    # Code 11 (RawVF's parser_avf.c prints it as sc) is a left press with
+    # Shift held: a one-button chord that the next left release ends.
+    avf = bytearray((DATA / "test_subject.avf").read_bytes())
+    plain = read(bytes(avf), name="plain.avf")
+    press = next(i for i, event in enumerate(plain.events) if event.kind == "lc")
+    release = next(i for i in range(press + 1, len(plain.events)) if plain.events[i].kind == "lr")
+    assert all(plain.events[i].kind != "rc" for i in range(press, release))
+    avf[0x6C + 8 * press] = 11
+    chorded = read(bytes(avf), name="chord.avf")
+    kinds = [event.kind for event in chorded.events]
+    assert (kinds[press], kinds[release]) == ("mc", "mr")
+    others = [i for i in range(len(kinds)) if i not in (press, release)]
+    assert [chorded.events[i] for i in others] == [plain.events[i] for i in others]
+
+
+_RAWVF_3X3 = "RawVF_Version: Rev6\nWidth: 3\nHeight: 3\nMines: 1\nBoard:\n*00\n000\n000\nEvents:\n"
+
+
+def test_rawvf_shift_chord_is_a_middle_chord() -> None:
+    # The same game with sc...lr and with mc...mr: the same events, so the
+    # same statistics (one double click, the chord around (2, 2)).
+    flag = "0.000 rc 1 1 (5 5)\n0.050 rr 1 1 (5 5)\n"
+    tail = "0.800 lc 3 3 (40 40)\n0.900 lr 3 3 (40 40)\n"
+    shift = flag + "0.600 sc 2 2 (20 20)\n0.700 lr 2 2 (20 20)\n" + tail
+    middle = flag + "0.600 mc 2 2 (20 20)\n0.700 mr 2 2 (20 20)\n" + tail
+    ours = read_rawvf((_RAWVF_3X3 + shift).encode(), "s.rawvf")
+    want = read_rawvf((_RAWVF_3X3 + middle).encode(), "m.rawvf")
+    assert ours.events == want.events
+    assert [e.kind for e in ours.events] == ["rc", "rr", "mc", "mr", "lc", "lr"]
+    assert replay_stats(ours) == replay_stats(want)
+    assert replay_stats(ours).double == 1
+    # A right press before the left release clears Shift (parser_raw.c's
+    # right_press): the press goes on as a left+right chord.
+    both = flag + "0.600 sc 2 2 (20 20)\n0.650 rc 2 2 (20 20)\n0.700 lr 2 2 (20 20)\n"
+    both += "0.750 rr 2 2 (20 20)\n"
+    kinds = [e.kind for e in read_rawvf((_RAWVF_3X3 + both).encode(), "b.rawvf").events]
+    assert kinds == ["rc", "rr", "lc", "rc", "lr", "rr"]
+
+
+def test_rawvf_refuses_mt_naming_the_line() -> None:
+    text = _RAWVF_3X3 + "0.000 lc 1 1 (5 5)\n0.500 mt 1 1 (5 5)\n"
+    with pytest.raises(ReplayError, match=r"t\.rawvf: line 11: event 'mt' is defined by no"):
+        read_rawvf(text.encode(), "t.rawvf")
+
+
 def test_rawvf_reads_negative_times_and_skips_board_events() -> None:
     text = "RawVF_Version: Rev6\nWidth: 2\nHeight: 1\nMines: 1\nBoard:\n*0\nEvents:\n"
     text += (
@@ -468,8 +515,6 @@ def test_unknown_event_codes() -> None:
     avf = bytearray((DATA / "test_subject.avf").read_bytes())
     avf[0x6C + 8 * 5] = 77
     assert "unknown code 77" in str(_raises_replay_error(bytes(avf), "u.avf"))
-    avf[0x6C + 8 * 5] = 11
-    assert "shift-chord" in str(_raises_replay_error(bytes(avf), "u.avf"))
     v4 = bytearray(write_evf(read(DATA / "test_subject.avf")))
     first = v4.index(bytes([2, 0, 0, 18, 0, 1]))  # the first event: lc at 0 ms, (18, 1)
     v4[first + 6 + 6 * 3] = 50
