@@ -83,8 +83,8 @@ def read_mvf(data: bytes, where: str) -> Replay:
             return _read_2007(reader, year, decode_text(name, utf8="never").strip())
         raise reader.error(f"an unknown Clone version (byte 27 = {year_digit})", 27)
     if data[:2] == b"\0\0":
-        # A 0.97 hacked by someone unknown (so parser_mvf.c): the 0.97 game
-        # from byte 7, where the header is cut to seven zero-led bytes.
+        # A 0.97 hacked by someone unknown: parser_mvf.c reads files that
+        # start 00 00 as the 0.97 game from byte 7 (its only description).
         reader.offset = 7
         return _read_097(reader, "0.97 (unknown hack)", funny=False)
     return _read_early(reader)
