@@ -28,6 +28,7 @@ from minesweep.replays.mvf import read_mvf
 from minesweep.replays.rawvf import read_rawvf, write_rawvf
 from minesweep.replays.reading import detect_format, read
 from minesweep.replays.rmv import read_rmv
+from minesweep.replays.stats import replay_stats
 
 DATA = Path(__file__).parent / "data"
 FILES = ["test_subject.avf", "test_subject.evf", "test_subject.rmv", "test_subject_2.rmv"]
@@ -293,6 +294,52 @@ def test_rawvf_round_trip(name: str, replays: dict[str, Replay]) -> None:
             assert (back.x, back.y) == (ours.x, ours.y)
 
 
+def test_arbiter_shift_chord_reads_as_a_middle_chord() -> None:
+    # Code 11 (RawVF's parser_avf.c prints it as sc) is a left press with
+    # Shift held: a one-button chord that the next left release ends.
+    avf = bytearray((DATA / "test_subject.avf").read_bytes())
+    plain = read(bytes(avf), name="plain.avf")
+    press = next(i for i, event in enumerate(plain.events) if event.kind == "lc")
+    release = next(i for i in range(press + 1, len(plain.events)) if plain.events[i].kind == "lr")
+    assert all(plain.events[i].kind != "rc" for i in range(press, release))
+    avf[0x6C + 8 * press] = 11
+    chorded = read(bytes(avf), name="chord.avf")
+    kinds = [event.kind for event in chorded.events]
+    assert (kinds[press], kinds[release]) == ("mc", "mr")
+    others = [i for i in range(len(kinds)) if i not in (press, release)]
+    assert [chorded.events[i] for i in others] == [plain.events[i] for i in others]
+
+
+_RAWVF_3X3 = "RawVF_Version: Rev6\nWidth: 3\nHeight: 3\nMines: 1\nBoard:\n*00\n000\n000\nEvents:\n"
+
+
+def test_rawvf_shift_chord_is_a_middle_chord() -> None:
+    # The same game with sc...lr and with mc...mr: the same events, so the
+    # same statistics (one double click, the chord around (2, 2)).
+    flag = "0.000 rc 1 1 (5 5)\n0.050 rr 1 1 (5 5)\n"
+    tail = "0.800 lc 3 3 (40 40)\n0.900 lr 3 3 (40 40)\n"
+    shift = flag + "0.600 sc 2 2 (20 20)\n0.700 lr 2 2 (20 20)\n" + tail
+    middle = flag + "0.600 mc 2 2 (20 20)\n0.700 mr 2 2 (20 20)\n" + tail
+    ours = read_rawvf((_RAWVF_3X3 + shift).encode(), "s.rawvf")
+    want = read_rawvf((_RAWVF_3X3 + middle).encode(), "m.rawvf")
+    assert ours.events == want.events
+    assert [e.kind for e in ours.events] == ["rc", "rr", "mc", "mr", "lc", "lr"]
+    assert replay_stats(ours) == replay_stats(want)
+    assert replay_stats(ours).double == 1
+    # A right press before the left release clears Shift (parser_raw.c's
+    # right_press): the press goes on as a left+right chord.
+    both = flag + "0.600 sc 2 2 (20 20)\n0.650 rc 2 2 (20 20)\n0.700 lr 2 2 (20 20)\n"
+    both += "0.750 rr 2 2 (20 20)\n"
+    kinds = [e.kind for e in read_rawvf((_RAWVF_3X3 + both).encode(), "b.rawvf").events]
+    assert kinds == ["rc", "rr", "lc", "rc", "lr", "rr"]
+
+
+def test_rawvf_refuses_mt_naming_the_line() -> None:
+    text = _RAWVF_3X3 + "0.000 lc 1 1 (5 5)\n0.500 mt 1 1 (5 5)\n"
+    with pytest.raises(ReplayError, match=r"t\.rawvf: line 11: event 'mt' is defined by no"):
+        read_rawvf(text.encode(), "t.rawvf")
+
+
 def test_rawvf_reads_negative_times_and_skips_board_events() -> None:
     text = "RawVF_Version: Rev6\nWidth: 2\nHeight: 1\nMines: 1\nBoard:\n*0\nEvents:\n"
     text += (
@@ -357,13 +404,130 @@ def test_mvf_097_matches_ms_toollib(tmp_path: Path) -> None:
     assert replay.events[-1] == MouseEvent(1.1, "rr", 200, 200)  # kept as given: off the board
 
 
-def test_other_clone_versions_are_named_and_refused() -> None:
+def _mvf_2007(mines: list[tuple[int, int]], states: list[tuple[int, int, int, int, int, int]],
+              *, seed: int = 4321, digit: str = "7", version: bytes = b"2007 beta",
+              width: int = 8, height: int = 8, name: bytes = b"Tommy") -> bytes:  # fmt: skip
+    """A Clone 2006/2007 file (docs/replays.md); ``states`` are (ms, left, right, middle, x, y)."""
+    from minesweep.replays.mvf import _permutation
+
+    byte_of, mask_of = _permutation(seed, 48)
+    head = bytearray(71)
+    head[0:2] = b"\x11\x4d"
+    head[27] = ord(digit)
+    head[53] = len(version)
+    head[54 : 54 + len(version)] = version
+    out = head + bytes([5, 22]) + (2007).to_bytes(2, "big") + bytes([16, 39, 5])
+    out += bytes([1, 1]) + (1100).to_bytes(3, "big") + b"\0"
+    out += bytes([width, height]) + len(mines).to_bytes(2, "big")
+    out += b"".join(bytes([col + 1, row + 1]) for row, col in mines)
+    out += bytes([len(name)]) + name + seed.to_bytes(2, "big") + len(states).to_bytes(3, "big")
+    for ms, lb, rb, mb, x, y in states:
+        value = [rb, mb, lb]
+        value += [(y + 32 >> j) & 1 for j in range(11)] + [(x + 32 >> j) & 1 for j in range(11)]
+        value += [(ms >> j) & 1 for j in range(22)] + [0]
+        record = bytearray(6)
+        for bit, on in enumerate(value):
+            if on:
+                record[int(byte_of[bit])] |= int(mask_of[bit])
+        out += record
+    return bytes(out)
+
+
+def _mvf_early(mines: list[tuple[int, int]], states: list[tuple[int, int, int, int, int, int]],
+               *, version: str, name: bytes = b"Tommy") -> bytes:  # fmt: skip
+    """A headerless Clone 0.96-or-earlier file of an 8x8 game (docs/replays.md)."""
+    out = bytes([8, 8]) + len(mines).to_bytes(2, "big")
+    out += b"".join(bytes([col, row]) for row, col in mines) + b"\1\0"
+    for ms, lb, rb, mb, x, y in states:
+        out += bytes([ms // 1000, ms % 1000 // 10, lb | mb << 1 | rb << 2])
+        out += x.to_bytes(2, "big") + y.to_bytes(2, "big") + b"\0"
+    out += (1).to_bytes(2, "big") + bytes([10])  # the time: 1.10 s
+    padded = name.ljust(100)
+    if version == "0.96":
+        return out + padded + b"\0" + b"K" * 20 + b"\0"
+    if version == "0.76":
+        return out + padded + b"1234567890"
+    return out + b"1234567890"
+
+
+#: _MVF_STATES as RawVF's parser_mvf.c prints it: the first record's held
+#: button, then each record's changes (a move only where the place changed).
+_MVF_RAWVF = (
+    "RawVF_Version: Rev6\nWidth: 8\nHeight: 8\nMines: 2\nBoard:\n"
+    "0000000*\n00000000\n00000000\n000*0000\n" + "00000000\n" * 4 + "Events:\n"
+    "0.000 lc 2 2 (20 20)\n0.050 lr 2 2 (20 20)\n0.120 mv 3 2 (40 20)\n"
+    "0.300 rc 3 2 (40 20)\n0.340 rr 3 2 (40 20)\n1.000 mv 13 13 (200 200)\n"
+    "1.000 lc 13 13 (200 200)\n1.000 rc 13 13 (200 200)\n1.100 lr 13 13 (200 200)\n"
+    "1.100 rr 13 13 (200 200)\n"
+)
+
+
+@pytest.mark.parametrize("digit", ["6", "7"])
+def test_mvf_2006_2007_read_as_parser_mvf_prints_them(digit: str) -> None:
+    version = f"200{digit} beta".encode()
+    replay = read(_mvf_2007([(0, 7), (3, 3)], _MVF_STATES, digit=digit, version=version))
+    want = read_rawvf(_MVF_RAWVF.encode(), "want.rawvf")
+    assert replay.version == int(f"200{digit}")
+    assert replay.software == f"Minesweeper Clone 200{digit} beta"
+    assert (replay.player, replay.claims.rtime, replay.mode) == ("Tommy", 1.1, 0)
+    assert replay.field.mines.tolist() == want.field.mines.tolist()
+    assert replay.events == want.events
+    assert replay_stats(replay) == replay_stats(want)
+    # Stored x and y are 32 more than the pixel: a place left of the board reads negative.
+    off = read(_mvf_2007([(0, 0)], [(0, 0, 0, 0, -7, 3), (10, 1, 0, 0, 5, 3)]))
+    assert [(e.kind, e.x, e.y) for e in off.events] == [("mv", -7, 3), ("mv", 5, 3), ("lc", 5, 3)]
+
+
+def test_mvf_2007_day_zero_has_no_start() -> None:
+    data = bytearray(_mvf_2007([(0, 0)], _MVF_STATES))
+    data[72] = 0  # Clone 2007's bug: the day saved as 0
+    assert read(bytes(data)).start_us is None
+
+
+@pytest.mark.parametrize("version", ["0.96", "0.76", "0.75"])
+def test_mvf_early_versions_read_as_parser_mvf_prints_them(version: str) -> None:
+    replay = read(_mvf_early([(0, 7), (3, 3)], _MVF_STATES, version=version), name="old.mvf")
+    want = read_rawvf(_MVF_RAWVF.encode(), "want.rawvf")
+    assert version in replay.software
+    assert replay.player == ("" if version == "0.75" else "Tommy")
+    assert replay.claims.rtime == 1.1
+    assert replay.field.mines.tolist() == want.field.mines.tolist()
+    assert replay.events == want.events
+    assert replay_stats(replay) == replay_stats(want)
+
+
+def test_mvf_early_ends_at_the_time_and_adds_the_last_release() -> None:
+    # A record past the final time is a left-over: the events end before it,
+    # and the button still held is released at the last record's place.
+    states = [(0, 1, 0, 0, 20, 20), (50, 0, 0, 0, 20, 20), (900, 1, 0, 0, 40, 20),
+              (2000, 0, 0, 0, 40, 20)]  # fmt: skip
+    replay = read(_mvf_early([(0, 7)], states, version="0.96"), name="old.mvf")
+    assert [(round(e.time * 1000), e.kind) for e in replay.events] == [
+        (0, "lc"), (50, "lr"), (900, "mv"), (900, "lc"), (900, "lr")
+    ]  # fmt: skip
+
+
+def test_mvf_097_hacks() -> None:
+    data = _mvf_097([(0, 7), (3, 3)], _MVF_STATES)
+    plain = read(data)
+    funny = bytearray(data)
+    funny[27] = ord("8")
+    read_funny = read(bytes(funny), name="f.mvf")
+    assert (read_funny.events, read_funny.mode) == (plain.events, 1)  # Funny Mode: always UPK
+    assert read_funny.software == "Minesweeper Clone 0.97 Funny Mode"
+    unknown = bytes(7) + data[74:]  # the unknown hack: the 0.97 game from byte 7
+    assert read(unknown, name="u.mvf").events == plain.events
+
+
+def test_other_clone_files_are_named_and_refused() -> None:
     data = bytearray(_mvf_097([(0, 0)], _MVF_STATES))
-    data[27] = ord("7")
-    with pytest.raises(ReplayError, match=r"x\.mvf: at byte 27: Clone 2007 .*not supported"):
+    data[27] = ord("9")
+    with pytest.raises(ReplayError, match=r"x\.mvf: at byte 27: an unknown Clone version"):
         read(bytes(data), name="x.mvf")
-    with pytest.raises(ReplayError, match=r"0\.96 or earlier"):
-        read_mvf(b"\x08\x08\x00\x01\x01\x01", "old.mvf")
+    with pytest.raises(ReplayError, match=r"at byte 0: no 0x11 0x4D header and a 9x8 board"):
+        read_mvf(b"\x09\x08\x00\x01\x01\x01", "old.mvf")
+    with pytest.raises(ReplayError, match=r"too short for the time and checksum"):
+        read_mvf(b"\x08\x08\x00\x01\x01\x01\x00\x00", "old.mvf")
 
 
 # --- bad input ------------------------------------------------------------------------------
@@ -468,8 +632,6 @@ def test_unknown_event_codes() -> None:
     avf = bytearray((DATA / "test_subject.avf").read_bytes())
     avf[0x6C + 8 * 5] = 77
     assert "unknown code 77" in str(_raises_replay_error(bytes(avf), "u.avf"))
-    avf[0x6C + 8 * 5] = 11
-    assert "shift-chord" in str(_raises_replay_error(bytes(avf), "u.avf"))
     v4 = bytearray(write_evf(read(DATA / "test_subject.avf")))
     first = v4.index(bytes([2, 0, 0, 18, 0, 1]))  # the first event: lc at 0 ms, (18, 1)
     v4[first + 6 + 6 * 3] = 50

@@ -17,7 +17,7 @@ from .model import CODE_BY_KIND, EventColumns, EventKind, FieldMask, MouseEvent,
 
 __all__ = [
     "check_board", "check_times", "event_arrays", "field_from_cells", "field_from_mask",
-    "make_events", "mask_from_mask",
+    "make_events", "mask_from_mask", "shift_chord_kinds",
 ]  # fmt: skip
 
 
@@ -126,3 +126,34 @@ def event_arrays(
 ) -> tuple[MouseEvent, ...]:
     """The events of numpy columns (kind codes 1-12), built when first read."""
     return lazy_events(EventColumns(times, codes, xs, ys))
+
+
+def shift_chord_kinds(kinds: Sequence[str]) -> list[EventKind]:
+    """``kinds`` with each shift chord (``"sc"``) read as a middle-button chord.
+
+    Arbiter and FreeSweeper record a left press with Shift held (AVF code
+    11, RawVF ``sc``): a chord made with one button. RawVF's statistics
+    engine (``parser_raw.c``, ``left_press_with_shift``) chords on the
+    squares around at the next left release, counting one double click,
+    unless a right press comes first: that clears the Shift state and the
+    press goes on as a plain left+right chord. ms-toollib has no such event
+    (1.5.20 panics on AVF code 11), but a middle press and release is the
+    one-button chord its click machine knows; so ``sc`` becomes ``mc`` and
+    the left release that ends it ``mr``, or ``sc`` becomes ``lc`` when a
+    right press takes over. Other kinds pass through unchanged.
+    """
+    out: list[EventKind] = []
+    open_at: int | None = None  # the index of the shift chord not yet released
+    for kind in kinds:
+        if kind == "sc":
+            open_at = len(out)
+            out.append("mc")
+            continue
+        if open_at is not None:
+            if kind == "rc":
+                out[open_at] = "lc"
+                open_at = None
+            elif kind == "lr":
+                kind, open_at = "mr", None
+        out.append(kind)  # type: ignore[arg-type]
+    return out

@@ -11,6 +11,9 @@ found by reading the bytes (see FORMATS.md §1.2):
   the byte two before ``[`` says whether question marks were on (17) or off (127);
 - 8-byte mouse records ``(code, x_hi, sec_lo, x_lo, hundredths, y_hi, sec_hi, y_lo)``,
   time = seconds - 1 + hundredths / 100, ended by a record whose seconds are 0;
+- code 11 is a left press with Shift held (a one-button chord, RawVF's
+  ``sc``): read as a middle press, and the left release ending it as a middle
+  release (see :func:`._common.shift_chord_kinds`);
 - a footer: ``RealTime: ..\\r``, ``Skin: ..\\r``, the player's name ``\\r`` and
   the program's name and version.
 """
@@ -24,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, field_from_cells, make_events
+from ._common import check_times, field_from_cells, make_events, shift_chord_kinds
 from .model import Claims, EventKind, Replay
 
 __all__ = ["parse_arbiter_times", "read_avf"]
@@ -34,7 +37,8 @@ _LEVELS = {3: (8, 8, 10), 4: (16, 16, 40), 5: (16, 30, 99)}
 _LEVEL_NAMES = {3: "beginner", 4: "intermediate", 5: "expert", 6: "custom"}
 
 #: Mouse record codes. 145 and 193 are releases of the right and middle
-#: buttons while another is held, 21 a left release after a shift-chord.
+#: buttons while another is held, 21 a left release after a shift-chord
+#: (11, the shift-chord press itself, is read by :func:`_kinds`).
 _KINDS: dict[int, EventKind] = {
     1: "mv", 3: "lc", 5: "lr", 9: "rc", 17: "rr", 33: "mc", 65: "mr",
     145: "rr", 193: "mr", 21: "lr",
@@ -215,19 +219,14 @@ def _parse_header(
 
 
 def _kinds(codes: np.ndarray, offsets: np.ndarray, reader: ByteReader) -> list[EventKind]:
-    kinds: list[EventKind] = []
+    kinds: list[str] = []
     table = _KINDS
     for i, code in enumerate(codes.tolist()):
-        kind = table.get(code)
+        kind: str | None = "sc" if code == _SHIFT_CHORD else table.get(code)
         if kind is None:
-            if code == _SHIFT_CHORD:
-                raise reader.error(
-                    f"event {i + 1} is a shift-chord press (code 11), not supported yet",
-                    int(offsets[i]),
-                )
             raise reader.error(f"event {i + 1} has unknown code {code}", int(offsets[i]))
         kinds.append(kind)
-    return kinds
+    return shift_chord_kinds(kinds)
 
 
 def _footer(

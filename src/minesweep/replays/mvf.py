@@ -1,92 +1,321 @@
-"""Minesweeper Clone replays (``.mvf``): Clone 0.97, the version ms-toollib reads.
+"""Minesweeper Clone replays (``.mvf``): every version RawVF's ``parser_mvf.c`` reads.
 
-0.97 files start with 0x11 0x4D and have '5' (the year's last digit) at byte
-27. From byte 74: month, day, u16 year, hour, minute, second; level; mode;
-the time (u16 s, u8 hundredths); 3BV, solved 3BV, left, double and right
-clicks (u16 each); question marks; width, height, u16 mines and 1-based
-(column, row) pairs; the player's name (u8 length); a u16 seed from which a
-permutation of 40 bits is computed; a u24 event count and 5-byte events whose
-permuted bits hold the three buttons' states, 9-bit y and x, 7-bit
-hundredths and 10-bit seconds. Presses and releases are the changes of the
-button states, as ms-toollib derives them. Clone 2006/2007 (6-byte events)
-and 0.96 or earlier (no header) are recognised and refused.
+Clone's versions lay out the file in three ways (docs/replays.md, "MVF",
+has the byte tables and sources):
+
+- 0.97 (and the 0.97 hacks): 0x11 0x4D, '5' (or '8', the "Funny Mode" hack)
+  at byte 27, the game from byte 74; or 0x00 0x00 (a hack of unknown
+  origin) with the game from byte 7. Month, day, u16 year, hour, minute,
+  second; level; mode; the time (u16 s, u8 hundredths); 3BV, solved 3BV,
+  left, double and right clicks (u16 each); question marks; width, height,
+  u16 mines and 1-based (column, row) pairs; the player's name (u8 length);
+  a u16 seed from which a permutation of 40 bits is computed; a u24 event
+  count and 5-byte events whose permuted bits hold the three buttons' states,
+  9-bit y and x, 7-bit hundredths and 10-bit seconds.
+- 2006 and 2007: 0x11 0x4D, '6' or '7' at byte 27, the version's name at
+  byte 53 (u8 length), the game from byte 71: the 0.97 fields without the
+  counts, the time a u24 of milliseconds, and 6-byte events of 48 permuted
+  bits: buttons, 11-bit y and x (32 more than the pixel), 22-bit
+  milliseconds.
+- 0.96 and earlier: no header. Width, height, u16 mines and 0-based
+  (column, row) pairs; question marks; a spare byte; 8-byte events (second,
+  hundredths, buttons, u16 x, u16 y, a spare byte); and at the end the time
+  (u16 s, u8 hundredths), from 0.76 a 100-byte player's name, and a checksum
+  (10 digits up to 0.76, from 0.8 20 bytes between two zero bytes).
+
+Presses and releases are the changes of the button states, as RawVF and
+ms-toollib derive them.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import numpy as np
+import numpy.typing as npt
 
+from ..field import Minefield
 from ._bytes import ByteReader, decode_text
 from ._common import check_times, field_from_cells, make_events
-from .model import Claims, EventKind, Replay
+from .model import Claims, EventKind, MouseEvent, Replay
 
 __all__ = ["read_mvf"]
 
 MAGIC = b"\x11\x4d"
 _MODES = {1: 0, 2: 3, 3: 1}  # Clone's classic, density, UPK as EVF numbers them; else cheat (2)
+_LEVELS = {1: "beginner", 2: "intermediate", 3: "expert"}
 _SCALE = 100000000.0
+#: The early versions' only boards (no custom games were saved): (width, height) -> level.
+_EARLY_LEVELS = {(8, 8): 1, (16, 16): 2, (30, 16): 3}
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where a permuted event record keeps its fields: (first bit, width) each."""
+
+    size: int  # bytes a record
+    y: tuple[int, int]
+    x: tuple[int, int]
+    offset_px: int  # what the stored x and y exceed the pixel by
+
+
+_LAYOUT_097 = _Layout(5, (3, 9), (12, 9), 0)
+_LAYOUT_2007 = _Layout(6, (3, 11), (14, 11), 32)
 
 
 def read_mvf(data: bytes, where: str) -> Replay:
-    """Read a Minesweeper Clone 0.97 replay; ``where`` names the file in errors."""
+    """Read a Minesweeper Clone replay of any version; ``where`` names the file in errors."""
     reader = ByteReader(data, where)
-    if data[:2] != MAGIC:
-        raise reader.error(
-            "no 0x11 0x4D header: a Clone 0.96 or earlier replay (not supported yet), "
-            "or not a Clone replay",
-            0,
-        )
-    reader.offset = 27
-    year_digit = reader.u8("the version byte")
-    if year_digit != ord("5"):
-        name = {ord("6"): "Clone 2006", ord("7"): "Clone 2007", ord("8"): "a Clone 'Funny Mode'"}
-        version = name.get(year_digit, f"an unknown Clone version (byte 27 = {year_digit})")
-        raise reader.error(f"{version} replay: not supported yet (only Clone 0.97 is)", 27)
-    reader.offset = 74
+    if data[:2] == MAGIC:
+        reader.offset = 27
+        year_digit = reader.u8("the version byte")
+        if year_digit in (ord("5"), ord("8")):
+            funny = year_digit == ord("8")
+            reader.offset = 74
+            return _read_097(reader, "0.97 Funny Mode" if funny else "0.97", funny=funny)
+        if year_digit in (ord("6"), ord("7")):
+            reader.offset = 53
+            name = reader.take(reader.u8("the version's length"), "the version's name")
+            reader.offset = 71
+            year = 2006 if year_digit == ord("6") else 2007
+            return _read_2007(reader, year, decode_text(name, utf8="never").strip())
+        raise reader.error(f"an unknown Clone version (byte 27 = {year_digit})", 27)
+    if data[:2] == b"\0\0":
+        # A 0.97 hacked by someone unknown: parser_mvf.c reads files that
+        # start 00 00 as the 0.97 game from byte 7 (its only description).
+        reader.offset = 7
+        return _read_097(reader, "0.97 (unknown hack)", funny=False)
+    return _read_early(reader)
+
+
+def _start_us(reader: ByteReader, *, zero_day_ok: bool) -> int | None:
+    """The date and time at the reader (7 bytes) in microseconds since 1970."""
+    at = reader.offset
     month, day = reader.u8("the month"), reader.u8("the day")
     year = reader.u16("the year")
     hour, minute, second = reader.u8("the hour"), reader.u8("the minute"), reader.u8("the second")
+    if day == 0 and zero_day_ok:
+        return None  # Clone 2007 sometimes saves day 0 (a bug RawVF notes): no date then
     try:
-        start_us = int(datetime(year, month, day, hour, minute, second, tzinfo=UTC).timestamp())
-        start_us *= 1_000_000
+        start = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
     except ValueError:
-        raise reader.error(f"bad date {year}-{month}-{day} {hour}:{minute}:{second}", 74) from None
+        raise reader.error(f"bad date {year}-{month}-{day} {hour}:{minute}:{second}", at) from None
+    return int(start.timestamp()) * 1_000_000
+
+
+def _board(reader: ByteReader, base: int) -> tuple[int, int, Minefield]:
+    """Width, height and the field of mines at ``base``-based (column, row) pairs."""
+    cols, rows = reader.u8("the width"), reader.u8("the height")
+    mines = reader.u16("the number of mines")
+    mines_at = reader.offset
+    reader.need(2 * mines, f"the {mines} mine positions")
+    pairs = reader.take(2 * mines, "the mine positions")
+    cells = list(zip(pairs[1::2], pairs[::2], strict=True))
+    return cols, rows, field_from_cells(rows, cols, cells, reader, mines_at, base=base)
+
+
+def _read_097(reader: ByteReader, version: str, *, funny: bool) -> Replay:
+    start_us = _start_us(reader, zero_day_ok=False)
     level = reader.u8("the level")
     mode = _MODES.get(reader.u8("the mode"), 2)
+    if funny:
+        mode = 1  # the Funny Mode hack plays every game as UPK (parser_mvf.c)
     score_s = reader.u16("the time")
     score_hundredths = reader.u8("the time's hundredths")
     bbbv = reader.u16("the 3BV")
     solved = reader.u16("the solved 3BV")
     left, double, right = reader.u16("left"), reader.u16("double"), reader.u16("right")
     marks = reader.u8("the question marks setting")
-    cols, rows = reader.u8("the width"), reader.u8("the height")
-    mines = reader.u16("the number of mines")
-    mines_at = reader.offset
-    reader.need(2 * mines, f"the {mines} mine positions")
-    pairs = reader.take(2 * mines, "the mine positions")
-    field = field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
-                             reader, mines_at, base=1)  # fmt: skip
-    # Clone 0.97 is an ANSI Windows program: the machine's code page, never UTF-8.
-    raw_name = reader.take(reader.u8("the name length"), "the player's name")
-    player = decode_text(raw_name, utf8="never")
-    byte_of, mask_of = _permutation(reader.u16("the seed"))
+    _, _, field = _board(reader, 1)
+    # Clone is an ANSI Windows program: the machine's code page, never UTF-8.
+    player = decode_text(
+        reader.take(reader.u8("the name length"), "the player's name"), utf8="never"
+    )
+    seed = reader.u16("the seed")
+    bits, offsets = _records(reader, _LAYOUT_097.size, seed)
+    weights = 1 << np.arange(10, dtype=np.int64)
+    ms = (bits[:, 21:28] @ weights[:7]) * 10 + (bits[:, 28:38] @ weights[:10]) * 1000
+    events = _events(ms, *_fields(bits, _LAYOUT_097), offsets, reader, toollib_first_move=True)
+    return Replay(
+        format="mvf",
+        version=97,
+        field=field,
+        events=events,
+        cell_px=16,
+        software=f"Minesweeper Clone {version}",
+        player=player,
+        mode=mode,
+        start_us=start_us,
+        claims=Claims(bbbv=bbbv, rtime=score_s + score_hundredths / 100, completed=bbbv == solved),
+        extra=(
+            ("level", _LEVELS.get(level, "custom")),
+            ("question_marks", "on" if marks else "off"),
+            ("solved_bbbv", str(solved)),
+            ("left_clicks", str(left)),
+            ("double_clicks", str(double)),
+            ("right_clicks", str(right)),
+        ),
+    )
+
+
+def _read_2007(reader: ByteReader, year: int, version: str) -> Replay:
+    start_us = _start_us(reader, zero_day_ok=True)
+    level = reader.u8("the level")
+    mode = _MODES.get(reader.u8("the mode"), 2)
+    score_ms = reader.u24("the time")
+    marks = reader.u8("the question marks setting")
+    _, _, field = _board(reader, 1)
+    player = decode_text(
+        reader.take(reader.u8("the name length"), "the player's name"), utf8="never"
+    )
+    seed = reader.u16("the seed")
+    bits, offsets = _records(reader, _LAYOUT_2007.size, seed)
+    ms = bits[:, 25:47] @ (1 << np.arange(22, dtype=np.int64))
+    events = _events(ms, *_fields(bits, _LAYOUT_2007), offsets, reader, toollib_first_move=False)
+    return Replay(
+        format="mvf",
+        version=year,
+        field=field,
+        events=events,
+        cell_px=16,
+        software=f"Minesweeper Clone {version or year}",
+        player=player,
+        mode=mode,
+        start_us=start_us,
+        claims=Claims(rtime=score_ms / 1000),
+        extra=(
+            ("level", _LEVELS.get(level, "custom")),
+            ("question_marks", "on" if marks else "off"),
+        ),
+    )
+
+
+def _read_early(reader: ByteReader) -> Replay:
+    """Clone 0.96 and earlier: no header; the time, name and checksum at the end."""
+    data = reader.data
+    cols, rows, field = _board(reader, 0)
+    level = _EARLY_LEVELS.get((cols, rows))
+    if level is None:
+        raise reader.error(
+            f"no 0x11 0x4D header and a {cols}x{rows} board: not a Clone replay "
+            "(Clone 0.96 and earlier, which have no header, saved only 8x8, 16x16 and 30x16 games)",
+            0,
+        )
+    marks = reader.u8("the question marks setting")
+    reader.u8("the byte after the question marks")
+    events_at = reader.offset
+    size = len(data)
+    if size - 22 < events_at:
+        raise reader.error("too short for the time and checksum at the end", size)
+
+    def is_digit(at: int) -> bool:
+        return 0x30 <= data[at] <= 0x39
+
+    # The checksum tells the versions apart (so parser_mvf.c): from 0.8 it is
+    # 20 bytes between two zero bytes; up to 0.76 it is 10 digits, and 0.76
+    # put a 100-byte name, padded with spaces, before it.
+    if not is_digit(size - 1) and not is_digit(size - 22):
+        version, number, time_at, name = "0.8 to 0.96", 96, size - 125, data[size - 122 : size - 22]
+    elif data[size - 13 : size - 10] == b"   ":
+        version, number, time_at, name = "0.76", 76, size - 113, data[size - 110 : size - 10]
+    else:
+        version, number, time_at, name = "0.75 or earlier", 75, size - 13, b""
+    if time_at < events_at:
+        raise reader.error(f"too short for Clone {version}'s time, name and checksum", size)
+    reader.offset = time_at
+    score_ms = reader.u16("the time") * 1000 + reader.u8("the time's hundredths") * 10
+    # The events run to the time; the last records may be left-overs, so the
+    # first going back in time or past the final time ends them (as in
+    # parser_mvf.c).
+    count = (time_at - events_at) // 8
+    raw = np.frombuffer(data, np.uint8, 8 * count, events_at).reshape(count, 8).astype(np.int64)
+    ms = raw[:, 0] * 1000 + raw[:, 1] * 10
+    going_back = np.flatnonzero(np.diff(ms) < 0)
+    end = int(going_back[0]) + 1 if len(going_back) else count
+    beyond = np.flatnonzero(ms[:end] > score_ms)
+    end = int(beyond[0]) if len(beyond) else end
+    if end == 0:
+        raise reader.error(f"no events before Clone {version}'s time", events_at)
+    raw, ms = raw[:end], ms[:end]
+    # Clone saves no record for the last release: one with no button held,
+    # at the last place and time, ends the game (so parser_mvf.c).
+    records = np.vstack([raw, raw[-1:] * np.array([0, 0, 0, 1, 1, 1, 1, 0])])
+    ms = np.append(ms, ms[-1])
+    offsets = np.append(events_at + 8 * np.arange(end, dtype=np.int64), events_at + 8 * (end - 1))
+    events = _events(
+        ms,
+        (records[:, 2] & 1) != 0,
+        (records[:, 2] & 4) != 0,
+        (records[:, 2] & 2) != 0,
+        records[:, 3] * 256 + records[:, 4],
+        records[:, 5] * 256 + records[:, 6],
+        offsets,
+        reader,
+        toollib_first_move=False,
+    )
+    player = decode_text(name.replace(b"\0", b" "), utf8="never").strip()
+    return Replay(
+        format="mvf",
+        version=number,
+        field=field,
+        events=events,
+        cell_px=16,
+        software=f"Minesweeper Clone {version}",
+        player=player,
+        mode=0,  # classic: the only mode before 0.97
+        claims=Claims(rtime=score_ms / 1000),
+        extra=(("level", _LEVELS[level]), ("question_marks", "on" if marks else "off")),
+    )
+
+
+def _records(
+    reader: ByteReader, size: int, seed: int
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """The u24 count and the permuted records after it: (count x bits, each record's offset)."""
     count = reader.u24("the number of events")
     if count == 0:
         raise reader.error("no events")
     events_at = reader.offset
-    reader.need(5 * count, f"{count} events")
-    raw = np.frombuffer(reader.take(5 * count, "the events"), np.uint8).reshape(count, 5)
-    bits = (raw[:, byte_of] & mask_of) != 0  # count x 40: bit i of the permuted record
-    weights = 1 << np.arange(10, dtype=np.int64)
-    rb, mb, lb = bits[:, 0], bits[:, 1], bits[:, 2]
-    ys = bits[:, 3:12] @ weights[:9]
-    xs = bits[:, 12:21] @ weights[:9]
-    ms = (bits[:, 21:28] @ weights[:7]) * 10 + (bits[:, 28:38] @ weights[:10]) * 1000
-    offsets = events_at + 5 * np.arange(count, dtype=np.int64)
+    reader.need(size * count, f"{count} events")
+    raw = np.frombuffer(reader.take(size * count, "the events"), np.uint8).reshape(count, size)
+    byte_of, mask_of = _permutation(seed, 8 * size)
+    bits = (raw[:, byte_of] & mask_of) != 0  # bit i of the permuted record
+    return bits, events_at + size * np.arange(count, dtype=np.int64)
+
+
+def _fields(bits: npt.NDArray[np.bool_], layout: _Layout) -> tuple[
+    npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+    npt.NDArray[np.int64], npt.NDArray[np.int64],
+]:  # fmt: skip
+    """Left, right and middle held, x and y, from the permuted bits (rb, mb, lb come first)."""
+    weights = 1 << np.arange(layout.x[1], dtype=np.int64)
+    (y_at, y_bits), (x_at, x_bits) = layout.y, layout.x
+    ys = bits[:, y_at : y_at + y_bits] @ weights[:y_bits] - layout.offset_px
+    xs = bits[:, x_at : x_at + x_bits] @ weights[:x_bits] - layout.offset_px
+    return bits[:, 2], bits[:, 0], bits[:, 1], xs, ys
+
+
+def _events(
+    ms: npt.NDArray[np.int64],
+    lb: npt.NDArray[np.bool_],
+    rb: npt.NDArray[np.bool_],
+    mb: npt.NDArray[np.bool_],
+    xs: npt.NDArray[np.int64],
+    ys: npt.NDArray[np.int64],
+    offsets: npt.NDArray[np.int64],
+    reader: ByteReader,
+    *,
+    toollib_first_move: bool,
+) -> tuple[MouseEvent, ...]:
+    """The mouse events: the first record's held button (or a move), then each record's changes.
+
+    Clone records the buttons' states, not presses: a record yields a move
+    where the place changed, then a press or release per button that changed.
+    """
     check_times(ms, offsets, reader)
+    count = len(ms)
     times_out: list[float] = []
     kinds: list[EventKind] = []
     x_out: list[int] = []
@@ -101,9 +330,11 @@ def read_mvf(data: bytes, where: str) -> Replay:
     for i in range(1, count):
         (pl, pr, pm), (cl, cr, cm) = buttons[i - 1], buttons[i]
         changes: list[EventKind] = []
-        # ms-toollib compares the second record's position with (0, 0), not
-        # with the first record's, so it always starts with a move; so do we.
-        before = (x_list[i - 1], y_list[i - 1]) if i > 1 else (0, 0)
+        # ms-toollib compares 0.97's second record's position with (0, 0),
+        # not with the first record's, so it always starts with a move; so
+        # do we there. RawVF's parser_mvf.c, the only reader of the other
+        # versions, compares with the first record.
+        before = (x_list[i - 1], y_list[i - 1]) if i > 1 or not toollib_first_move else (0, 0)
         if (x_list[i], y_list[i]) != before:
             changes.append("mv")
         edges: tuple[tuple[EventKind, bool], ...] = (
@@ -116,47 +347,30 @@ def read_mvf(data: bytes, where: str) -> Replay:
             kinds.append(kind)
             x_out.append(x_list[i])
             y_out.append(y_list[i])
-    score = score_s + score_hundredths / 100
-    return Replay(
-        format="mvf",
-        version=97,
-        field=field,
-        events=make_events(times_out, kinds, x_out, y_out),
-        cell_px=16,
-        software="Minesweeper Clone 0.97",
-        player=player,
-        mode=mode,
-        start_us=start_us,
-        claims=Claims(bbbv=bbbv, rtime=score, completed=bbbv == solved),
-        extra=(
-            ("level", {1: "beginner", 2: "intermediate", 3: "expert"}.get(level, "custom")),
-            ("question_marks", "on" if marks else "off"),
-            ("solved_bbbv", str(solved)),
-            ("left_clicks", str(left)),
-            ("double_clicks", str(double)),
-            ("right_clicks", str(right)),
-        ),
-    )
+    return make_events(times_out, kinds, x_out, y_out)
 
 
-def _permutation(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Where bit i of a decoded event lies in the 5 stored bytes: (byte index, bit mask) arrays.
+def _permutation(seed: int, size: int = 40) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """Where bit i of a decoded record lies in its stored bytes: (byte index, bit mask) arrays.
 
-    Clone derives 40 decimal digits from sines and cosines of square roots of
-    the seed; the bit positions ordered by their digit (stably) give the order.
+    Clone derives 8 decimal digits from each of five (0.97, 40 bits) or six
+    (2006/2007, 48 bits) sines and cosines of square roots of the seed; the
+    bit positions ordered by their digit (stably) give the order.
     """
     n1 = math.sqrt(seed)
     n2 = math.sqrt(seed + 1000.0)
     n3 = math.sqrt(n1 + 1000.0)
-    values = (
+    n4 = math.sqrt(n2 + 1000.0)
+    values = [
         math.cos(n3 + 1000.0),
         math.sin(math.sqrt(n2)),
         math.cos(n3),
         math.sin(math.sqrt(n1) + 1000.0),
-        math.cos(math.sqrt(n2 + 1000.0)),
-    )
+        math.cos(n4),
+        math.sin(n4),
+    ][: size // 8]
     # Rust's round() (ms-toollib) rounds halves away from zero, as this does.
     digits = "".join(f"{math.floor(abs(value) * _SCALE + 0.5):08d}"[:8] for value in values)
-    order = sorted(range(40), key=lambda j: digits[j])
+    order = sorted(range(size), key=lambda j: digits[j])
     positions = np.asarray(order, dtype=np.int64)
     return positions // 8, (1 << (positions % 8)).astype(np.uint8)

@@ -11,9 +11,14 @@ that the web player and ranking sites read::
     Events:
     0.000 lc 2 1 (18 1)       (time, kind, column, row counted from 1, (x y) pixels)
 
-Other event lines (``start``, ``won``, board events, ...) are skipped. RawVF
-positions are in 16-pixel squares; :func:`write_rawvf` scales other square
-sizes to 16 pixels, keeping each position in its square.
+``sc`` (a left press with Shift, a one-button chord, written for Arbiter's
+and FreeSweeper's replays) is read as a middle press and the left release
+ending it as a middle release, as the AVF reader reads code 11. ``mt`` is
+refused: no RawVF parser writes or reads it (``parser_raw.c`` stops at it as
+an unknown event), so nothing says what it means. Other event lines
+(``start``, ``won``, board events, ...) are skipped. RawVF positions are
+in 16-pixel squares; :func:`write_rawvf` scales other square sizes to 16
+pixels, keeping each position in its square.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ import re
 import numpy as np
 
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, field_from_mask, make_events
-from .model import Claims, EventKind, Replay, ReplayError
+from ._common import check_times, field_from_mask, make_events, shift_chord_kinds
+from .model import Claims, Replay, ReplayError
 
 __all__ = ["read_rawvf", "write_rawvf"]
 
@@ -77,7 +82,7 @@ def read_rawvf(data: bytes, where: str) -> Replay:
     number += rows
 
     times: list[int] = []
-    kinds: list[EventKind] = []
+    kinds: list[str] = []
     xs: list[int] = []
     ys: list[int] = []
     line_numbers: list[int] = []
@@ -87,14 +92,14 @@ def read_rawvf(data: bytes, where: str) -> Replay:
         if match is None:
             continue  # "Events:", board events, start, won, blast ...
         kind = match["kind"]
-        if kind not in _KINDS:
-            if kind in ("sc", "mt"):
-                raise error(
-                    f"event {kind!r} (shift chord / marks toggle) is not supported", index + 1
-                )
+        if kind == "mt":
+            # parser_raw.c, the reference reader, stops here too ("Unknown
+            # event"): no RawVF writer or reader gives mt a meaning to follow.
+            raise error("event 'mt' is defined by no RawVF parser; not read", index + 1)
+        if kind not in _KINDS and kind != "sc":
             continue
         times.append(round(float(match["time"]) * 1000))
-        kinds.append(kind)  # type: ignore[arg-type]
+        kinds.append(kind)
         xs.append(int(match["x"]))
         ys.append(int(match["y"]))
         line_numbers.append(index + 1)
@@ -121,7 +126,7 @@ def read_rawvf(data: bytes, where: str) -> Replay:
         format="rawvf",
         version=6,
         field=field,
-        events=make_events([t / 1000 for t in times], kinds, xs, ys),
+        events=make_events([t / 1000 for t in times], shift_chord_kinds(kinds), xs, ys),
         cell_px=_PX,
         software=software,
         player=header.get("player", ""),
