@@ -157,13 +157,17 @@ def play(arguments: argparse.Namespace) -> None:
     options: dict[str, Any] = {}
     if arguments.no_guess_seconds is not None:
         options["lay_no_guess"] = _no_guess_layer(arguments.no_guess_seconds)
-    MinesweeperApp(
+    app = MinesweeperApp(
         settings,
         theme="mono" if arguments.mono else "color",
         keys=keys,
         key_file=key_file,
         **options,
-    ).run()
+    )
+    app.run()
+    if app.interrupted:
+        # Said once the terminal is restored: the game was saved as by its quit key.
+        raise KeyboardInterrupt
 
 
 def _no_guess_layer(seconds: float) -> Any:

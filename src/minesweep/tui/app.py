@@ -9,14 +9,18 @@ saves :mod:`.saves` (in the :mod:`.store`), its replays :mod:`.export`.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
@@ -80,6 +84,13 @@ class MinesweeperApp(App[None]):
     HelpScreen { align: center middle; }
     """
 
+    # Textual reads Ctrl-C as a key (the terminal is in raw mode) and only
+    # says "press ctrl+q to quit": here it stops the game, as it stops every
+    # other command, saved as the quit key saves it.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "interrupt", show=False, priority=True, system=True)
+    ]
+
     def __init__(
         self,
         settings: Settings,
@@ -115,6 +126,9 @@ class MinesweeperApp(App[None]):
         # The replay file written of the game on screen (one file a game).
         self._replay: Path | None = None
         self.paused = False
+        # Set when Ctrl-C (the key, or SIGINT) ended the game: the command
+        # then ends with one line and status 130, as every command does.
+        self.interrupted = False
         self.assisted = False
         # A seed the player chose: a known field, recorded apart from the rest.
         self.seeded = settings.seed is not None
@@ -145,6 +159,11 @@ class MinesweeperApp(App[None]):
             yield Static(self._greeting or self._idle_text(), id="message")
 
     def on_mount(self) -> None:
+        # A SIGINT from outside the terminal (kill -INT, a supervisor) stops
+        # the game as the key does, saved, instead of raising a
+        # KeyboardInterrupt in the middle of Textual's loop.
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self.action_interrupt)
         self.board.focus()
         self._update_status()
         # The clock ticks on the status line's own timer, which Textual stops
@@ -158,6 +177,10 @@ class MinesweeperApp(App[None]):
             # its own; until it is done, advice is computed uncompiled, which
             # takes milliseconds on boards of this size (minesweep/_jit.py).
             part_ready("solver")
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
 
     def on_resize(self) -> None:
         self._check_size()
@@ -550,6 +573,11 @@ class MinesweeperApp(App[None]):
 
     async def action_quit(self) -> None:
         """Textual's own quit (ctrl+q): the time is saved as by the game's quit key."""
+        self._quit()
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C or SIGINT: the game is saved as by the quit key, and the app ends interrupted."""
+        self.interrupted = True
         self._quit()
 
     # --- the status line --------------------------------------------------------------------
