@@ -305,3 +305,43 @@ def test_ctrl_c_in_any_command_ends_it_with_one_line(
     monkeypatch.setattr(minesweep.solver, "generate_no_guess", searching)
     status, out, err = run(capsys, monkeypatch, "new", "--no-guess")
     assert (status, out, err) == (130, "", "minesweep new: interrupted\n")
+
+
+def test_sigint_stops_serve_with_its_line_and_status_130(tmp_path: pathlib.Path) -> None:
+    # The web server runs until stopped: SIGINT is how a terminal stops it.
+    pytest.importorskip("uvicorn")
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "minesweep", "serve", "--port", str(port)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "MINESWEEP_DATA_DIR": str(tmp_path)},
+            start_new_session=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        assert process.stderr is not None
+        said = ""
+        while "startup complete" not in said:
+            line = process.stderr.readline()
+            assert line, f"serve ended before it listened: {said}"
+            said += line
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert (process.returncode, out) == (130, "")
+    assert "Traceback" not in err
+    # uvicorn logs its shutdown; the command's own last word is one line.
+    assert err.endswith("\nminesweep serve: interrupted\n"), err
