@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from minesweep import Effect, Game, GameStatus, MinesweepError
+from minesweep import Effect, Game, GameStatus, MinesweepError, StorageError
 from minesweep._jit import part_ready
 from minesweep.formats import log_base
 from minesweep.frontend import (
@@ -129,6 +129,9 @@ class MinesweeperApp(App[None]):
         # Set when Ctrl-C (the key, or SIGINT) ended the game: the command
         # then ends with one line and status 130, as every command does.
         self.interrupted = False
+        # A write the data directory refused (a full disk, a read-only
+        # database): the game ends and the command says it in one line.
+        self.failure: StorageError | None = None
         self.assisted = False
         # A seed the player chose: a known field, recorded apart from the rest.
         self.seeded = settings.seed is not None
@@ -270,11 +273,22 @@ class MinesweeperApp(App[None]):
 
     # --- actions -------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _storing(self) -> Iterator[None]:
+        """Around what may write the store: a refused write ends the app, kept in ``failure``."""
+        try:
+            yield
+        except StorageError as error:
+            # Played on, every later move would be lost without a word.
+            self.failure = error
+            self.exit(return_code=2)
+
     def action_do(self, action: str) -> None:
-        if action == "new_game":
-            self._new_game_action()
-        else:
-            getattr(self, f"_{action}")()
+        with self._storing():
+            if action == "new_game":
+                self._new_game_action()
+            else:
+                getattr(self, f"_{action}")()
 
     def on_key(self, event: events.Key) -> None:
         # Any key but "new game" answers its question with "play on".
@@ -340,7 +354,8 @@ class MinesweeperApp(App[None]):
     def on_board_view_pressed(self, message: BoardView.Pressed) -> None:
         if self.abandon_asked:
             self._play_on()
-        self._click(message.row, message.col, message.button)
+        with self._storing():
+            self._click(message.row, message.col, message.button)
 
     def _click(self, row: int, col: int, button: Button) -> None:
         game = self.game
@@ -573,12 +588,14 @@ class MinesweeperApp(App[None]):
 
     async def action_quit(self) -> None:
         """Textual's own quit (ctrl+q): the time is saved as by the game's quit key."""
-        self._quit()
+        with self._storing():
+            self._quit()
 
     def action_interrupt(self) -> None:
         """Ctrl-C or SIGINT: the game is saved as by the quit key, and the app ends interrupted."""
         self.interrupted = True
-        self._quit()
+        with self._storing():
+            self._quit()
 
     # --- the status line --------------------------------------------------------------------
 
@@ -597,7 +614,8 @@ class MinesweeperApp(App[None]):
             and game.status is GameStatus.PLAYING
             and game.elapsed - self._elapsed_saved >= ELAPSED_EVERY
         ):
-            self._save_elapsed()
+            with self._storing():
+                self._save_elapsed()
 
     def _update_status(self) -> None:
         game = self.game
