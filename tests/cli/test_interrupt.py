@@ -345,3 +345,47 @@ def test_sigint_stops_serve_with_its_line_and_status_130(tmp_path: pathlib.Path)
     assert "Traceback" not in err
     # uvicorn logs its shutdown; the command's own last word is one line.
     assert err.endswith("\nminesweep serve: interrupted\n"), err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        # A no-guess search on a board too dense to find one soon.
+        ("new", "--size", "60x60", "--mines", "1400", "--no-guess", "--no-guess-seconds", "120"),
+        # Solving a large position, uncompiled: seconds of work.
+        ("bench", "play", "--games", "100000", "--workers", "1"),
+    ],
+    ids=["new-no-guess", "bench-play-uncompiled"],
+)
+def test_sigint_stops_a_long_command_with_one_line_and_status_130(
+    tmp_path: pathlib.Path, argv: tuple[str, ...]
+) -> None:
+    # Uncompiled: a SIGINT while numba compiles is another matter (it can be
+    # raised inside llvmlite's ctypes callback, where Python only prints it).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "minesweep", *argv],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "MINESWEEP_JIT": "interpret"},
+            start_new_session=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        time.sleep(3.0)  # past the imports: at work
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    command = " ".join(argv[:2] if argv[0] == "bench" else argv[:1])
+    assert (process.returncode, out) == (130, ""), err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"minesweep {command}: interrupted"), err
