@@ -14,6 +14,7 @@ from minesweep import (
     MinesweepError,
     ParseError,
     SettingsError,
+    StorageError,
     generate_field,
 )
 
@@ -24,6 +25,7 @@ ERRORS = [
     InvalidClickError,
     ParseError,
     SettingsError,
+    StorageError,
 ]
 
 

@@ -151,6 +151,37 @@ def test_a_part_switches_to_compiled_once_its_mark_is_written(
     assert part.ready
 
 
+def test_processes_that_first_meet_different_parts_start_one_warmer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Each part's cache in a folder of its own, none compiled: two processes
+    # (here one, its flag reset between them) reach the vector and the solver
+    # kernels first. One lock for all parts: one warmer, one notice.
+    monkeypatch.setenv("MINESWEEP_JIT", "auto")
+    monkeypatch.setattr(_jit, "_PARTS", {})
+    monkeypatch.setattr(_jit, "_WARMERS", [])
+    monkeypatch.setattr(
+        _jit._Part, "mark_path", lambda self: tmp_path / self.name / f"{self.name}.ready"
+    )
+    started: list[list[str]] = []
+
+    class Started:
+        pid = 4321
+
+        def __init__(self, command: list[str], **_options: object) -> None:
+            started.append(command)
+
+    monkeypatch.setattr(subprocess, "Popen", Started)
+    for part in ("vector", "solver", "replays"):
+        monkeypatch.setattr(_jit, "_warmer_started", False)  # another process
+        assert not _jit.part_ready(part)
+    assert len(started) == 1
+    assert started[0][-1] == "vector"
+    assert [lock.parent.name for lock in tmp_path.rglob("minesweep-warming.lock")] == ["solver"]
+    notices = [r for r in caplog.records if "in the background" in r.getMessage()]
+    assert len(notices) == 1
+
+
 def test_a_first_solve_on_a_cold_cache_compiles_nothing_and_starts_one_warmer(
     tmp_path: Path,
 ) -> None:

@@ -84,6 +84,7 @@ LAYERS: dict[str, int] = {
     "minesweep.web": 10,
     "minesweep.rl": 10,
     "minesweep.warm": 10,
+    "minesweep._data": 10,  # the folder the terminal and web games keep their files in
     "minesweep.__main__": 11,
 }
 #: The engine: what every front end builds on, and which knows none of them.

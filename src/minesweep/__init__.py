@@ -24,6 +24,7 @@ from .errors import (
     MinesweepError,
     ParseError,
     SettingsError,
+    StorageError,
 )
 from .leetcode import LeetCodeBoard, update_board
 from .squares import CellState, Glyph
@@ -66,6 +67,7 @@ __all__ = [
     "Reveal",
     "SettingsError",
     "Step",
+    "StorageError",
     "__version__",
     "board_stats",
     "game_stats",

@@ -190,8 +190,22 @@ def part_ready(name: str) -> bool:
     if mark is None or mark.exists():
         part.ready = True
         return True
-    _start_warmer(mark.parent, first=name)
+    _start_warmer(_warming_folder(mark.parent), first=name)
     return False
+
+
+def _warming_folder(fallback: Path) -> Path:
+    """Where the one warmer's lock lives, whichever part found the cache cold.
+
+    The warmer compiles every part, so there is one lock for them all: beside
+    the first part's cache. A lock beside each part's own cache let two
+    processes that first met different parts (bench play's workers meet the
+    autoplayer's kernels and the vector seed's) start a warmer each, and each
+    said so: the notice came twice. ``fallback``, the part's own folder, where
+    the first part's cache cannot be found.
+    """
+    first = _imported(BACKGROUND_PARTS[0]).mark_path()
+    return fallback if first is None else first.parent
 
 
 def compile_declared(name: str) -> None:

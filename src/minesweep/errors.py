@@ -14,6 +14,9 @@ values keeps working; catch :class:`MinesweepError` to handle all of ours::
     ├── ParseError           text or bytes in one of our formats could not be read
     │   └── ReplayError      minesweep.replays: a replay file that cannot be read;
     │                        names the file and the byte
+    ├── StorageError         the data directory or a database in it cannot be used:
+    │                        not a folder, not writable, read-only, a full disk;
+    │                        names the path
     │   (the solver, minesweep.solver.errors and minesweep.solver.noguess)
     ├── ContradictionError   no mine layout agrees with the view; names a square at fault
     ├── AnalysisBudgetError  the frontier is too tangled to count within the budget
@@ -40,6 +43,7 @@ __all__ = [
     "MinesweepError",
     "ParseError",
     "SettingsError",
+    "StorageError",
 ]
 
 
@@ -70,3 +74,11 @@ class SettingsError(MinesweepError):
 
 class ParseError(MinesweepError):
     """Text or bytes in one of minesweep's formats could not be parsed."""
+
+
+class StorageError(MinesweepError):
+    """The data directory, or a database in it, cannot be used: the message names the path.
+
+    A bad environment, not a bug: the front ends say it in one line (the
+    command line with exit status 2) instead of a traceback.
+    """

@@ -305,3 +305,87 @@ def test_ctrl_c_in_any_command_ends_it_with_one_line(
     monkeypatch.setattr(minesweep.solver, "generate_no_guess", searching)
     status, out, err = run(capsys, monkeypatch, "new", "--no-guess")
     assert (status, out, err) == (130, "", "minesweep new: interrupted\n")
+
+
+def test_sigint_stops_serve_with_its_line_and_status_130(tmp_path: pathlib.Path) -> None:
+    # The web server runs until stopped: SIGINT is how a terminal stops it.
+    pytest.importorskip("uvicorn")
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "minesweep", "serve", "--port", str(port)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "MINESWEEP_DATA_DIR": str(tmp_path)},
+            start_new_session=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        assert process.stderr is not None
+        said = ""
+        while "startup complete" not in said:
+            line = process.stderr.readline()
+            assert line, f"serve ended before it listened: {said}"
+            said += line
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert (process.returncode, out) == (130, "")
+    assert "Traceback" not in err
+    # uvicorn logs its shutdown; the command's own last word is one line.
+    assert err.endswith("\nminesweep serve: interrupted\n"), err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        # A no-guess search on a board too dense to find one soon.
+        ("new", "--size", "60x60", "--mines", "1400", "--no-guess", "--no-guess-seconds", "120"),
+        # Solving a large position, uncompiled: seconds of work.
+        ("bench", "play", "--games", "100000", "--workers", "1"),
+    ],
+    ids=["new-no-guess", "bench-play-uncompiled"],
+)
+def test_sigint_stops_a_long_command_with_one_line_and_status_130(
+    tmp_path: pathlib.Path, argv: tuple[str, ...]
+) -> None:
+    # Uncompiled: a SIGINT while numba compiles is another matter (it can be
+    # raised inside llvmlite's ctypes callback, where Python only prints it).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "minesweep", *argv],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "MINESWEEP_JIT": "interpret"},
+            start_new_session=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        time.sleep(3.0)  # past the imports: at work
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    command = " ".join(argv[:2] if argv[0] == "bench" else argv[:1])
+    assert (process.returncode, out) == (130, ""), err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"minesweep {command}: interrupted"), err

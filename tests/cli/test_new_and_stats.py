@@ -331,6 +331,10 @@ def test_play_passes_the_no_guess_budget_to_the_terminal_game(
     made: list[dict[str, object]] = []
 
     class App:
+        # How the game ended, as the command reads it: neither refused nor interrupted.
+        failure = None
+        interrupted = False
+
         def __init__(self, settings: object, **options: object) -> None:
             made.append(options)
 

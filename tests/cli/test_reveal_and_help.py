@@ -162,6 +162,29 @@ def test_bench_help_shows_every_default(
         assert f"(default: {default})" in flat or f"(default {default})" in flat, default
 
 
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [(["play"], "opening"), (["new"], "opening"), (["bench", "play"], "safe")],
+    ids=["play", "new", "bench play"],
+)
+def test_a_game_command_says_its_default_board_and_rule_up_front(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+    rule: str,
+) -> None:
+    # Said in the description, not only in --preset's and --rule's help: what
+    # the command plays when given nothing is the first thing a user asks.
+    from minesweep.cli._parser import build_parser
+
+    parser = build_parser()
+    namespace = parser.parse_args([*command] + (["--games", "1"] if command[0] == "bench" else []))
+    assert (namespace.preset or "expert", namespace.rule) == ("expert", rule)
+    _, out, _ = run(capsys, monkeypatch, *command, "--help")
+    flat = " ".join(out.split())
+    assert f"Without options: an expert board (16x30, 99 mines), first-click rule {rule} (" in flat
+
+
 def test_reveal_help_says_spaces_in_a_grid_are_ignored(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

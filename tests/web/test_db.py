@@ -110,3 +110,31 @@ def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None
         assert state["status"] == "playing"
     finally:
         again.stop()
+
+
+def test_a_read_only_sqlite_file_is_a_storage_error_naming_it(tmp_path: Path) -> None:
+    # Run as root a file's permissions stop nothing: it is opened read-only on purpose.
+    import sqlite3
+
+    from minesweep import StorageError
+    from minesweep.web import Database
+
+    path = tmp_path / "web.sqlite3"
+    sqlite3.connect(path).close()
+    Database(f"sqlite:///{path}").engine.dispose()  # the tables are there
+    with pytest.raises(StorageError, match="is read-only"):
+        Database(f"sqlite:///file:{path}?mode=ro&uri=true")
+
+
+def test_a_data_directory_that_is_a_file_is_a_storage_error_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep import StorageError
+    from minesweep.web import default_url
+
+    file = tmp_path / "a-file"
+    file.write_text("")
+    monkeypatch.setenv("MINESWEEP_DATA_DIR", str(file))
+    with pytest.raises(StorageError, match="is not a folder") as raised:
+        default_url()
+    assert repr(str(file)) in str(raised.value)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
+    "GAME_RULE",
     "Parser",
     "add_game_options",
     "add_preset_option",
@@ -40,6 +41,8 @@ __all__ = [
 ]
 
 EXIT_USAGE: Final = 2
+#: The first-click rule of a command that starts a game (new, play) when none is given.
+GAME_RULE: Final = "opening"
 #: How long a no-guess search may take by default: the front-end layer's
 #: figure (minesweep.frontend.NO_GUESS_SECONDS, a test checks), not imported
 #: so that every command does not load that layer to build its help.
@@ -221,7 +224,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--mines", type=count, help="the number of mines (with --size)")
     parser.add_argument("--seed", type=count, help="the seed; the same seed gives the same field")
-    add_rule_option(parser, default="opening")
+    add_rule_option(parser, default=GAME_RULE)
     parser.add_argument(
         "--no-guess",
         action="store_true",

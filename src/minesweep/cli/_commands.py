@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from .._jit import part_ready
+from ..errors import StorageError
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
@@ -157,13 +158,19 @@ def play(arguments: argparse.Namespace) -> None:
     options: dict[str, Any] = {}
     if arguments.no_guess_seconds is not None:
         options["lay_no_guess"] = _no_guess_layer(arguments.no_guess_seconds)
-    MinesweeperApp(
+    app = MinesweeperApp(
         settings,
         theme="mono" if arguments.mono else "color",
         keys=keys,
         key_file=key_file,
         **options,
-    ).run()
+    )
+    app.run()
+    if app.failure is not None:
+        raise app.failure  # a write refused mid-game: one line, as at the start
+    if app.interrupted:
+        # Said once the terminal is restored: the game was saved as by its quit key.
+        raise KeyboardInterrupt
 
 
 def _no_guess_layer(seconds: float) -> Any:
@@ -204,6 +211,8 @@ def serve(arguments: argparse.Namespace) -> None:
     )
     try:
         app = create_app(arguments.db, limits=limits)
+    except StorageError:
+        raise  # the data directory: said by main in one line, as play says it
     except Exception as error:  # a bad URL or an unreachable database
         fail(f"minesweep serve: cannot open the database: {str(error).splitlines()[0]}")
     _check_listen(arguments.host, arguments.port)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from typing import TypeAlias
 
 from .. import __version__
-from ..presets import STRENGTHS
+from ..presets import PRESETS, STRENGTHS, FirstClickRule
 from . import _commands as run
 from . import _replay
 from ._args import (
+    GAME_RULE,
     Parser,
     RuleIsRule,
     add_game_options,
@@ -113,12 +115,32 @@ def _add_reveal(commands: _Commands) -> None:
     reveal.set_defaults(run=run.reveal)
 
 
+#: bench play's first-click rule and first click when none is given.
+_BENCH_RULE = "safe"
+_BENCH_FIRST_CLICK = "corner"
+
+
+def _defaults(rule: str) -> str:
+    """What a command plays without options: the board and the first-click rule.
+
+    From the one table of presets and rules, so that the help cannot drift
+    from the defaults it states (``--preset`` defaults to expert everywhere).
+    """
+    expert = PRESETS["expert"]
+    return (
+        f"Without options: an expert board ({expert.rows}x{expert.cols}, {expert.mines} mines), "
+        f"first-click rule {rule} ({FirstClickRule(rule).brief})."
+    )
+
+
 def _add_new(commands: _Commands) -> None:
     """``minesweep new``: a random minefield."""
     new = commands.add_parser(
         "new",
         help="generate a random minefield and print or save it",
-        description="Generate a random minefield, reproducibly from a seed.",
+        description=textwrap.fill(
+            "Generate a random minefield, reproducibly from a seed. " + _defaults(GAME_RULE)
+        ),
         epilog=_NEW_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -284,8 +306,11 @@ def _add_play(commands: _Commands) -> None:
         "play",
         help="play in the terminal (needs the extra: pip install 'minesweep[tui]')",
         description=(
-            "Play Minesweeper in the terminal. Statistics, best times and the game in "
-            "progress are kept under the platform's data directory ($MINESWEEP_DATA_DIR)."
+            "Play Minesweeper in the terminal. "
+            + _defaults(GAME_RULE)
+            + " Statistics, best times and the game in progress are kept under the "
+            "platform's data directory ($MINESWEEP_DATA_DIR). q, or Ctrl-C, saves the "
+            "game in progress and quits (Ctrl-C with exit status 130)."
         ),
     )
     add_game_options(play_game)
@@ -392,19 +417,22 @@ def _add_bench(commands: _Commands) -> None:
     play = bench_commands.add_parser(
         "play",
         help="play N seeded games and print the win rate with its 95%% interval",
-        description=(
+        # Filled here: the raw formatter keeps the examples' lines, and this too.
+        description=textwrap.fill(
             "Play N seeded games with the solver's policy and print the wins, the win rate "
             "with a 95% confidence interval (Wilson), games per second and time per game. "
-            "The same seeds give the same results on one process, many, or a Dask cluster."
+            "The same seeds give the same results on one process, many, or a Dask cluster. "
+            + _defaults(_BENCH_RULE)
+            + f" The first click: {_BENCH_FIRST_CLICK}."
         ),
         epilog=_BENCH_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_preset_option(play, default="expert")
-    add_rule_option(play, default="safe")
+    add_rule_option(play, default=_BENCH_RULE)
     play.add_argument(
         "--first-click",
-        default="corner",
+        default=_BENCH_FIRST_CLICK,
         metavar="WHERE",
         help="corner (0,0), center, or R,C (default: corner)",
     )

@@ -9,18 +9,22 @@ saves :mod:`.saves` (in the :mod:`.store`), its replays :mod:`.export`.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from minesweep import Effect, Game, GameStatus, MinesweepError
+from minesweep import Effect, Game, GameStatus, MinesweepError, StorageError
 from minesweep._jit import part_ready
 from minesweep.formats import log_base
 from minesweep.frontend import (
@@ -80,6 +84,13 @@ class MinesweeperApp(App[None]):
     HelpScreen { align: center middle; }
     """
 
+    # Textual reads Ctrl-C as a key (the terminal is in raw mode) and only
+    # says "press ctrl+q to quit": here it stops the game, as it stops every
+    # other command, saved as the quit key saves it.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "interrupt", show=False, priority=True, system=True)
+    ]
+
     def __init__(
         self,
         settings: Settings,
@@ -115,6 +126,12 @@ class MinesweeperApp(App[None]):
         # The replay file written of the game on screen (one file a game).
         self._replay: Path | None = None
         self.paused = False
+        # Set when Ctrl-C (the key, or SIGINT) ended the game: the command
+        # then ends with one line and status 130, as every command does.
+        self.interrupted = False
+        # A write the data directory refused (a full disk, a read-only
+        # database): the game ends and the command says it in one line.
+        self.failure: StorageError | None = None
         self.assisted = False
         # A seed the player chose: a known field, recorded apart from the rest.
         self.seeded = settings.seed is not None
@@ -145,6 +162,11 @@ class MinesweeperApp(App[None]):
             yield Static(self._greeting or self._idle_text(), id="message")
 
     def on_mount(self) -> None:
+        # A SIGINT from outside the terminal (kill -INT, a supervisor) stops
+        # the game as the key does, saved, instead of raising a
+        # KeyboardInterrupt in the middle of Textual's loop.
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self.action_interrupt)
         self.board.focus()
         self._update_status()
         # The clock ticks on the status line's own timer, which Textual stops
@@ -158,6 +180,10 @@ class MinesweeperApp(App[None]):
             # its own; until it is done, advice is computed uncompiled, which
             # takes milliseconds on boards of this size (minesweep/_jit.py).
             part_ready("solver")
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
 
     def on_resize(self) -> None:
         self._check_size()
@@ -247,11 +273,22 @@ class MinesweeperApp(App[None]):
 
     # --- actions -------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _storing(self) -> Iterator[None]:
+        """Around what may write the store: a refused write ends the app, kept in ``failure``."""
+        try:
+            yield
+        except StorageError as error:
+            # Played on, every later move would be lost without a word.
+            self.failure = error
+            self.exit(return_code=2)
+
     def action_do(self, action: str) -> None:
-        if action == "new_game":
-            self._new_game_action()
-        else:
-            getattr(self, f"_{action}")()
+        with self._storing():
+            if action == "new_game":
+                self._new_game_action()
+            else:
+                getattr(self, f"_{action}")()
 
     def on_key(self, event: events.Key) -> None:
         # Any key but "new game" answers its question with "play on".
@@ -317,7 +354,8 @@ class MinesweeperApp(App[None]):
     def on_board_view_pressed(self, message: BoardView.Pressed) -> None:
         if self.abandon_asked:
             self._play_on()
-        self._click(message.row, message.col, message.button)
+        with self._storing():
+            self._click(message.row, message.col, message.button)
 
     def _click(self, row: int, col: int, button: Button) -> None:
         game = self.game
@@ -550,7 +588,14 @@ class MinesweeperApp(App[None]):
 
     async def action_quit(self) -> None:
         """Textual's own quit (ctrl+q): the time is saved as by the game's quit key."""
-        self._quit()
+        with self._storing():
+            self._quit()
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C or SIGINT: the game is saved as by the quit key, and the app ends interrupted."""
+        self.interrupted = True
+        with self._storing():
+            self._quit()
 
     # --- the status line --------------------------------------------------------------------
 
@@ -569,7 +614,8 @@ class MinesweeperApp(App[None]):
             and game.status is GameStatus.PLAYING
             and game.elapsed - self._elapsed_saved >= ELAPSED_EVERY
         ):
-            self._save_elapsed()
+            with self._storing():
+                self._save_elapsed()
 
     def _update_status(self) -> None:
         game = self.game

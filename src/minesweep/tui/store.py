@@ -23,11 +23,14 @@ that lacks them when it is opened; NULL in them means "not known".
 
 from __future__ import annotations
 
-import os
+import contextlib
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from .._data import data_directory, unusable
 
 __all__ = ["Record", "Saved", "Store", "data_directory"]
 
@@ -71,16 +74,6 @@ _ADDED_COLUMNS = [
 ]
 
 
-def data_directory() -> Path:
-    """``$MINESWEEP_DATA_DIR``, or the platform's user data directory for minesweep."""
-    override = os.environ.get("MINESWEEP_DATA_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("minesweep", appauthor=False))
-
-
 @dataclass(frozen=True, slots=True)
 class Record:
     """Statistics of one kind of game; assisted games are counted apart."""
@@ -121,15 +114,38 @@ class Store:
 
     def __init__(self, path: Path | None = None) -> None:
         path = path if path is not None else data_directory() / "minesweep.sqlite3"
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise unusable(path.parent, error, folder=True) from error
         self.path = path
-        self._db = sqlite3.connect(str(path))
-        with self._db:
+        try:
+            self._db = sqlite3.connect(str(path))
+        except sqlite3.Error as error:
+            raise unusable(path, error) from error
+        with self._writing():
             self._db.executescript(_SCHEMA)
             for table, column, declaration in _ADDED_COLUMNS:
                 present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
                 if column not in present:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            # A file that exists already takes the statements above without a
+            # write: this one writes, so that a read-only database is found
+            # now, not at the first move of a game.
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            self._db.execute(f"PRAGMA user_version = {int(version)}")
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One transaction; a write the file or the disk refuses is a StorageError naming it."""
+        try:
+            with self._db:
+                yield
+        except sqlite3.IntegrityError:
+            raise  # a bug of ours, not the user's file
+        except (sqlite3.DatabaseError, OSError) as error:
+            # Read-only, a full disk, or no database at all (another program's file).
+            raise unusable(self.path, error) from error
 
     def close(self) -> None:
         self._db.close()
@@ -149,7 +165,7 @@ class Store:
         An ended game stands (:func:`minesweep.frontend.undo` refuses to take
         it back): it is recorded once. An abandoned game is recorded as a loss.
         """
-        with self._db:
+        with self._writing():
             self._db.execute(
                 "INSERT INTO games (kind, won, seconds, bbbv, assisted, finished, seeded) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -205,7 +221,7 @@ class Store:
         seeded: bool | None = None,
     ) -> None:
         """Replace the saved game of ``kind`` by ``base`` and ``records``, in one transaction."""
-        with self._db:
+        with self._writing():
             self._db.execute("DELETE FROM saved_actions WHERE kind = ?", (kind,))
             self._db.execute(
                 "INSERT OR REPLACE INTO saved_games "
@@ -235,7 +251,7 @@ class Store:
 
         ``elapsed``, the game's seconds now, is kept with it (None keeps the one there).
         """
-        with self._db:
+        with self._writing():
             row = self._db.execute(
                 "SELECT actions FROM saved_games WHERE kind = ?", (kind,)
             ).fetchone()
@@ -253,12 +269,12 @@ class Store:
 
     def set_elapsed(self, kind: str, elapsed: float) -> None:
         """The saved game of ``kind`` has run ``elapsed`` seconds (at a quit, a pause, a tick)."""
-        with self._db:
+        with self._writing():
             self._db.execute("UPDATE saved_games SET elapsed = ? WHERE kind = ?", (elapsed, kind))
 
     def mark_assisted(self, kind: str) -> None:
         """The saved game of ``kind`` had help (a hint, the overlay) without a new action."""
-        with self._db:
+        with self._writing():
             self._db.execute("UPDATE saved_games SET assisted = 1 WHERE kind = ?", (kind,))
 
     def saved(self, kind: str) -> Saved | None:
@@ -290,7 +306,7 @@ class Store:
 
     def discard(self, kind: str) -> None:
         """Forget the saved game of ``kind``."""
-        with self._db:
+        with self._writing():
             self._forget(kind)
 
     def _forget(self, kind: str) -> None:

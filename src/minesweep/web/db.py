@@ -220,18 +220,13 @@ class NameTakenError(Exception):
 
 
 def default_url() -> str:
-    """A SQLite file under the platform's data directory (``$MINESWEEP_DATA_DIR``)."""
-    import os
+    """A SQLite file under the platform's data directory (``$MINESWEEP_DATA_DIR``).
 
-    override = os.environ.get("MINESWEEP_DATA_DIR")
-    if override:
-        folder = Path(override)
-    else:
-        from platformdirs import user_data_dir
+    A folder that cannot be made is a StorageError naming it.
+    """
+    from .._data import made_data_directory
 
-        folder = Path(user_data_dir("minesweep", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'web.sqlite3'}"
+    return f"sqlite:///{made_data_directory() / 'web.sqlite3'}"
 
 
 class Database:
@@ -247,8 +242,25 @@ class Database:
         self.engine: Engine = create_engine(url, **options)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        _add_account_column(self.engine)
+        try:
+            metadata.create_all(self.engine)
+            _add_account_column(self.engine)
+            if url.startswith("sqlite"):
+                # A file with its tables takes the above without a write:
+                # this one writes, so that a read-only file is found at the
+                # start, not at the first player's move.
+                with self.engine.begin() as connection:
+                    version = connection.exec_driver_sql("PRAGMA user_version").scalar()
+                    connection.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")
+        except OperationalError as error:
+            # A SQLite file the disk refuses (read-only, a folder not ours,
+            # a full disk) is the user's environment: one line naming it.
+            file = self.engine.url.database if url.startswith("sqlite") else None
+            if not file or file == ":memory:":
+                raise
+            from .._data import unusable
+
+            raise unusable(Path(file), error.orig or error) from error
 
     def insert(self, row: dict[str, Any], now: float) -> None:
         with self.engine.begin() as connection:
