@@ -39,19 +39,19 @@ them compiled from the first click.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
-import logging
 import os
-import subprocess
 import sys
 import time
 import types as pytypes
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import SettingsError
+
+if TYPE_CHECKING:
+    import subprocess
 
 __all__ = [
     "BACKGROUND_PARTS",
@@ -67,8 +67,6 @@ __all__ = [
     "mode",
     "part_ready",
 ]
-
-_log = logging.getLogger("minesweep")
 
 #: The values ``MINESWEEP_JIT`` may take.
 MODES: Final = ("auto", "compile", "interpret")
@@ -140,6 +138,8 @@ class _Part:
         """
         if not self.kernels or self.missing:
             return None
+        import hashlib
+
         try:
             import numba
 
@@ -248,6 +248,10 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     global _warmer_started
     if _warmer_started:
         return
+    # Imported here: a process that starts no warmer (most) need not load them.
+    import logging
+    import subprocess
+
     _warmer_started = True
     lock = folder / "minesweep-warming.lock"
     try:
@@ -275,7 +279,7 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     _WARMERS.append(warmer)  # held, so that Python does not warn it is still running
     os.write(descriptor, f"{warmer.pid}\n".encode())  # who holds it
     os.close(descriptor)
-    _log.warning(
+    logging.getLogger("minesweep").warning(
         "minesweep: compiling the solver's kernels in the background (once after an "
         "install, a minute or two); until then they run uncompiled"
     )

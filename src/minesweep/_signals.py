@@ -8,7 +8,6 @@ solver nor numba for it.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing.connection
 import signal
 import threading
 import time
@@ -90,6 +89,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 def _ended_within(processes: list[Any], seconds: float) -> list[Any]:
     """The processes still running after ``seconds``, waiting for each to end."""
+    import multiprocessing.connection  # here: most commands never stop a pool
+
     deadline = time.monotonic() + seconds
     running = list(processes)
     while running and (left := deadline - time.monotonic()) > 0:

@@ -26,11 +26,13 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._args import EXIT_USAGE, interrupted
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["REPLAY_SUFFIXES", "replay", "replay_files"]
 
