@@ -62,6 +62,7 @@ LAYERS: dict[str, int] = {
     "minesweep._kernels": 1,
     "minesweep._jit": 1,
     "minesweep._dask": 1,
+    "minesweep._signals": 0,
     "minesweep.leetcode": 2,
     "minesweep.field": 3,
     "minesweep.notation": 3,

@@ -26,6 +26,11 @@ run with numpy's warnings off.
   the background warmer run so);
 - ``interpret``: never compile, never start a warmer (for debugging).
 
+A part may also be interpreted first (:data:`INTERPRET_FIRST`: the replay
+statistics): in ``auto``, its calls run interpreted until they have taken
+about what loading numba would, so that a small job never imports the
+compiler at all (numba is imported only when a dispatcher is first needed).
+
 The engine's own kernels (``minesweep._kernels``: the flood of a reveal)
 are not here: they compile in two seconds and a 10^8-square board needs
 them compiled from the first click.
@@ -34,19 +39,19 @@ them compiled from the first click.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
-import logging
 import os
-import subprocess
 import sys
 import time
 import types as pytypes
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import SettingsError
+
+if TYPE_CHECKING:
+    import subprocess
 
 __all__ = [
     "BACKGROUND_PARTS",
@@ -62,8 +67,6 @@ __all__ = [
     "mode",
     "part_ready",
 ]
-
-_log = logging.getLogger("minesweep")
 
 #: The values ``MINESWEEP_JIT`` may take.
 MODES: Final = ("auto", "compile", "interpret")
@@ -121,6 +124,7 @@ class _Part:
         self.ready = False
         self.next_check = 0.0
         self.missing = False  # a module of it could not be imported
+        self.interpreted_for = 0.0  # seconds run interpreted within INTERPRET_FIRST's budget
 
     def sources(self) -> list[Path]:
         return sorted({Path(k.py_func.__code__.co_filename) for k in self.kernels})
@@ -134,6 +138,8 @@ class _Part:
         """
         if not self.kernels or self.missing:
             return None
+        import hashlib
+
         try:
             import numba
 
@@ -256,6 +262,10 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     global _warmer_started
     if _warmer_started:
         return
+    # Imported here: a process that starts no warmer (most) need not load them.
+    import logging
+    import subprocess
+
     _warmer_started = True
     lock = folder / "minesweep-warming.lock"
     try:
@@ -283,7 +293,7 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     _WARMERS.append(warmer)  # held, so that Python does not warn it is still running
     os.write(descriptor, f"{warmer.pid}\n".encode())  # who holds it
     os.close(descriptor)
-    _log.warning(
+    logging.getLogger("minesweep").warning(
         "minesweep: compiling the solver's kernels in the background (once after an "
         "install, a minute or two); until then they run uncompiled"
     )
@@ -293,6 +303,36 @@ _WARMER: Final = (
     "import sys; from minesweep.warm import warm_in_background; "
     "warm_in_background(sys.argv[1], sys.argv[2])"
 )
+
+
+class _Unloaded:
+    """What a kernel's name is bound to while numba is not loaded in this process.
+
+    Importing numba (and llvmlite) costs a third of a second: a job that only
+    interprets its kernels need not pay it. The first use of any kernel's
+    dispatcher loads numba, makes every kernel's dispatcher, and binds them
+    in place of these throughout minesweep's modules (numba's compiled
+    callers find the dispatchers there); until then, attributes are the
+    dispatcher's, made on demand.
+    """
+
+    __slots__ = ("kernel",)
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+
+    @property
+    def py_func(self) -> Callable[..., Any]:
+        return self.kernel.py_func
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.kernel.dispatcher, name)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.kernel.dispatcher(*args)
+
+    def __repr__(self) -> str:
+        return f"<minesweep kernel {self.kernel.py_func.__qualname__} (numba not loaded)>"
 
 
 class Kernel:
@@ -305,31 +345,56 @@ class Kernel:
         signatures: tuple[Any, ...],
         options: dict[str, Any],
     ) -> None:
-        from numba import njit
-
         self.py_func = func
         self.part = _part(part)
         self.signatures = signatures
+        self.options = options
         # Lazy: an explicit signature would compile at import. It is compiled
         # on the first compiled call instead, then (as numba does with one)
-        # the kernel compiles nothing else.
-        self.dispatcher = njit(**options)(func)
+        # the kernel compiles nothing else. The dispatcher itself is made
+        # once numba is loaded (_load_numba): until then the name is bound
+        # to an _Unloaded.
+        self._dispatcher: Any = None
+        self._unloaded = _Unloaded(self)
+        self.handle: Any = self._unloaded
+        if "numba" in sys.modules:
+            self._make_dispatcher()
         self._interpreted: Callable[..., Any] | None = None
         self._compiled = False
         self.part.kernels.append(self)
-        _BY_DISPATCHER[id(self.dispatcher)] = self
+        _KERNELS.append(self)
+        _BY_DISPATCHER[id(self.handle)] = self
+
+    def _make_dispatcher(self) -> None:
+        from numba import njit
+
+        self._dispatcher = njit(**self.options)(self.py_func)
+        self.handle = self._dispatcher
+        _BY_DISPATCHER[id(self._dispatcher)] = self
+
+    def is_bound_to(self, value: object) -> bool:
+        """Whether ``value`` is this kernel: its dispatcher, or what stands for it unloaded."""
+        return value is self._dispatcher or value is self._unloaded
+
+    @property
+    def dispatcher(self) -> Any:
+        """numba's dispatcher (loading numba, and making every kernel's, on first use)."""
+        if self._dispatcher is None:
+            _load_numba()
+        return self._dispatcher
 
     def compiled(self) -> Any:
         """The dispatcher, its explicit signatures compiled (or loaded from the cache)."""
         if not self._compiled:
+            dispatcher = self.dispatcher
             for signature in self.signatures:
                 # By the argument types alone: numba's cache files a compile
                 # under what it was asked, and a kernel's callers ask by
                 # argument types, so the declared return type would file the
                 # same machine code twice, and miss the callers' copy.
-                self.dispatcher.compile(getattr(signature, "args", signature))
+                dispatcher.compile(getattr(signature, "args", signature))
             if self.signatures:
-                self.dispatcher.disable_compile()
+                dispatcher.disable_compile()
             self._compiled = True
         return self.dispatcher
 
@@ -343,22 +408,73 @@ class Kernel:
             self._interpreted = pytypes.FunctionType(
                 func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__
             )
-            typed_dict = _typed_dict()
+            # numba.typed.Dict can be bound only where numba is loaded.
+            typed_dict = _typed_dict() if "numba" in sys.modules else _Dict
             for name, value in func.__globals__.items():
                 twin = _BY_DISPATCHER.get(id(value))
-                if twin is not None and twin.dispatcher is value:
+                if twin is not None and twin.is_bound_to(value):
                     namespace[name] = twin.interpreted()
                 elif value is typed_dict:
                     namespace[name] = _Dict
         return self._interpreted
 
     def __call__(self, *args: Any) -> Any:
+        if _interpret_first(self.part):
+            return self._interpret_counted(*args)
         if part_ready(self.part.name):
             return self.compiled()(*args)
         import numpy as np
 
         with np.errstate(all="ignore"):
             return self.interpreted()(*args)
+
+    def _interpret_counted(self, *args: Any) -> Any:
+        import numpy as np
+
+        start = time.perf_counter()
+        try:
+            with np.errstate(all="ignore"):
+                return self.interpreted()(*args)
+        finally:
+            self.part.interpreted_for += time.perf_counter() - start
+
+
+#: Every kernel made, in the order made.
+_KERNELS: list[Kernel] = []
+
+
+def _load_numba() -> None:
+    """Import numba, make every kernel's dispatcher, and bind them where _Unloaded ones were."""
+    for found in _KERNELS:
+        if found._dispatcher is None:
+            found._make_dispatcher()
+    namespaces = [found.py_func.__globals__ for found in _KERNELS]
+    namespaces += [
+        vars(module)
+        for name, module in list(sys.modules.items())
+        if (name == "minesweep" or name.startswith("minesweep.")) and module is not None
+    ]
+    for namespace in namespaces:
+        for name, value in list(namespace.items()):
+            if isinstance(value, _Unloaded):
+                namespace[name] = value.kernel.dispatcher
+
+
+#: The parts whose kernels a process interprets first, and for how many
+#: seconds: as long as loading numba and the part's compiled kernels from
+#: numba's cache takes (measured for ``replays``, 2 cores: 0.5 s, against
+#: 3 to 6 ms interpreted for a beginner replay's statistics and 30 ms for an
+#: expert one), so that a small job never loads the compiler, and a large
+#: one pays at most twice what compiling from the start would have.
+INTERPRET_FIRST: Final[dict[str, float]] = {"replays": 0.5}
+
+
+def _interpret_first(part: _Part) -> bool:
+    """Whether this call of ``part``'s kernels runs interpreted, within its first seconds."""
+    budget = INTERPRET_FIRST.get(part.name)
+    if budget is None or _override or part.ready or part.interpreted_for >= budget:
+        return False
+    return mode() == "auto"
 
 
 _BY_DISPATCHER: dict[int, Kernel] = {}
@@ -373,12 +489,13 @@ def _typed_dict() -> object:
 def kernel(*signatures: Any, part: str, **options: Any) -> Callable[[Callable[..., Any]], Any]:
     """Decorate a kernel: numba's ``njit(*signatures, **options)``, of the warm part ``part``.
 
-    The name bound is numba's dispatcher, so kernels call each other compiled
-    as before; Python calls it through :func:`entry`.
+    The name bound is numba's dispatcher (where numba is not loaded yet, what
+    stands for it until it is: :class:`_Unloaded`), so kernels call each
+    other compiled as before; Python calls it through :func:`entry`.
     """
 
     def decorate(func: Callable[..., Any]) -> Any:
-        return Kernel(func, part, signatures, options).dispatcher
+        return Kernel(func, part, signatures, options).handle
 
     return decorate
 
@@ -386,6 +503,6 @@ def kernel(*signatures: Any, part: str, **options: Any) -> Callable[[Callable[..
 def entry(dispatcher: Any) -> Callable[..., Any]:
     """How Python calls a kernel: compiled once its part is ready, interpreted until then."""
     found = _BY_DISPATCHER.get(id(dispatcher))
-    if found is None or found.dispatcher is not dispatcher:
+    if found is None or not found.is_bound_to(dispatcher):
         raise TypeError(f"{dispatcher!r} is not a minesweep kernel")
     return found

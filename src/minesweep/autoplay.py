@@ -19,24 +19,27 @@ futures are cancelled, and :func:`play_games` raises :class:`PlayInterrupted`
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import multiprocessing.connection
 import os
 import re
-import signal
 import statistics
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from ._jit import entry
+from ._signals import (
+    _ignore_sigint,
+    _Interrupt,
+    _sigint_blocked,
+    _sigint_caught,
+    _stop,
+)
 from .errors import SettingsError
 from .generate import check_fits, check_seed, generate_field
 from .grid import check_position, middle
@@ -316,45 +319,6 @@ def play_games(
     return _in_order(records, seeds)
 
 
-class _Interrupt(KeyboardInterrupt):
-    """What Ctrl-C raises while :func:`play_games` plays.
-
-    A subclass, not KeyboardInterrupt itself: raised in an import that native
-    code makes (numba imports scipy as it loads its cache), a KeyboardInterrupt
-    can leave Python ending the process by SIGINT at its exit (status -2, not
-    the command line's 130) even once it has been handled. That was seen in
-    about one run in ten stopped during the first game, and never with this.
-    """
-
-
-@contextlib.contextmanager
-def _sigint_caught() -> Iterator[Callable[[], bool]]:
-    """Meanwhile, Ctrl-C raises :class:`_Interrupt` once and is ignored after; yields whether
-    it came.
-
-    Only in the main thread, and only in place of Python's own handler: a
-    program's handler of its own is left as it is.
-    """
-    caught = False
-
-    def on_sigint(signum: int, frame: object) -> None:
-        nonlocal caught
-        if not caught:  # a second Ctrl-C would break off the cleanup the first started
-            caught = True
-            raise _Interrupt
-
-    ours = (
-        threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
-    before = signal.signal(signal.SIGINT, on_sigint) if ours else None
-    try:
-        yield lambda: caught
-    finally:
-        if ours:
-            signal.signal(signal.SIGINT, before)
-
-
 def _check(interrupted: Callable[[], bool]) -> None:
     """Raise the interrupt that came, should native code have swallowed it."""
     if interrupted():
@@ -401,57 +365,6 @@ def _play_on_processes(
             _stop(pool)
         raise
     pool.shutdown()
-
-
-def _ignore_sigint() -> None:
-    """A worker process's initializer: Ctrl-C is for the process that started it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Cancel the chunks not started and end the worker processes now, not after their chunks.
-
-    The pool has no public way to end its workers before Python 3.14
-    (``terminate_workers``, which does what this does): its processes and the
-    thread that manages them are taken from it, before shutting down forgets them.
-    """
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    manager = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    # Told by their sentinels, not by waiting on them: the pool's thread reaps them.
-    left = _ended_within(processes, 2.0)
-    for process in left:
-        process.kill()
-    _ended_within(left, 2.0)
-    if manager is not None:
-        manager.join(timeout=2.0)
-
-
-def _ended_within(processes: list[Any], seconds: float) -> list[Any]:
-    """The processes still running after ``seconds``, waiting for each to end."""
-    deadline = time.monotonic() + seconds
-    running = list(processes)
-    while running and (left := deadline - time.monotonic()) > 0:
-        ended = set(multiprocessing.connection.wait([p.sentinel for p in running], left))
-        running = [p for p in running if p.sentinel not in ended]
-    return running
-
-
-@contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """SIGINT held back from this thread (and the processes and threads it starts) meanwhile."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def summarize(records: Sequence[GameRecord], seconds: float) -> Summary:

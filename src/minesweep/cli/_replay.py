@@ -26,11 +26,13 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._args import EXIT_USAGE, interrupted
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["REPLAY_SUFFIXES", "replay", "replay_files"]
 
@@ -206,7 +208,7 @@ class _Output:
         self.writer: csv.DictWriter[str] | None = None
 
     def file(self, outcome: Outcome, total: int) -> None:
-        from ..autoplay import _sigint_blocked
+        from .._signals import _sigint_blocked
 
         path, records, error = outcome
         rows = self._rows(path, records) if records is not None else []
@@ -253,7 +255,7 @@ class _Output:
 
 def replay(arguments: argparse.Namespace) -> None:
     """Print each file's rows as it is read; Ctrl-C ends it with one line and status 130."""
-    from ..autoplay import _sigint_caught
+    from .._signals import _sigint_caught
 
     # Only the paths are listed ahead: the count of files is said on Ctrl-C.
     listed = list(replay_files(arguments.files))
@@ -319,7 +321,7 @@ def _on_processes(listed: list[Entry], workers: int, clicks: bool) -> Iterator[O
     """The outcomes from ``workers`` processes, in order, at most 2 chunks a worker out at once."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from ..autoplay import _ignore_sigint, _sigint_blocked, _stop
+    from .._signals import _ignore_sigint, _sigint_blocked, _stop
 
     # Every worker gets a chunk of its own even in a small batch.
     size = max(1, min(_CHUNK, -(-len(listed) // (2 * workers))))

@@ -21,14 +21,18 @@ solver on a click), ``report`` (the record) and ``frame`` (the table).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .checks import check
 from .evf import write_evf
 from .frame import table
-from .from_game import replay_from_game
 from .model import EVENT_KINDS, FORMATS, Claims, MouseEvent, Replay, ReplayError
 from .rawvf import write_rawvf
 from .reading import detect_format, read
 from .report import summary
+
+if TYPE_CHECKING:
+    from .from_game import replay_from_game
 
 __all__ = [
     "EVENT_KINDS",
@@ -46,3 +50,18 @@ __all__ = [
     "write_evf",
     "write_rawvf",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # replay_from_game needs the game engine, which reading a replay does not:
+    # loaded on first use.
+    if name != "replay_from_game":
+        raise AttributeError(f"module 'minesweep.replays' has no attribute {name!r}")
+    from .from_game import replay_from_game
+
+    globals()[name] = replay_from_game
+    return replay_from_game
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

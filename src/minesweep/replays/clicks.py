@@ -73,13 +73,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ..actions import Action, ActionKind
-from ..game import Game
 from .model import (
     EventColumns,
     Replay,
@@ -89,6 +88,9 @@ from .model import (
     mine_mask,
     slot_constructor,
 )
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 __all__ = [
     "VIEW_EXPLODED",
@@ -379,6 +381,8 @@ def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:
     a 0, a left click on a flag), and ms-toollib's counters are in
     :func:`analyse_clicks`.
     """
+    from ..game import Game  # here: reading a replay needs no game engine
+
     if analysis is None:
         analysis = analyse_clicks(replay)
     actions: list[Action] = []
