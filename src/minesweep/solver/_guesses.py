@@ -252,3 +252,64 @@ def fifty_structures(  # pragma: no cover - compiled
                 least_safe = min(least_safe, 1.0 - p)
         bounds[i] = min(least_mine, least_safe)
     return pairs, start[: count + 1].copy(), split[:count].copy(), squares[:end].copy(), bounds
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
+def fifty_sides(  # pragma: no cover - compiled
+    revealed, doubtful, risk, cells, pair_limit, block_limit
+):  # fmt: skip
+    """The 50/50s to come that "50/50 or safe" must count, for each of ``cells`` in turn.
+
+    For each square of ``cells`` (flat indices, in the order to try them)
+    and each structure :func:`fifty_structures` finds around it: were the
+    square a mine, the walls and its side would be mines and the other side
+    safe; a structure where one of those is less likely than the square
+    itself cannot form with every mine layout of the square, and is left
+    out without counting. Returns ``(owner, start, split, squares)``: side
+    ``i`` belongs to ``cells[owner[i]]``, its squares to be mines are
+    ``squares[start[i]:split[i]]`` and those to be safe
+    ``squares[split[i]:start[i + 1]]``, in the order to count them.
+    """
+    cols = revealed.shape[1]
+    owner = [0]
+    owner.pop()
+    start = [0]
+    split = [0]
+    split.pop()
+    flat = [0]
+    flat.pop()
+    for index in range(cells.shape[0]):
+        row, col = cells[index] // cols, cells[index] % cols
+        chance = risk[row, col]
+        pairs, s_start, s_split, s_squares, _ = fifty_structures(
+            revealed, doubtful, risk, row, col, pair_limit, block_limit
+        )
+        for i in range(s_split.shape[0]):
+            a, b, e = s_start[i], s_split[i], s_start[i + 1]
+            # A pair: the walls, then the partner (to be mines); the square
+            # (safe). Turned round: walls and the square mines, the partner
+            # safe. A block likewise with its two diagonals.
+            own = 1 if i < pairs else 2
+            walls_end = b - own
+            ok = True
+            for j in range(a, walls_end):
+                if risk[s_squares[j] // cols, s_squares[j] % cols] < chance - 1e-12:
+                    ok = False
+            for j in range(b, e):  # the square's side, mines were it a mine
+                if risk[s_squares[j] // cols, s_squares[j] % cols] < chance - 1e-12:
+                    ok = False
+            for j in range(walls_end, b):  # the other side, then safe
+                if 1.0 - risk[s_squares[j] // cols, s_squares[j] % cols] < chance - 1e-12:
+                    ok = False
+            if not ok:
+                continue
+            owner.append(index)
+            flat.extend(s_squares[a:walls_end])
+            flat.extend(s_squares[b:e])
+            split.append(len(flat))
+            flat.extend(s_squares[walls_end:b])
+            start.append(len(flat))
+    return (
+        np.array(owner, np.int64), np.array(start, np.int64), np.array(split, np.int64),
+        np.array(flat, np.int64),
+    )  # fmt: skip

@@ -184,35 +184,40 @@ def fifty_fifty_or_safe(
     if not len(cells):
         return None
     order = np.argsort(risk[tuple(cells.T)], kind="stable")
+    cols = view.shape[1]
+    flat_cells = (cells[order, 0] * cols + cells[order, 1]).astype(np.int64)
     mines_left = analysis.workings.mine_count - len(analysis.mines)
-    fifty_fifties = FiftyFifties(view, risk, mines_left, config)
-    ask: Lookahead | None = None
-    for index in order.tolist():
-        cell = (int(cells[index, 0]), int(cells[index, 1]))
-        chance = float(risk[cell])
-        pairs, blocks = fifty_fifties.structures(cell)
-        # As FiftyFifties lists them: the walls, then the side facing ``cell``'s.
-        sides = [(are_mines[:-1], [cell], are_mines[-1:]) for are_mines, _ in pairs]
-        sides += [(are_mines[:-2], own, are_mines[-2:]) for are_mines, own in blocks]
-        for walls, mine_side, safe_side in sides:
-            # Were ``cell`` a mine, the walls and its side would be mines and
-            # the other side safe: none of these can be less likely (a test
-            # that needs no counting).
-            if any(risk[square] < chance - 1e-12 for square in [*walls, *mine_side]) or any(
-                1.0 - risk[square] < chance - 1e-12 for square in safe_side
-            ):
-                continue
-            if ask is None:
-                ask = Lookahead(analysis)
-            forming = ask.joint([*walls, *mine_side], safe_side)
-            if forming is None or forming < chance * (1.0 - 1e-9):
-                continue  # a mine at ``cell`` need not make this 50/50
-            return Guess(
-                cell[0],
-                cell[1],
-                chance,
-                "a mine here only as one side of a 50/50 to come: as well open it now",
-            )
+    # The structures around each square, those that need no counting to be
+    # ruled out already left out (see :func:`._guesses.fifty_sides`).
+    from ._guesses import fifty_sides
+
+    owner, start, split, squares = entry(fifty_sides)(
+        np.ascontiguousarray(~hidden),
+        doubtful,
+        np.ascontiguousarray(risk, np.float64),
+        flat_cells,
+        min(config.pair_missing, mines_left - 1),
+        min(config.block_missing, mines_left - 2),
+    )
+    if not len(owner):
+        return None
+    ask = Lookahead(analysis)
+    listed = [divmod(square, cols) for square in squares.tolist()]
+    starts, splits = start.tolist(), split.tolist()
+    for i, index in enumerate(owner.tolist()):
+        # Were the square a mine, the walls and its side would be mines and
+        # the other side safe: does every such layout make the 50/50?
+        row, col = divmod(int(flat_cells[index]), cols)
+        chance = float(risk[row, col])
+        forming = ask.joint(listed[starts[i] : splits[i]], listed[splits[i] : starts[i + 1]])
+        if forming is None or forming < chance * (1.0 - 1e-9):
+            continue  # a mine at the square need not make this 50/50
+        return Guess(
+            row,
+            col,
+            chance,
+            "a mine here only as one side of a 50/50 to come: as well open it now",
+        )
     return None
 
 
