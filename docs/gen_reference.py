@@ -26,5 +26,7 @@ for source in sorted((package_root / "minesweep").rglob("*.py")):
     mkdocs_gen_files.set_edit_path(page, source.relative_to(package_root.parent))
 
 with mkdocs_gen_files.open("reference/index.md", "w") as handle:
-    handle.write("# API reference\n\nOne page per public module, generated from its docstrings.\n\n")
+    handle.write(
+        "# API reference\n\nOne page per public module, generated from its docstrings.\n\n"
+    )
     handle.writelines(links)
