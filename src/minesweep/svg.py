@@ -373,8 +373,11 @@ _GLYPH_CLASS: Final = {
 
 
 def _percent_font(size: int) -> float | None:
-    """The font of the heat map's percentages, so that "100%" fits; None if too small."""
-    font = min(0.4 * size, (size - 2 * PERCENT_PADDING) / text_width("100%", 1.0))
+    """The font of the heat map's percentages, so that the widest fits; None if too small."""
+    widest = max(text_width(label, 1.0) for label in ("100%", ">99%", "<1%"))
+    font = min(0.4 * size, (size - 2 * PERCENT_PADDING) / widest)
+    # Rounded down to the two decimals written, so that the written font fits too.
+    font = math.floor(font * 100) / 100
     return font if font >= MIN_PERCENT_FONT else None
 
 
