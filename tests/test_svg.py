@@ -218,6 +218,15 @@ def test_marks_and_the_cursor_are_drawn_where_asked() -> None:
     assert (float(cursors[0].get("x", "")) // 24, float(cursors[0].get("y", "")) // 24) == (2, 2)
 
 
+def test_a_square_marked_safe_or_a_mine_shows_its_mark_instead_of_its_percentage() -> None:
+    marks = [Mark(0, 1, "safe"), Mark(0, 2, "mine"), Mark(0, 3, "hint")]
+    root = parse(svg.board(VIEW, probabilities=CHANCES, marks=marks, size=32))
+    written = {square_at(text, 32) for text in texts(root, "percent")}
+    assert (0, 1) not in written
+    assert (0, 2) not in written
+    assert (0, 3) in written  # a hint frames its square and leaves the percentage
+
+
 def test_a_mark_of_an_unknown_kind_is_refused() -> None:
     with pytest.raises(SettingsError, match="'arrow'"):
         Mark(0, 0, "arrow")  # type: ignore[arg-type]
@@ -318,8 +327,15 @@ def test_an_analysis_shows_its_heat_map_and_certain_squares() -> None:
     assert written
     for (row, col), label in written.items():
         assert label == svg.percent_label(float(analysis.probability[row, col]))
-    marked = [e for e in root.iter() if e.get("class", "").startswith("mark ")]
-    assert len(marked) == len(analysis.safe) + len(analysis.mines)
+    marked = {
+        (int(e.get("data-row", "")), int(e.get("data-col", "")))
+        for e in root.iter()
+        if e.get("class", "").startswith("mark ")
+    }
+    certain = {(int(r), int(c)) for r, c in [*analysis.safe, *analysis.mines]}
+    assert marked == certain
+    hidden = {(int(r), int(c)) for r, c in np.argwhere(~np.isnan(analysis.probability))}
+    assert set(written) == hidden - certain
 
 
 def test_a_replay_is_drawn_with_its_final_board_and_statistics() -> None:

@@ -242,12 +242,13 @@ def board(
         f'<rect class="background" width="{width}" height="{height}" fill="{colours.background}"/>',
     ]
     percent_font = _percent_font(size)
+    # A square marked certainly safe or a mine shows the mark, not "0%" under it.
+    settled = {(mark.row, mark.col) for mark in marked if mark.kind in ("safe", "mine")}
     for row in range(rows):
         for col in range(cols):
             chance = None if chances is None else chances[row, col]
-            out.extend(
-                _square(int(glyphs[row, col]), row, col, size, colours, chance, percent_font)
-            )
+            font = None if (row, col) in settled else percent_font
+            out.extend(_square(int(glyphs[row, col]), row, col, size, colours, chance, font))
     out.extend(_mark(mark, size, colours) for mark in marked)
     if cursor is not None:
         x, y = cursor[1] * size, cursor[0] * size
@@ -390,7 +391,10 @@ def _square(
     chance: float | None,
     percent_font: float | None,
 ) -> list[str]:
-    """The elements of one square: its ``rect``, then what it shows."""
+    """The elements of one square: its ``rect``, then what it shows.
+
+    ``percent_font`` None leaves the heat map's percentage out.
+    """
     x, y = col * size, row * size
     raised = glyph in HIDDEN_GLYPHS
     heat = chance is not None and raised and not math.isnan(chance)

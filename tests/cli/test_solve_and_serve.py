@@ -316,5 +316,12 @@ def test_solve_svg_writes_the_heat_map_with_the_hint_framed(
     assert title.text == (
         "Mine probabilities, 3 by 4; hint: click (0, 3): (0, 3) is certainly safe"
     )
-    percents = [text.text or "" for text in root.iter() if text.get("class") == "percent"]
-    assert sorted(percents) == ["0%", "100%"]
+    from minesweep.svg import THEMES
+
+    fills = {
+        (element.get("data-row"), element.get("data-col")): element.get("fill")
+        for element in root.iter()
+        if (element.get("class") or "").startswith("square ")
+    }
+    safe, _, mine = THEMES["classic"].heat
+    assert (fills[("0", "3")], fills[("1", "3")]) == (safe, mine)
