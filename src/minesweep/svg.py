@@ -3,8 +3,8 @@
 :func:`board` draws any view (a 2-D array of :class:`~minesweep.squares.Glyph`
 codes and numbers 0-8) as a hand-written SVG string, as python-chess's
 ``chess.svg`` draws a chess board: no browser and no imaging library. It can
-lay a heat map of mine probabilities over the hidden squares, put
-:class:`Mark`\\ s on squares (a hint, a click, a safe square, a certain mine)
+lay a heat map of mine probabilities over the hidden squares, put marks
+(:class:`Mark`: a hint, a click, a safe square, a certain mine) on squares
 and outline a cursor.
 
 The picture is a grid of ``size``-pixel squares, one ``<rect class="square
