@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -352,3 +354,54 @@ def test_a_replay_is_drawn_with_its_final_board_and_statistics() -> None:
     # Won: every mine flagged, nothing left hidden.
     kinds = [r.get("class", "").split()[1] for r in squares(root)]
     assert (kinds.count("flag"), kinds.count("hidden")) == (99, 0)
+
+
+# --- in a browser --------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+#: Draws an SVG on a canvas and reads the colour of the pixels asked for.
+_READ_PIXELS = """async ([picture, points]) => {
+  const image = new Image();
+  image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(picture);
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  return points.map(([x, y]) => Array.from(context.getImageData(x, y, 1, 1).data.slice(0, 3)));
+}"""
+
+
+def pixels(picture: str, points: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """The colours Chromium paints at ``points`` (x, y) of ``picture``."""
+    playwright: Any = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page()
+            found = page.evaluate(_READ_PIXELS, [picture, points])
+        finally:
+            browser.close()
+    return [tuple(colour) for colour in found]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_chromium_paints_a_flag_red_a_hidden_square_grey_and_the_heat_map() -> None:
+    chances = np.full(EVERY_GLYPH.shape, np.nan)
+    chances[1, 4] = 0.0
+    picture = svg.board(EVERY_GLYPH, probabilities=chances, size=24)
+    flag = divmod(int(Glyph.FLAG), 5)
+    exploded = divmod(int(Glyph.EXPLODED), 5)
+    question = divmod(int(Glyph.QUESTION), 5)
+    points = [
+        (flag[1] * 24 + 10, flag[0] * 24 + 8),  # in the flag's cloth
+        (question[1] * 24 + 5, question[0] * 24 + 5),  # a hidden face, off the "?"
+        (exploded[1] * 24 + 3, exploded[0] * 24 + 3),  # the exploded square's corner
+        (4 * 24 + 5, 1 * 24 + 5),  # a hidden square certainly safe, in the heat map
+    ]
+    assert pixels(picture, points) == [(255, 0, 0), (192, 192, 192), (255, 0, 0), (76, 175, 80)]
