@@ -405,3 +405,33 @@ def test_chromium_paints_a_flag_red_a_hidden_square_grey_and_the_heat_map() -> N
         (4 * 24 + 5, 1 * 24 + 5),  # a hidden square certainly safe, in the heat map
     ]
     assert pixels(picture, points) == [(255, 0, 0), (192, 192, 192), (255, 0, 0), (76, 175, 80)]
+
+
+# --- the README's picture ----------------------------------------------------------------
+
+README_PICTURE = Path(__file__).parent.parent / "docs" / "heat-map.svg"
+
+
+def readme_picture() -> str:
+    """The heat map the README shows: a beginner game after its first click, with the hint."""
+    from minesweep.solver import analyze, hint_from_analysis
+
+    game = played()
+    glyphs = game.glyphs()
+    analysis = analyze(glyphs, 10)
+    advice = hint_from_analysis(analysis, glyphs)
+    marks = [Mark(int(row), int(col), "safe") for row, col in analysis.safe]
+    marks += [Mark(int(row), int(col), "mine") for row, col in analysis.mines]
+    marks.append(Mark(advice.row, advice.col, "hint"))
+    title = "A beginner game after its first click: mine probabilities, and the hint framed"
+    return svg.board(glyphs, probabilities=analysis.probability, marks=marks, size=32, title=title)
+
+
+def test_the_readme_picture_is_what_the_code_draws() -> None:
+    assert README_PICTURE.read_text(encoding="utf-8") == readme_picture(), (
+        "docs/heat-map.svg is stale: rewrite it with python -m tests.test_svg"
+    )
+
+
+if __name__ == "__main__":
+    README_PICTURE.write_text(readme_picture(), encoding="utf-8")
