@@ -341,8 +341,7 @@ def test_an_analysis_shows_its_heat_map_and_certain_squares() -> None:
 
 
 def test_a_replay_is_drawn_with_its_final_board_and_statistics() -> None:
-    from minesweep.replays import read
-    from minesweep.replays.drawing import picture
+    from minesweep.replays import picture, read
 
     root = parse(picture(read(DATA / "test_subject.evf")))
     assert len(squares(root)) == 16 * 30

@@ -3,7 +3,7 @@
 A :class:`~.model.Replay` cannot draw itself through ``_repr_svg_``: the
 final board comes from the click analysis, which imports the model, and the
 layers allow no import cycle, not even a lazy one. A notebook shows
-``IPython.display.SVG(picture(replay))`` instead.
+``IPython.display.SVG(minesweep.replays.picture(replay))`` instead.
 """
 
 from __future__ import annotations
