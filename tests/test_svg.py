@@ -186,6 +186,13 @@ def test_percentages_are_written_at_the_default_size_and_left_out_when_too_small
     assert texts(parse(svg.board([[9]], probabilities=chances, size=16)), "percent") == []
 
 
+def test_a_question_mark_shows_where_no_percentage_stands_in_for_it() -> None:
+    chances = np.array([[0.25]])
+    with_room = texts(parse(svg.board([[11]], probabilities=chances)), "glyph")
+    without = texts(parse(svg.board([[11]], probabilities=chances, size=16)), "glyph")
+    assert ([t.text for t in with_room], [t.text for t in without]) == ([], ["?"])
+
+
 def test_the_default_size_reads() -> None:
     root = parse(svg.board(EVERY_GLYPH))
     assert all(float(t.get("font-size", "")) >= 12 for t in texts(root, "glyph"))

@@ -397,16 +397,22 @@ def _square(
     """
     x, y = col * size, row * size
     raised = glyph in HIDDEN_GLYPHS
-    heat = chance is not None and raised and not math.isnan(chance)
+    # The chance the heat map shows on this square: hidden squares only.
+    heat = None if chance is None or not raised or math.isnan(chance) else float(chance)
+    # The percentage and its font, where one is written (it stands in for a "?").
+    percent = (
+        (percent_label(heat), percent_font)
+        if heat is not None and glyph != Glyph.FLAG and percent_font is not None
+        else None
+    )
     if glyph <= MAX_NUMBER:
         kind, fill = f"number n{glyph}", colours.revealed
     elif glyph == Glyph.EXPLODED:
         kind, fill = "exploded", colours.exploded
     else:
         kind, fill = _GLYPH_CLASS[Glyph(glyph)], colours.hidden if raised else colours.revealed
-    if heat:
-        assert chance is not None
-        fill = _heat_colour(chance, colours.heat)
+    if heat is not None:
+        fill = _heat_colour(heat, colours.heat)
     out = [
         f'<rect class="square {kind}" data-row="{row}" data-col="{col}" x="{x}" y="{y}" '
         f'width="{size}" height="{size}" fill="{fill}" stroke="{colours.grid}" '
@@ -419,21 +425,21 @@ def _square(
         out.append(_text(str(glyph), centre_x, centre_y, 0.75 * size, colours.numbers[glyph - 1]))
     elif glyph == Glyph.FLAG:
         out.append(_flag(x, y, size, colours))
-    elif glyph == Glyph.QUESTION and not heat:
+    elif glyph == Glyph.QUESTION and percent is None:
         out.append(_text("?", centre_x, centre_y, 0.7 * size, colours.question))
     elif glyph in (Glyph.MINE, Glyph.EXPLODED):
         out.append(_mine(x, y, size, colours))
     elif glyph == Glyph.WRONG_FLAG:
         out.append(_mine(x, y, size, colours))
         out.append(_cross(x, y, size, colours.flag, "wrong"))
-    if heat and glyph != Glyph.FLAG and percent_font is not None:
-        assert chance is not None
+    if percent is not None:
+        label, font = percent
         out.append(
             _text(
-                percent_label(chance),
+                label,
                 centre_x,
                 centre_y,
-                percent_font,
+                font,
                 colours.heat_text,
                 kind="percent",
             )
