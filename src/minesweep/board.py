@@ -376,10 +376,27 @@ class Board:
         Mines stay hidden, and a lost board shows only the mine that went off:
         a board knows no game, so no end-of-game marks (a game's view has them).
         """
-        state = self._state
-        glyphs = np.where(state == STATE_REVEALED, self._field.numbers, _STATE_GLYPHS[state])
-        symbols = _VIEW_BYTES[glyphs]
+        symbols = _VIEW_BYTES[self._glyphs()]
         return "\n".join(row.tobytes().decode("ascii") for row in symbols)
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for Jupyter: the glyphs :meth:`__str__` writes."""
+        from . import svg  # drawing is for notebooks, not for play
+
+        rows, cols = self.shape
+        title = (
+            f"Board {rows} by {cols}, {self._field.mine_count} mines, "
+            f"{self._revealed} revealed{', a mine exploded' if self._exploded_at else ''}"
+        )
+        return svg.board(self._glyphs(), title=title)
+
+    def _glyphs(self) -> npt.NDArray[np.uint8]:
+        """The player's view as glyphs, without end-of-game marks (see :meth:`__str__`)."""
+        state = self._state
+        glyphs: npt.NDArray[np.uint8] = np.where(
+            state == STATE_REVEALED, self._field.numbers, _STATE_GLYPHS[state]
+        )
+        return glyphs
 
 
 def _checked_state(field: Minefield, state: npt.ArrayLike) -> npt.NDArray[np.uint8]:

@@ -585,3 +585,13 @@ class Game:
             f"<Game {self._rows}x{self._cols}, {self._mines} mines, {self._status.value}, "
             f"{len(self._steps)} actions>"
         )
+
+    def _repr_svg_(self) -> str:
+        """The player's view as a picture, for Jupyter (:meth:`glyphs`, end marks included)."""
+        from . import svg  # drawing is for notebooks, not for play
+
+        title = (
+            f"Game {self._rows} by {self._cols}, {self._mines} mines, {self._status.value}, "
+            f"{len(self._steps)} actions"
+        )
+        return svg.board(self.glyphs(), title=title)

@@ -290,3 +290,38 @@ def test_solve_of_bytes_that_are_neither_text_nor_mbf(
     path.write_bytes(data)
     result = run(capsys, monkeypatch, "solve", str(path))
     assert_usage_error(result, f"minesweep solve: cannot read {str(path)!r}: {what}")
+
+
+def test_solve_svg_writes_the_heat_map_with_the_hint_framed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    out_path = tmp_path / "heat.svg"
+    status, out, err = run(
+        capsys, monkeypatch, "solve", "-", "--mines", "1", "--svg", str(out_path),
+        stdin="..1#\n..1#\n..11\n",
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+    assert out.splitlines()[-1] == "hint: click (0, 3): (0, 3) is certainly safe"
+    root = ET.fromstring(out_path.read_text(encoding="utf-8"))
+    marks = {
+        (element.get("class"), element.get("data-row"), element.get("data-col"))
+        for element in root.iter()
+        if (element.get("class") or "").startswith("mark ")
+    }
+    assert marks == {("mark hint", "0", "3"), ("mark safe", "0", "3"), ("mark mine", "1", "3")}
+    title = root.find("{http://www.w3.org/2000/svg}title")
+    assert title is not None
+    assert title.text == (
+        "Mine probabilities, 3 by 4; hint: click (0, 3): (0, 3) is certainly safe"
+    )
+    from minesweep.svg import THEMES
+
+    fills = {
+        (element.get("data-row"), element.get("data-col")): element.get("fill")
+        for element in root.iter()
+        if (element.get("class") or "").startswith("square ")
+    }
+    safe, _, mine = THEMES["classic"].heat
+    assert (fills[("0", "3")], fills[("1", "3")]) == (safe, mine)

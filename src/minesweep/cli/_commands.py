@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._jit import part_ready
 from ..errors import StorageError
@@ -15,6 +15,12 @@ from ..warm import notice_when_slow
 from ..warm import warm as warm_parts
 from ._args import fail, interrupted, settings_from
 from ._input import load_field_or_game, load_view, read_text
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..solver import Analysis, Hint
 
 __all__ = ["bench_play", "new", "play", "reveal", "serve", "solve", "stats", "warm"]
 
@@ -407,8 +413,25 @@ def solve(arguments: argparse.Namespace) -> None:
         # promised. Say what the rule guarantees, so a 12% and "certainly safe"
         # do not read as a contradiction.
         lines.append(_first_click_promise(game.rule.value))
-    lines.append(f"hint: click ({advice.row}, {advice.col}): {advice.reason}")
+    said = f"hint: click ({advice.row}, {advice.col}): {advice.reason}"
+    lines.append(said)
     sys.stdout.write("\n".join(lines) + "\n")
+    if arguments.svg is not None:
+        picture = _solve_picture(glyphs, analysis, advice, said)
+        _write(arguments.svg, picture.encode(), "solve")
+
+
+def _solve_picture(
+    glyphs: npt.NDArray[np.uint8], analysis: Analysis, advice: Hint, said: str
+) -> str:
+    """The heat map of ``analysis`` with the hint framed and the certain squares marked."""
+    from .. import svg
+
+    marks = [svg.Mark(int(row), int(col), "safe") for row, col in analysis.safe]
+    marks += [svg.Mark(int(row), int(col), "mine") for row, col in analysis.mines]
+    marks.append(svg.Mark(advice.row, advice.col, "hint"))
+    title = f"Mine probabilities, {glyphs.shape[0]} by {glyphs.shape[1]}; {said}"
+    return svg.board(glyphs, probabilities=analysis.probability, marks=marks, title=title)
 
 
 #: What says the mine count, in each kind of file that says one.

@@ -273,6 +273,14 @@ def _add_solve(commands: _Commands) -> None:
         type=count,
         help="the total number of mines (a board, game or minefield says it: must agree)",
     )
+    solve.add_argument(
+        "--svg",
+        metavar="OUT.svg",
+        help=(
+            "also write the heat map as an SVG picture, the hint framed and the certain "
+            "squares marked"
+        ),
+    )
     solve.set_defaults(run=run.solve)
 
 

@@ -10,7 +10,8 @@ a replay: what the file says, what its board asks (3BV, openings,
 islands), and :func:`check`'s list of the header's claims that the board
 contradicts; :func:`table` gives a batch of them as one pandas table (pandas
 is an optional extra, imported only there). :func:`write_evf` and
-:func:`write_rawvf` write them back.
+:func:`write_rawvf` write them back, and :func:`picture` draws a replay's final
+board as SVG.
 
 The package's parts: ``model`` (the value objects), ``_bytes`` (the bounded
 reader every format reads through), one module a format (``avf``, ``rmv``,
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .checks import check
+from .drawing import picture
 from .evf import write_evf
 from .frame import table
 from .model import EVENT_KINDS, FORMATS, Claims, MouseEvent, Replay, ReplayError
@@ -43,6 +45,7 @@ __all__ = [
     "ReplayError",
     "check",
     "detect_format",
+    "picture",
     "read",
     "replay_from_game",
     "summary",

@@ -178,6 +178,26 @@ class Analysis:
         """How many mine layouts agree with the view: an exact, possibly huge, integer."""
         return self._exact_analysis().layouts
 
+    def _repr_svg_(self) -> str:
+        """The view as a heat map of these probabilities, for Jupyter.
+
+        The squares certainly safe and certainly mines are marked too.
+        """
+        from .. import svg  # drawing is for notebooks, not for solving
+
+        marks = [svg.Mark(int(row), int(col), "safe") for row, col in self.safe]
+        marks += [svg.Mark(int(row), int(col), "mine") for row, col in self.mines]
+        rows, cols = self.probability.shape
+        hidden = int((~np.isnan(self.probability)).sum())
+        title = (
+            f"Mine probabilities, {rows} by {cols}, {self.workings.mine_count} mines: "
+            f"{hidden} hidden squares, {len(self.safe)} certainly safe, "
+            f"{len(self.mines)} certainly mines"
+        )
+        return svg.board(
+            self.workings.view, probabilities=self.probability, marks=marks, title=title
+        )
+
     def _exact_analysis(self) -> ExactAnalysis:
         memory = self.workings.exact
         if "value" not in memory:
