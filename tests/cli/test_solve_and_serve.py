@@ -20,7 +20,8 @@ def test_solve_a_view_prints_probabilities_and_a_hint(
     lines = out.splitlines()
     assert lines[0].split() == [".", ".", "1", "S"]
     assert lines[1].split() == [".", ".", "1", "*"]
-    assert lines[-1] == "hint: click (0, 3): (0, 3) is certainly safe"
+    # Named for a person, counted from 1: the square at index (0, 3).
+    assert lines[-1] == "hint: row 1, column 4 is certainly safe"
 
 
 def test_solve_a_leetcode_board_counts_its_mines(
@@ -41,7 +42,8 @@ def test_solve_a_game_before_its_first_click_follows_the_rule(
     status, out, err = run(capsys, monkeypatch, "solve", "-", stdin=to_game_json(game))
     assert (status, err) == (0, "")
     assert out.splitlines()[-1] == (
-        "hint: click (4, 4): the first click is safe: the 'opening' rule keeps it clear of mines"
+        "hint: click row 5, column 5: the first click is safe: the 'opening' rule keeps it clear "
+        "of mines"
     )
     # The 12% in the table is the density; the rule's promise is said beside it.
     assert "  12" in out
@@ -185,7 +187,7 @@ def test_solve_reads_a_minefield_as_the_view_it_starts_from(
         "mine probability in % of each hidden square; S certainly safe, * certainly a mine",
         _FIELD_NOTE,
     ]
-    assert lines[12].startswith("hint: click (0, 0): ")
+    assert lines[12].startswith("hint: no square is certainly safe; row 1, column 1 holds a mine")
     # --mines that says the same is fine.
     assert run(capsys, monkeypatch, "solve", str(path), "--mines", "10") == (0, out, "")
 
@@ -252,7 +254,8 @@ def test_solve_names_a_lost_game_s_squares_in_the_view_s_symbols(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, symbol: str
 ) -> None:
     result = run(capsys, monkeypatch, "solve", "-", "--mines", "1", stdin=stdin)
-    assert_usage_error(result, f"column {0 if symbol != '*' else 1} is {symbol!r}, which only a ")
+    # Counted from 1, as every message names a square: the first row, first or second column.
+    assert_usage_error(result, f"column {1 if symbol != '*' else 2} is {symbol!r}, which only a ")
     assert "glyph" not in result[2]
     assert "a view to solve holds '#', 'F', '?', '.' and '1'-'8'" in result[2]
 

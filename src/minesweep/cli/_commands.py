@@ -371,6 +371,7 @@ def warm(arguments: argparse.Namespace) -> None:
 
 def solve(arguments: argparse.Namespace) -> None:
     from ..solver import analyze, before_first_reveal, hint, hint_from_analysis
+    from ..squares import square_name
 
     glyphs, mines, game, kind = load_view(arguments.file)
     if arguments.mines is not None:
@@ -407,7 +408,10 @@ def solve(arguments: argparse.Namespace) -> None:
         # promised. Say what the rule guarantees, so a 12% and "certainly safe"
         # do not read as a contradiction.
         lines.append(_first_click_promise(game.rule.value))
-    lines.append(f"hint: click ({advice.row}, {advice.col}): {advice.reason}")
+    here = square_name(advice.row, advice.col)
+    words = advice.words(square_name)
+    # The first-click sentences name no square: the hint says which first.
+    lines.append(f"hint: {words}" if here in words else f"hint: click {here}: {words}")
     sys.stdout.write("\n".join(lines) + "\n")
 
 
