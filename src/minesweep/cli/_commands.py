@@ -11,6 +11,7 @@ from ..errors import StorageError
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
+from ..squares import square_name
 from ..warm import notice_when_slow
 from ..warm import warm as warm_parts
 from ._args import fail, interrupted, settings_from
@@ -331,7 +332,7 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     where = f"Dask at {arguments.dask}" if arguments.dask else f"{workers} process(es)"
     sys.stdout.write(
         f"{arguments.preset} {config.rows}x{config.cols}/{config.mines}, rule {config.rule}, "
-        f"first click {config.first_click}, strength {arguments.strength}, "
+        f"first click {square_name(*config.first_click)}, strength {arguments.strength}, "
         f"seeds {arguments.seed}..."
         f"{arguments.seed + arguments.games - 1}, {where}\n"
         f"wins       {summary.wins} of {summary.games}\n"
@@ -371,7 +372,6 @@ def warm(arguments: argparse.Namespace) -> None:
 
 def solve(arguments: argparse.Namespace) -> None:
     from ..solver import analyze, before_first_reveal, hint, hint_from_analysis
-    from ..squares import square_name
 
     glyphs, mines, game, kind = load_view(arguments.file)
     if arguments.mines is not None:
