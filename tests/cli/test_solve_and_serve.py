@@ -103,7 +103,7 @@ def test_serve_on_an_address_in_use_exits_2_in_one_line(
         ("##\n", [], "pass --mines N"),
         ("4#\n##\n", ["--mines", "3"], "shows 4 but has only 3"),
         ("EX\n", [], "the game is over"),
-        ("#Z\n", ["--mines", "1"], "column 1 is 'Z'"),
+        ("#Z\n", ["--mines", "1"], "row 1, column 2 is 'Z'"),
     ],
 )
 def test_solve_errors_exit_2(
