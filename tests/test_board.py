@@ -148,7 +148,7 @@ def test_revealing_a_mine_explodes_and_ends_the_game() -> None:
     assert result.cells.tolist() == [[0, 0]]
     assert board.exploded_at == (0, 0)
     assert board[0, 0] is CellState.EXPLODED
-    with pytest.raises(GameOverError, match=r"\(0, 0\) has exploded"):
+    with pytest.raises(GameOverError, match="row 1, column 1 has exploded"):
         board.reveal(1, 1)
     with pytest.raises(GameOverError):
         board.flag(1, 1)
@@ -211,22 +211,22 @@ def test_leetcode_export_round_trips(
 def test_from_leetcode_leaves_its_input_alone_on_error() -> None:
     board = [list("mE"), list("Eq")]
     before = copy.deepcopy(board)
-    with pytest.raises(InvalidBoardError, match=r"\(1, 1\) is 'q'"):
+    with pytest.raises(InvalidBoardError, match="row 2, column 2 is 'q'"):
         Board.from_leetcode(board)
     assert board == before
 
 
 def test_from_leetcode_rejects_numbers_that_disagree_with_the_mines() -> None:
-    with pytest.raises(InvalidBoardError, match=r"\(0, 0\) shows '2' but has 1 adjacent mines"):
+    with pytest.raises(InvalidBoardError, match="row 1, column 1 shows '2' but has 1 adjacent"):
         Board.from_leetcode([list("2M")])
 
 
 @pytest.mark.parametrize(
     ("state", "message"),
     [
-        ([[3, 0]], "square (0, 0) is a mine but revealed"),
-        ([[0, 4]], "square (0, 1) is exploded but holds no mine"),
-        ([[0, 9]], "state of square (0, 1) is 9"),
+        ([[3, 0]], "row 1, column 1 is a mine but revealed"),
+        ([[0, 4]], "row 1, column 2 is exploded but holds no mine"),
+        ([[0, 9]], "state of row 1, column 2 is 9"),
         ([[0]], "state has shape (1, 1); the field is (1, 2)"),
         ([["a", "b"]], "dtype <U1"),
     ],
@@ -282,9 +282,9 @@ def test_restore_takes_back_an_explosion() -> None:
 @pytest.mark.parametrize(
     ("squares", "states", "message"),
     [
-        ([0], [CellState.REVEALED], r"square \(0, 0\) is a mine; it cannot be revealed"),
-        ([1], [CellState.EXPLODED], r"square \(0, 1\) holds no mine; it cannot explode"),
-        ([1], [7], r"square \(0, 1\) is not a CellState"),
+        ([0], [CellState.REVEALED], "row 1, column 1 is a mine; it cannot be revealed"),
+        ([1], [CellState.EXPLODED], "row 1, column 2 holds no mine; it cannot explode"),
+        ([1], [7], "row 1, column 2 is not a CellState"),
         ([1, 1], [0, 3], "must be distinct"),
         ([4], [0], "restore squares go from 0 to 3"),
         ([1], [0, 0], "one state a square"),

@@ -115,8 +115,8 @@ def test_accessors() -> None:
         ([[]], "empty, shape (1, 0)"),
         ([], "must be 2-D"),
         ([[True], [True, False]], "rectangular"),
-        ([[0, 2]], "square (0, 1) is 2; expected 0 or 1"),
-        ([[0, -1]], "square (0, 1) is -1"),
+        ([[0, 2]], "square row 1, column 2 is 2; expected 0 or 1"),
+        ([[0, -1]], "square row 1, column 2 is -1"),
         ([[0.0, 1.0]], "dtype float64"),
         ([["*", "."]], "dtype <U1"),
         ([[None, True]], "dtype object"),
@@ -133,7 +133,7 @@ def test_bad_masks_are_rejected(mask: object, message: str) -> None:
     [
         ("", "empty"),
         ("..\n.\n", "row 1 has 1 squares; expected 2"),
-        (".x.\n", "row 0 column 1 is 'x'"),
+        (".x.\n", "square row 1, column 2 is 'x'"),
     ],
 )
 def test_bad_text_is_a_parse_error(text: str, message: str) -> None:
@@ -147,7 +147,7 @@ def test_text_ignores_spaces_and_blank_lines() -> None:
 
 
 def test_from_leetcode_rejects_what_update_board_rejects() -> None:
-    with pytest.raises(InvalidBoardError, match=r"\(0, 1\) is 'q'"):
+    with pytest.raises(InvalidBoardError, match="row 1, column 2 is 'q'"):
         Minefield.from_leetcode([["E", "q"]])
 
 

@@ -99,7 +99,7 @@ def test_views_are_written_and_read_in_the_one_alphabet() -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "empty"), ("##\n#\n", "row 1 has 1 squares"), ("#9\n", "row 0 column 1 is '9'")],
+    [("", "empty"), ("##\n#\n", "row 1 has 1 squares"), ("#9\n", "square row 1, column 2 is '9'")],
 )
 def test_malformed_view_is_refused(text: str, message: str) -> None:
     with pytest.raises(ParseError, match=message):
@@ -153,7 +153,7 @@ def saved_game() -> dict[str, object]:
         ({"format": "other"}, "not a minesweep game"),
         ({"rows": -1}, "'rows' must be a non-negative integer"),
         ({"seed": None, "field": None}, "neither a seed nor a field"),
-        ({"field": ["..*..", "..x.."]}, "column 2 is 'x'"),
+        ({"field": ["..*..", "..x.."]}, "square row 2, column 3 is 'x'"),
         ({"history": [{"action": "Z0,0"}]}, "starts with 'Z'"),
         ({"history": [{"action": "O9,9", "time": 0}]}, "cannot be replayed: row 9 is outside"),
         ({"history": [{"action": "O0,0", "time": -1}]}, "has time -1"),
@@ -171,7 +171,7 @@ def saved_game() -> dict[str, object]:
         ({"initial": ["00500"] * 3}, 'game "initial" must be 3 rows of 5 digits 0-4'),
         (
             {"initial": ["00300", "00000", "00000"]},
-            "cannot be replayed: square \\(0, 2\\) is a mine but revealed",
+            "cannot be replayed: row 1, column 3 is a mine but revealed",
         ),
         (
             {"rows": 10**6, "cols": 10**6, "seed": 5, "field": None, "first_click": None},

@@ -129,7 +129,7 @@ def test_a_preset_cannot_be_given_another_size() -> None:
 def test_a_first_click_leaves_the_fit_to_the_generator_which_names_the_square() -> None:
     chosen = Settings.of(size=(3, 3), mines=8, seed=1, first_click="center")
     assert chosen.first_click == (1, 1)
-    with pytest.raises(MinesweepError, match=r"9 kept clear by the 'opening' rule at \(1, 1\)"):
+    with pytest.raises(MinesweepError, match="kept clear by the 'opening' rule at row 2, column 2"):
         chosen.lay_field()
 
 

@@ -41,6 +41,7 @@ from .squares import (
     STATE_REVEALED,
     VIEW_SYMBOLS,
     CellState,
+    square_name,
 )
 
 __all__ = ["Board", "CellState", "Reveal"]
@@ -135,7 +136,7 @@ class Board:
         if len(wrong):
             row, col = (int(v) for v in wrong[0])
             raise InvalidBoardError(
-                f"board cell ({row}, {col}) shows {board[row][col]!r} but has "
+                f"board cell at {square_name(row, col)} shows {board[row][col]!r} but has "
                 f"{field_.numbers[row, col]} adjacent mines"
             )
         return cls(field_, state)
@@ -247,7 +248,7 @@ class Board:
             else "holds no mine; it cannot explode"
         )
         where = divmod(int(flat[first]), self.shape[1])
-        raise InvalidBoardError(f"square {where} {what}; not restored")
+        raise InvalidBoardError(f"{square_name(*where)} {what}; not restored")
 
     def reveal(self, row: int, col: int, *, cells: bool = False) -> Reveal:
         """Reveal a hidden square, and the blank region around it if it is blank.
@@ -264,12 +265,14 @@ class Board:
         if not (type(row) is int and type(col) is int and 0 <= row < rows and 0 <= col < cols):
             check_position((rows, cols), row, col)
         if self._exploded_at is not None:
-            raise GameOverError(f"the game is over: the mine at {self._exploded_at} has exploded")
+            raise GameOverError(
+                f"the game is over: the mine at {square_name(*self._exploded_at)} has exploded"
+            )
         current = state[row, col]
         if current == STATE_REVEALED:
-            raise InvalidClickError(f"square ({row}, {col}) is already revealed")
+            raise InvalidClickError(f"{square_name(row, col)} is already revealed")
         if current == STATE_FLAGGED:
-            raise InvalidClickError(f"square ({row}, {col}) is flagged; unflag it first")
+            raise InvalidClickError(f"{square_name(row, col)} is flagged; unflag it first")
         field = self._field
         clicked = np.array([[row, col]], np.int64) if cells else None
         if field.mines[row, col]:
@@ -302,10 +305,12 @@ class Board:
     def _set_mark(self, row: int, col: int, mark: CellState) -> None:
         check_position(self.shape, row, col)
         if self._exploded_at is not None:
-            raise GameOverError(f"the game is over: the mine at {self._exploded_at} has exploded")
+            raise GameOverError(
+                f"the game is over: the mine at {square_name(*self._exploded_at)} has exploded"
+            )
         if self._state[row, col] >= STATE_REVEALED:
             raise InvalidClickError(
-                f"square ({row}, {col}) is revealed; only hidden ones take marks"
+                f"{square_name(row, col)} is revealed; only hidden ones take marks"
             )
         self._state[row, col] = int(mark)
 
@@ -413,7 +418,7 @@ def _checked_state(field: Minefield, state: npt.ArrayLike) -> npt.NDArray[np.uin
     if len(bad):
         row, col = (int(v) for v in bad[0])
         raise InvalidBoardError(
-            f"state of square ({row}, {col}) is {array[row, col].item()!r}; expected a CellState"
+            f"state of {square_name(row, col)} is {array[row, col].item()!r}; expected a CellState"
         )
     array = array.astype(np.uint8)
     mines = field.mines
@@ -423,7 +428,7 @@ def _checked_state(field: Minefield, state: npt.ArrayLike) -> npt.NDArray[np.uin
     ):
         where = np.argwhere(wrong)
         if len(where):
-            raise InvalidBoardError(f"square ({where[0, 0]}, {where[0, 1]}) {what}")
+            raise InvalidBoardError(f"{square_name(int(where[0, 0]), int(where[0, 1]))} {what}")
     if np.count_nonzero(array == STATE_EXPLODED) > 1:
         raise InvalidBoardError("more than one square is exploded")
     return array

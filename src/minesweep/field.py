@@ -29,6 +29,7 @@ import numpy.typing as npt
 from .errors import InvalidBoardError, ParseError
 from .grid import adjacent_counts, check_position, position_pair
 from .leetcode import LeetCodeBoard, check_leetcode_board
+from .squares import square_name
 
 # ``adjacent_counts``, ``check_position`` and ``position_pair`` live in
 # :mod:`minesweep.grid`; they are re-exported for callers not yet moved there.
@@ -87,7 +88,8 @@ class Minefield:
             if bad:
                 col = line.index(bad[0])
                 raise ParseError(
-                    f"minefield text row {row} column {col} is {bad[0]!r}; expected '*' or '.'"
+                    f"minefield text square {square_name(row, col)} is {bad[0]!r}; "
+                    "expected '*' or '.'"
                 )
             if len(line) != len(lines[0]):
                 raise ParseError(
@@ -234,6 +236,7 @@ def _as_mask(mines: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     if bad.size:
         row, col = divmod(int(bad[0]), array.shape[1])
         raise InvalidBoardError(
-            f"mine mask square ({row}, {col}) is {array[row, col].item()!r}; expected 0 or 1"
+            f"mine mask square {square_name(row, col)} is {array[row, col].item()!r}; "
+            "expected 0 or 1"
         )
     return array.astype(np.bool_)

@@ -44,7 +44,7 @@ from .game import Game
 from .generate import generate_field
 from .history import action_record, read_history, read_history_lines
 from .notation import load_json
-from .squares import VIEW_SYMBOLS, CellState, glyph_of
+from .squares import VIEW_SYMBOLS, CellState, glyph_of, square_name
 
 __all__ = [
     "GAME_FORMAT",
@@ -245,7 +245,7 @@ def parse_view(text: str) -> npt.NDArray[np.uint8]:
     if len(bad):
         row, col = divmod(int(bad[0]), width)
         raise ParseError(
-            f"view row {row} column {col} is {lines[row][col]!r}; expected one of "
+            f"view square {square_name(row, col)} is {lines[row][col]!r}; expected one of "
             f"{VIEW_SYMBOLS!r} or '0'"
         )
     if ragged < len(lines):
@@ -450,7 +450,7 @@ def _check_outcome(document: dict[str, Any], game: Game) -> None:
     if len(wrong):
         row, col = (int(v) for v in wrong[0])
         raise ParseError(
-            f"game history does not lead to the recorded view: square ({row}, {col}) "
+            f"game history does not lead to the recorded view: {square_name(row, col)} "
             f"shows {VIEW_SYMBOLS[replayed[row, col]]!r} after replay but the file says "
             f"{VIEW_SYMBOLS[recorded[row, col]]!r}"
         )

@@ -31,6 +31,7 @@ from .errors import InvalidClickError, SettingsError
 from .field import Minefield
 from .grid import check_position, neighbours
 from .presets import FirstClickRule, first_click_rule
+from .squares import square_name
 
 __all__ = [
     "MAX_SQUARES",
@@ -76,8 +77,8 @@ def generate_field(
     allowed = rows * cols - len(cleared)
     if mines > allowed:
         where = (
-            f", {len(cleared)} kept clear by the {rule.value!r} rule at {first_click}"
-            if len(cleared)
+            f", {len(cleared)} kept clear by the {rule.value!r} rule at {square_name(*first_click)}"
+            if len(cleared) and first_click is not None
             else ""
         )
         raise SettingsError(

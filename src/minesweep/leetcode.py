@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .errors import GameOverError, InvalidBoardError, InvalidClickError
+from .squares import square_name
 
 __all__ = ["HANDOVER", "Handover", "LeetCodeBoard", "check_leetcode_board", "update_board"]
 
@@ -105,13 +106,14 @@ def update_board(
         )
         _reveal_region(board, row, col, rows, cols, checked, budget, journal=None if check else [])
     elif symbol == EXPLODED:
-        raise GameOverError(f"the game is over: the mine at ({row}, {col}) has exploded")
+        raise GameOverError(f"the game is over: the mine at {square_name(row, col)} has exploded")
     elif isinstance(symbol, str) and symbol in PLAYABLE_SYMBOLS:  # a list is unhashable
         raise InvalidClickError(
-            f"click ({row}, {col}) is on a revealed square {symbol!r}; expected 'E' or 'M'"
+            f"the click at {square_name(row, col)} is on a revealed square {symbol!r}; "
+            "expected 'E' or 'M'"
         )
     else:
-        raise InvalidBoardError(f"board cell ({row}, {col}) is {symbol!r}; {_ALPHABET}")
+        raise InvalidBoardError(f"board cell at {square_name(row, col)} is {symbol!r}; {_ALPHABET}")
     return board
 
 
@@ -175,8 +177,12 @@ def _check_every_cell(board: LeetCodeBoard, cols: int, *, allow_exploded: bool =
             if symbol in symbols if isinstance(symbol, str) else False:
                 continue
             if symbol == EXPLODED:
-                raise GameOverError(f"the game is over: the mine at ({row}, {col}) has exploded")
-            raise InvalidBoardError(f"board cell ({row}, {col}) is {symbol!r}; {_ALPHABET}")
+                raise GameOverError(
+                    f"the game is over: the mine at {square_name(row, col)} has exploded"
+                )
+            raise InvalidBoardError(
+                f"board cell at {square_name(row, col)} is {symbol!r}; {_ALPHABET}"
+            )
 
 
 def _click_position(click: object, rows: int, cols: int) -> tuple[int, int]:

@@ -30,6 +30,7 @@ from typing import Any
 
 from .errors import ParseError
 from .leetcode import LeetCodeBoard
+from .squares import square_name
 
 __all__ = [
     "load_json",
@@ -83,7 +84,7 @@ def parse_leetcode_json(text: str) -> tuple[LeetCodeBoard, tuple[int, int] | Non
         for col, cell in enumerate(row):
             if not isinstance(cell, str) or len(cell) != 1:
                 raise ParseError(
-                    f"JSON board cell ({index}, {col}) must be a one-character string, "
+                    f"JSON board cell at {square_name(index, col)} must be a one-character string, "
                     f"got {_brief(cell)}"
                 )
     return data, click

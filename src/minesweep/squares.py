@@ -13,6 +13,12 @@ break another module. Three encodings live here, each for its own audience:
 - :class:`Knowledge`: what the solver's own bookkeeping knows of a square
   while it plays (unknown, open, a mine), which is less than the game knows.
 
+It also names a square for people, once for every front end:
+:func:`square_name` in a sentence (``row 4, column 1``) and
+:func:`square_tag` in a table (``r4c1``), both counted from 1 as players
+count. Programs count from 0: the Python API, JSON, CSV and the HTTP API keep
+0-based ``row`` and ``col`` indices, and only text for a person adds the one.
+
 The plain ``int`` constants below repeat enum members as ``int`` objects: numpy
 compares an array with an ``IntEnum`` member through its slow path for Python
 objects (microseconds a time), and numba's kernels read module-level ints as
@@ -52,6 +58,8 @@ __all__ = [
     "Glyph",
     "Knowledge",
     "glyph_of",
+    "square_name",
+    "square_tag",
 ]
 
 
@@ -167,3 +175,28 @@ def glyph_of(symbol: str) -> int | None:
     (0, None)
     """
     return _SYMBOL_GLYPHS.get(symbol)
+
+
+# --- a square named for people ----------------------------------------------------
+
+
+def square_name(row: int, col: int) -> str:
+    """The square at 0-based ``(row, col)`` as a sentence names it, counted from 1.
+
+    Every front end (the command line's text, the terminal game, the web page
+    and its replay viewer) names a square for a person this one way; programs
+    get the 0-based indices themselves.
+
+    >>> square_name(0, 3)
+    'row 1, column 4'
+    """
+    return f"row {row + 1}, column {col + 1}"
+
+
+def square_tag(row: int, col: int) -> str:
+    """:func:`square_name` in a table's few characters: ``r`` row ``c`` column, from 1.
+
+    >>> square_tag(0, 3)
+    'r1c4'
+    """
+    return f"r{row + 1}c{col + 1}"

@@ -35,7 +35,7 @@ def test_bench_play_prints_the_win_rate_with_its_interval(
     assert (status, err) == (0, "")
     lines = out.splitlines()
     assert lines[0].startswith(
-        "beginner 9x9/10, rule opening, first click (3, 3), strength default, seeds 7...56"
+        "beginner 9x9/10, rule opening, first click row 4, column 4, strength default, seeds 7...56"
     )
     assert lines[1].startswith("wins       ")
     wins = int(lines[1].split()[1])

@@ -78,7 +78,7 @@ def test_reveal_grid_file_as_json(
         (["new", "--first-click", "-3,2"], "", "row -3 is outside the board"),
         (["reveal", "--click", "0,1"], "E3\n", "revealed square '3'"),
         (["reveal", "--click", "0,0"], "EE\nE\n", "board row 1 has 1 cells"),
-        (["reveal", "--click", "0,0"], "Eq\n", "board cell (0, 1) is 'q'"),
+        (["reveal", "--click", "0,0"], "Eq\n", "board cell at row 1, column 2 is 'q'"),
         (["reveal", "--click", "0,0"], "[[", "invalid JSON"),
         (["reveal", "--click", "0,0"], "\n", "text grid is empty"),
         (["reveal"], "EEE\n", "no click given"),
@@ -348,4 +348,6 @@ def test_reveal_without_a_click_of_a_file_that_is_no_board_says_what_is_wrong(
 ) -> None:
     # Not "no click given": no click would make a board of it.
     result = run(capsys, monkeypatch, "reveal", str(EXAMPLES / "train_agent.py"))
-    assert_usage_error(result, "minesweep reveal: board cell (0, 0) is '\"'; expected one of")
+    assert_usage_error(
+        result, "minesweep reveal: board cell at row 1, column 1 is '\"'; expected one of"
+    )

@@ -20,7 +20,8 @@ def test_solve_a_view_prints_probabilities_and_a_hint(
     lines = out.splitlines()
     assert lines[0].split() == [".", ".", "1", "S"]
     assert lines[1].split() == [".", ".", "1", "*"]
-    assert lines[-1] == "hint: click (0, 3): (0, 3) is certainly safe"
+    # Named for a person, counted from 1: the square at index (0, 3).
+    assert lines[-1] == "hint: row 1, column 4 is certainly safe"
 
 
 def test_solve_a_leetcode_board_counts_its_mines(
@@ -41,7 +42,8 @@ def test_solve_a_game_before_its_first_click_follows_the_rule(
     status, out, err = run(capsys, monkeypatch, "solve", "-", stdin=to_game_json(game))
     assert (status, err) == (0, "")
     assert out.splitlines()[-1] == (
-        "hint: click (4, 4): the first click is safe: the 'opening' rule keeps it clear of mines"
+        "hint: click row 5, column 5: the first click is safe: the 'opening' rule keeps it clear "
+        "of mines"
     )
     # The 12% in the table is the density; the rule's promise is said beside it.
     assert "  12" in out
@@ -101,7 +103,7 @@ def test_serve_on_an_address_in_use_exits_2_in_one_line(
         ("##\n", [], "pass --mines N"),
         ("4#\n##\n", ["--mines", "3"], "shows 4 but has only 3"),
         ("EX\n", [], "the game is over"),
-        ("#Z\n", ["--mines", "1"], "column 1 is 'Z'"),
+        ("#Z\n", ["--mines", "1"], "row 1, column 2 is 'Z'"),
     ],
 )
 def test_solve_errors_exit_2(
@@ -185,7 +187,7 @@ def test_solve_reads_a_minefield_as_the_view_it_starts_from(
         "mine probability in % of each hidden square; S certainly safe, * certainly a mine",
         _FIELD_NOTE,
     ]
-    assert lines[12].startswith("hint: click (0, 0): ")
+    assert lines[12].startswith("hint: no square is certainly safe; row 1, column 1 holds a mine")
     # --mines that says the same is fine.
     assert run(capsys, monkeypatch, "solve", str(path), "--mines", "10") == (0, out, "")
 
@@ -252,7 +254,8 @@ def test_solve_names_a_lost_game_s_squares_in_the_view_s_symbols(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str, symbol: str
 ) -> None:
     result = run(capsys, monkeypatch, "solve", "-", "--mines", "1", stdin=stdin)
-    assert_usage_error(result, f"column {0 if symbol != '*' else 1} is {symbol!r}, which only a ")
+    # Counted from 1, as every message names a square: the first row, first or second column.
+    assert_usage_error(result, f"column {1 if symbol != '*' else 2} is {symbol!r}, which only a ")
     assert "glyph" not in result[2]
     assert "a view to solve holds '#', 'F', '?', '.' and '1'-'8'" in result[2]
 
@@ -303,7 +306,7 @@ def test_solve_svg_writes_the_heat_map_with_the_hint_framed(
         stdin="..1#\n..1#\n..11\n",
     )  # fmt: skip
     assert (status, err) == (0, "")
-    assert out.splitlines()[-1] == "hint: click (0, 3): (0, 3) is certainly safe"
+    assert out.splitlines()[-1] == "hint: row 1, column 4 is certainly safe"
     root = ET.fromstring(out_path.read_text(encoding="utf-8"))
     marks = {
         (element.get("class"), element.get("data-row"), element.get("data-col"))
@@ -314,7 +317,7 @@ def test_solve_svg_writes_the_heat_map_with_the_hint_framed(
     title = root.find("{http://www.w3.org/2000/svg}title")
     assert title is not None
     assert title.text == (
-        "Mine probabilities, 3 by 4; hint: click (0, 3): (0, 3) is certainly safe"
+        "Mine probabilities, 3 by 4; hint: row 1, column 4 is certainly safe"
     )
     from minesweep.svg import THEMES
 

@@ -189,9 +189,9 @@ def test_a_bad_action_is_an_invalid_action_error_naming_it() -> None:
     with pytest.raises(InvalidActionError, match=r"outside Discrete\(243\)"):
         env.step(-1)
     env.step(40)
-    with pytest.raises(InvalidActionError, match=r"masked: flag of \(4, 4\)"):
+    with pytest.raises(InvalidActionError, match="masked: flag of row 5, column 5"):
         env.step(81 + 40)
-    with pytest.raises(InvalidActionError, match=r"masked: chord of \(4, 4\)"):
+    with pytest.raises(InvalidActionError, match="masked: chord of row 5, column 5"):
         env.step(2 * 81 + 40)
 
 

@@ -17,6 +17,6 @@ def test_a_contradiction_is_explained_when_read_and_survives_pickling() -> None:
     again = pickle.loads(pickle.dumps(caught.value))
     assert type(again) is ContradictionError
     assert str(again) == str(caught.value)
-    assert "the 2 at square (1, 0) contradicts" in str(again)
+    assert "the 2 at row 2, column 1 contradicts" in str(again)
     assert again.__notes__ == ["while testing"]
     assert repr(again) == repr(caught.value) == f"ContradictionError({str(again)!r})"

@@ -132,18 +132,18 @@ def test_the_mine_count_decides_the_interior() -> None:
 @pytest.mark.parametrize(
     ("view", "mines", "message"),
     [
-        ("4#\n##\n", 3, r"\(0, 0\) shows 4 but has only 3"),
+        ("4#\n##\n", 3, "row 1, column 1 shows 4 but has only 3"),
         # The 1s at (0, 2) and (2, 2) each have one hidden neighbour: both
         # are mines, and the 1 between them sees two.
         (
             "##1.\n#21.\n##1.\n",
             2,
-            r"square \(1, 2\) shows 1, but the numbers around it make 2 of its neighbours certain",
+            "row 2, column 3 shows 1, but the numbers around it make 2 of its neighbours certain",
         ),
         # No number alone is broken: the 2 at (1, 0) and its neighbours are.
-        ("1###\n22##\n##22\n", 4, r"the 2 at square \(1, 0\) contradicts"),
+        ("1###\n22##\n##22\n", 4, "the 2 at row 2, column 1 contradicts"),
         ("1#\n##\n", 0, "needs exactly 1 mine, but the game has 0"),
-        (".#\n", 1, r"\(0, 0\) contradicts|needs exactly 0 mines"),
+        (".#\n", 1, "row 1, column 1 contradicts|needs exactly 0 mines"),
     ],
 )
 def test_contradictions_name_a_square(view: str, mines: int, message: str) -> None:
@@ -154,8 +154,8 @@ def test_contradictions_name_a_square(view: str, mines: int, message: str) -> No
 @pytest.mark.parametrize(
     ("glyphs", "mines", "message"),
     [
-        ([[HIDDEN, Glyph.MINE]], 1, r"square \(0, 1\) is '\*' \(a mine or a wrong flag"),
-        ([[HIDDEN, 200]], 1, r"square \(0, 1\) is glyph 200"),
+        ([[HIDDEN, Glyph.MINE]], 1, r"square row 1, column 2 is '\*' \(a mine or a wrong flag"),
+        ([[HIDDEN, 200]], 1, "square row 1, column 2 is glyph 200"),
         ([HIDDEN, HIDDEN], 1, "2-D array"),
         ([[float(HIDDEN)]], 1, "float"),
         ([[HIDDEN]], -1, "non-negative int"),

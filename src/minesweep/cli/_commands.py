@@ -11,6 +11,7 @@ from ..errors import StorageError
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
+from ..squares import square_name
 from ..warm import notice_when_slow
 from ..warm import warm as warm_parts
 from ._args import fail, interrupted, settings_from
@@ -337,7 +338,7 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     where = f"Dask at {arguments.dask}" if arguments.dask else f"{workers} process(es)"
     sys.stdout.write(
         f"{arguments.preset} {config.rows}x{config.cols}/{config.mines}, rule {config.rule}, "
-        f"first click {config.first_click}, strength {arguments.strength}, "
+        f"first click {square_name(*config.first_click)}, strength {arguments.strength}, "
         f"seeds {arguments.seed}..."
         f"{arguments.seed + arguments.games - 1}, {where}\n"
         f"wins       {summary.wins} of {summary.games}\n"
@@ -413,7 +414,10 @@ def solve(arguments: argparse.Namespace) -> None:
         # promised. Say what the rule guarantees, so a 12% and "certainly safe"
         # do not read as a contradiction.
         lines.append(_first_click_promise(game.rule.value))
-    said = f"hint: click ({advice.row}, {advice.col}): {advice.reason}"
+    here = square_name(advice.row, advice.col)
+    words = advice.words(square_name)
+    # The first-click sentences name no square: the hint says which first.
+    said = f"hint: {words}" if here in words else f"hint: click {here}: {words}"
     lines.append(said)
     sys.stdout.write("\n".join(lines) + "\n")
     if arguments.svg is not None:

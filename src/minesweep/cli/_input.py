@@ -145,14 +145,14 @@ def _mbf(data: bytes, path: str) -> Any:
 
 def _check_in_play(glyphs: Any) -> None:
     """Fail, in the view's own symbols, on a square only a lost game shows (``*``, ``X``, ``!``)."""
-    from ..squares import GLYPH_PLAYABLE_MAX, VIEW_SYMBOLS
+    from ..squares import GLYPH_PLAYABLE_MAX, VIEW_SYMBOLS, square_name
 
     over = np.argwhere(glyphs > GLYPH_PLAYABLE_MAX)
     if len(over):
         row, col = (int(value) for value in over[0])
         symbol = VIEW_SYMBOLS[int(glyphs[row, col])]
         fail(
-            f"minesweep solve: view row {row} column {col} is {symbol!r}, which only a lost "
+            f"minesweep solve: the view's {square_name(row, col)} is {symbol!r}, which only a lost "
             f"game shows ('*' a mine, 'X' the one that went off, '!' a wrong flag); a view "
             f"to solve holds '#', 'F', '?', '.' and '1'-'8'"
         )

@@ -149,7 +149,8 @@ def _add_new(commands: _Commands) -> None:
         "--first-click",
         type=click,
         metavar="R,C",
-        help="the square the rule keeps clear (default: the middle of the board)",
+        help="the square the rule keeps clear, row then column from 0 as in the JSON formats "
+        "(default: the middle of the board)",
     )
     new.add_argument(
         "--format",
@@ -442,7 +443,7 @@ def _add_bench(commands: _Commands) -> None:
         "--first-click",
         default=_BENCH_FIRST_CLICK,
         metavar="WHERE",
-        help="corner (0,0), center, or R,C (default: corner)",
+        help="corner (0,0), center, or R,C, row then column from 0 (default: corner)",
     )
     play.add_argument(
         "--strength",

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..squares import square_tag
 from ._args import EXIT_USAGE, interrupted
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
         else:
             verdict = "certain, only by counting" if row["by_counting"] else "certain"
             chance = "0%"
-        square = f"({row['row']},{row['col']})"
+        square = square_tag(row["row"], row["col"])
         lines.append(f"  {row['time']:7.3f}  {row['kind']:<6}  {square:<8}  {chance:>6}  {verdict}")
     return "\n".join(lines)
 

@@ -54,7 +54,7 @@ from minesweep.errors import SettingsError
 from minesweep.formats import to_view
 from minesweep.frontend import Settings, act
 from minesweep.moves import toggled_mark
-from minesweep.squares import GLYPH_HIDDEN, MAX_NUMBER, Glyph
+from minesweep.squares import GLYPH_HIDDEN, MAX_NUMBER, Glyph, square_name
 
 __all__ = [
     "OBSERVATION_HIGH",
@@ -383,7 +383,9 @@ class MinesweeperEnv(gymnasium.Env[Any, np.int64]):
     def _describe(self, index: int) -> str:
         block, square = divmod(index, self.squares)
         row, col = divmod(square, self.cols)
-        return f"{_KINDS[block].name.lower()} of ({row}, {col}), which would change nothing"
+        return (
+            f"{_KINDS[block].name.lower()} of {square_name(row, col)}, which would change nothing"
+        )
 
 
 # --- a picture of the board -------------------------------------------------------------------

@@ -21,7 +21,7 @@ the analysis), ``hints`` and ``noguess``. Only the names below are public.
 >>> _ = game.reveal(4, 4)
 >>> advice = hint(game)
 >>> advice.safe, advice.reason
-(True, '(4, 8) is certainly safe')
+(True, 'row 5, column 9 is certainly safe')
 """
 
 from __future__ import annotations

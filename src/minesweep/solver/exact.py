@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from ..squares import square_name
 from .errors import MAX_COEFFICIENTS, ContradictionError, StateBudget, mines_between, over_budget
 from .frontier import Frontier, Plan, hidden_mask, plan_members
 
@@ -177,11 +178,11 @@ def blame(frontier: Frontier, members: list[int]) -> str:
             continue
         r, c = frontier.witness_cells[w]
         return (
-            f"no mine layout agrees with the view: the {frontier.shown[w]} at square "
-            f"({r}, {c}) contradicts the numbers around it"
+            f"no mine layout agrees with the view: the {frontier.shown[w]} at "
+            f"{square_name(r, c)} contradicts the numbers around it"
         )
     r, c = frontier.witness_cells[witnesses[0]]
-    return f"no mine layout agrees with the numbers around square ({r}, {c})"
+    return f"no mine layout agrees with the numbers around {square_name(r, c)}"
 
 
 def analyze_exact(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -> ExactAnalysis:

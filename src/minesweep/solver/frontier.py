@@ -30,7 +30,14 @@ import numpy.typing as npt
 from .._jit import entry
 from ..errors import InvalidBoardError
 from ..grid import NEIGHBOUR_OFFSETS
-from ..squares import GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_PLAYABLE_MAX, GLYPH_QUESTION, VIEW_SYMBOLS
+from ..squares import (
+    GLYPH_FLAG,
+    GLYPH_HIDDEN,
+    GLYPH_PLAYABLE_MAX,
+    GLYPH_QUESTION,
+    VIEW_SYMBOLS,
+    square_name,
+)
 from .errors import ContradictionError
 
 __all__ = [
@@ -163,13 +170,13 @@ def _complain(
     hidden_around = around(hidden)
     if impossible:
         raise ContradictionError(
-            f"square ({r}, {c}) shows {view[r, c]} but has only "
+            f"{square_name(r, c)} shows {view[r, c]} but has only "
             f"{hidden_around[r, c]} hidden neighbours"
         )
     full = ~hidden & (hidden_around > 0) & (view == hidden_around)
     certain = int(around(hidden & (around(full) > 0))[r, c])
     raise ContradictionError(
-        f"no mine layout agrees with the view: square ({r}, {c}) shows "
+        f"no mine layout agrees with the view: {square_name(r, c)} shows "
         f"{view[r, c]}, but the numbers around it make {certain} of its "
         f"neighbours {'a certain mine' if certain == 1 else 'certain mines'}"
     )
@@ -349,7 +356,7 @@ def checked_view(glyphs: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     if len(bad):
         r, c = (int(v) for v in bad[0])
         raise InvalidBoardError(
-            f"view square ({r}, {c}) is {_symbol(int(view[r, c]))}; a view to solve holds "
+            f"view square {square_name(r, c)} is {_symbol(int(view[r, c]))}; a view to solve holds "
             "numbers 0-8, hidden, flag and question mark (a finished game's mines cannot be "
             "solved)"
         )

@@ -14,7 +14,7 @@ from ..errors import GameOverError, InvalidBoardError
 from ..game import Game
 from ..grid import middle
 from ..presets import FirstClickRule
-from ..squares import GLYPH_FLAG
+from ..squares import GLYPH_FLAG, square_name
 from .probability import DEFAULT_MAX_STATES, Analysis, analyze
 
 __all__ = ["Hint", "HintReason", "before_first_reveal", "hint", "hint_from_analysis"]
@@ -35,10 +35,6 @@ class HintReason(StrEnum):
     FIRST_CLICK_UNIFORM = "first-click-uniform"
 
 
-def _zero_based(row: int, col: int) -> str:
-    return f"({row}, {col})"
-
-
 @dataclass(frozen=True, slots=True)
 class Hint:
     """Where to click next, and why, as values a front end words in its own numbering.
@@ -56,12 +52,17 @@ class Hint:
     why: HintReason
     rule: str | None = None
 
-    def words(self, square: Callable[[int, int], str] = _zero_based) -> str:
+    def words(self, square: Callable[[int, int], str] = square_name) -> str:
         """The hint in a sentence, naming squares as ``square(row, col)`` does.
 
+        By default from 1, as every front end names a square for a person
+        (:func:`~minesweep.squares.square_name`); ``row`` and ``col`` stay 0-based.
+
         >>> advice = Hint(2, 5, 0.0, True, HintReason.SAFE)
-        >>> advice.words(lambda row, col: f"row {row + 1}, column {col + 1}")
+        >>> advice.words()
         'row 3, column 6 is certainly safe'
+        >>> advice.words(lambda row, col: f"({row}, {col})")
+        '(2, 5) is certainly safe'
         """
         here = square(self.row, self.col)
         match self.why:
@@ -84,7 +85,7 @@ class Hint:
 
     @property
     def reason(self) -> str:
-        """:meth:`words` with squares as ``(row, col)`` counted from 0."""
+        """:meth:`words`: the hint in a sentence, squares named from 1 ("row 3, column 6")."""
         return self.words()
 
 

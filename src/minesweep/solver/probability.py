@@ -52,6 +52,7 @@ import numpy.typing as npt
 
 from .._jit import entry
 from ..errors import InvalidBoardError
+from ..squares import square_name
 from .counting import (
     COMPONENT_CACHE,
     COUNTING_METHODS,
@@ -169,7 +170,7 @@ class Analysis:
         if not 0 <= row < self.probability.shape[0] or not 0 <= col < self.probability.shape[1]:
             raise InvalidBoardError(f"square ({row}, {col}) is off the view")
         if np.isnan(self.probability[row, col]):
-            raise InvalidBoardError(f"square ({row}, {col}) is revealed")
+            raise InvalidBoardError(f"{square_name(row, col)} is revealed")
         exact = self._exact_analysis()
         return exact.cells.get((row, col), exact.interior)
 

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from .._jit import entry
 from ..errors import InvalidBoardError
-from ..squares import GLYPH_HIDDEN
+from ..squares import GLYPH_HIDDEN, square_name
 from ._whatif import ANSWERED, joint_chance, square_outcomes
 from .frontier import Frontier
 from .probability import Analysis
@@ -108,7 +108,7 @@ class Lookahead:
         if not (0 <= row < rows and 0 <= col < cols):
             raise InvalidBoardError(f"square ({row}, {col}) is off the {rows}x{cols} view")
         if not hidden[row, col]:
-            raise InvalidBoardError(f"square ({row}, {col}) is revealed")
+            raise InvalidBoardError(f"{square_name(row, col)} is revealed")
         if not self.available:
             return None
         if self._frontier.settled_mask[row, col]:

@@ -42,6 +42,7 @@ from minesweep.frontend import (
 from minesweep.generate import new_seed as draw_seed
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
+from ..squares import square_name
 from .board_view import OVERLAY_LEVELS, THEMES, BoardView
 from .clock import PausableClock
 from .export import replay_folder, write_replay
@@ -49,7 +50,7 @@ from .help import HelpScreen
 from .keys import DEFAULT_KEYS, DESCRIPTIONS, key_label, load_keys
 from .saves import Save, action_line, undo_line
 from .store import Store
-from .words import plural, record_text, square_name
+from .words import plural, record_text
 
 __all__ = [
     "DEFAULT_KEYS",

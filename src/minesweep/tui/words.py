@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
+from ..squares import square_name
 from .store import Record
 
 __all__ = ["plural", "record_text", "square_name"]
-
-
-def square_name(row: int, col: int) -> str:
-    """A square as the terminal game names it, counted from 1 as on the web page.
-
-    >>> square_name(0, 0)
-    'row 1, column 1'
-    """
-    return f"row {row + 1}, column {col + 1}"
 
 
 def plural(count: int, noun: str) -> str:

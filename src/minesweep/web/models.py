@@ -278,11 +278,19 @@ class MoveAnswer(Struct, kw_only=True):
 
 
 class HintSquare(Struct, kw_only=True):
-    row: int
-    col: int
+    row: Square
+    col: Square
     safe: bool
     probability: float
-    reason: str
+    reason: Annotated[
+        str,
+        Meta(
+            description=(
+                'The hint in a sentence for a person, naming squares from 1 ("row 1, column 4"), '
+                "as the page does"
+            )
+        ),
+    ]
 
 
 class HintAnswer(Struct, kw_only=True):

@@ -55,6 +55,7 @@ from minesweep.replays.clicks import (
 from minesweep.replays.verdict import JudgedClick, judge_clicks
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 from minesweep.solver.hints import Hint
+from minesweep.squares import square_name
 
 from . import leaderboards, models
 from .accounts import Accounts, AccountSettings, Credentials
@@ -908,7 +909,9 @@ def _note(click: JudgedClick) -> models.ClickNote:
 def page_numbering(hint: Hint) -> str:
     """A hint in the page's numbering: "row 2, column 6", counted from 1.
 
+    Squares are named by :func:`~minesweep.squares.square_name`, as by every front end.
+
     The solver's values name squares as (row, col) from 0, as the API's
     fields do; the page's labels, and so its messages, count from 1.
     """
-    return hint.words(lambda row, col: f"row {row + 1}, column {col + 1}")
+    return hint.words(square_name)

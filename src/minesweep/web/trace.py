@@ -40,6 +40,7 @@ from minesweep import Action, ActionKind, Minefield
 from minesweep.replays import ReplayError, read
 from minesweep.replays.clicks import Click, ClickAnalysis, ClickKind, analyse_clicks
 from minesweep.replays.model import EventKind, MouseEvent, Replay
+from minesweep.squares import square_name
 
 __all__ = ["TraceError", "TraceRules", "judge", "judge_replay", "parse_trace", "trace_replay"]
 
@@ -202,8 +203,9 @@ def _consistency(
     for number, action in enumerate(history, 1):
         buttons = _BUTTONS[action.kind]
         found = _find(clicks, at, len(clicks), action, buttons)
-        what = f"action {number} ({action.kind.name.lower()} at row {action.row + 1}, column "
-        what += f"{action.col + 1})"
+        what = (
+            f"action {number} ({action.kind.name.lower()} at {square_name(action.row, action.col)})"
+        )
         if found is None:
             if _find(clicks, 0, at, action, buttons) is not None:
                 return f"the page's record has the clicks out of order: {what} comes too early"
