@@ -38,8 +38,8 @@ import numpy.typing as npt
 
 from ..field import Minefield
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, field_from_cells, make_events
-from .model import Claims, EventKind, MouseEvent, Replay
+from ._common import check_times, event_arrays, field_from_cells
+from .model import CODE_BY_KIND, Claims, MouseEvent, Replay
 
 __all__ = ["read_mvf"]
 
@@ -312,42 +312,38 @@ def _events(
     """The mouse events: the first record's held button (or a move), then each record's changes.
 
     Clone records the buttons' states, not presses: a record yields a move
-    where the place changed, then a press or release per button that changed.
+    where the place changed, then a press or release per button that changed
+    (in the order of :data:`_CHANGE_CODES`).
     """
     check_times(ms, offsets, reader)
-    count = len(ms)
-    times_out: list[float] = []
-    kinds: list[EventKind] = []
-    x_out: list[int] = []
-    y_out: list[int] = []
-    t_list, x_list, y_list = (ms / 1000).tolist(), xs.tolist(), ys.tolist()
-    buttons = list(zip(lb.tolist(), rb.tolist(), mb.tolist(), strict=True))
-    first: EventKind = "mc" if mb[0] else "rc" if rb[0] else "lc" if lb[0] else "mv"
-    times_out.append(t_list[0])
-    kinds.append(first)
-    x_out.append(x_list[0])
-    y_out.append(y_list[0])
-    for i in range(1, count):
-        (pl, pr, pm), (cl, cr, cm) = buttons[i - 1], buttons[i]
-        changes: list[EventKind] = []
+    moved = (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])
+    if toollib_first_move and len(ms) > 1:
         # ms-toollib compares 0.97's second record's position with (0, 0),
         # not with the first record's, so it always starts with a move; so
         # do we there. RawVF's parser_mvf.c, the only reader of the other
         # versions, compares with the first record.
-        before = (x_list[i - 1], y_list[i - 1]) if i > 1 or not toollib_first_move else (0, 0)
-        if (x_list[i], y_list[i]) != before:
-            changes.append("mv")
-        edges: tuple[tuple[EventKind, bool], ...] = (
-            ("lc", cl and not pl), ("rc", cr and not pr), ("mc", cm and not pm),
-            ("lr", pl and not cl), ("rr", pr and not cr), ("mr", pm and not cm),
-        )  # fmt: skip
-        changes += [kind for kind, happened in edges if happened]
-        for kind in changes:
-            times_out.append(t_list[i])
-            kinds.append(kind)
-            x_out.append(x_list[i])
-            y_out.append(y_list[i])
-    return make_events(times_out, kinds, x_out, y_out)
+        moved[0] = xs[1] != 0 or ys[1] != 0
+    changes = np.stack(
+        [moved, lb[1:] & ~lb[:-1], rb[1:] & ~rb[:-1], mb[1:] & ~mb[:-1],
+         lb[:-1] & ~lb[1:], rb[:-1] & ~rb[1:], mb[:-1] & ~mb[1:]],
+        axis=1,
+    )  # fmt: skip
+    record, change = np.nonzero(changes)  # row by row: each record's changes in order
+    at = np.concatenate(([0], record + 1))
+    first = 6 if mb[0] else 4 if rb[0] else 2 if lb[0] else 1  # mc, rc, lc, mv
+    codes = np.concatenate((np.array([first], np.uint8), _CHANGE_CODES[change]))
+    return event_arrays(
+        ms[at] / 1000,
+        codes,
+        np.ascontiguousarray(xs[at], np.int64),
+        np.ascontiguousarray(ys[at], np.int64),
+    )
+
+
+#: The kind codes (:data:`.model.CODE_BY_KIND`) of a record's changes, in their order.
+_CHANGE_CODES = np.array(
+    [CODE_BY_KIND[kind] for kind in ("mv", "lc", "rc", "mc", "lr", "rr", "mr")], np.uint8
+)
 
 
 def _permutation(seed: int, size: int = 40) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
