@@ -255,6 +255,8 @@ def _events(
         pf_ys = np.array([row * cell_px for _, row in preflags], np.int64)
     else:
         pf_xs = pf_ys = _NONE
+    if type(data) is not bytes:  # the kernel is compiled for bytes alone
+        data = bytes(data)
     times, codes, xs, ys, offsets, status, at, ending, total_ms = decode_events()(
         data, start, end, version, pf_xs, pf_ys
     )
