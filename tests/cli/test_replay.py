@@ -123,6 +123,23 @@ def test_clicks_text_names_each_guess_and_the_luck(
     assert sum("50/50" in line for line in out.splitlines()) == 1
 
 
+def test_clicks_header_counts_clicks_not_squares(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep.replays.verdict import judge_clicks
+
+    path = DATA / "test_subject.avf"
+    status, out, err = run(capsys, monkeypatch, "replay", "--clicks", str(path))
+    assert (status, err) == (0, "")
+    rows = judge_clicks(read(path)).rows()
+    judged = sum(row["judged"] for row in rows)
+    header = out.splitlines()[0]
+    assert f"{len(rows)} clicks, {judged} of them judged (opened squares or hit a mine)" in header
+    assert "1 guess (1 avoidable, 0 forced)" in header  # one guess: no "1 guesses"
+    # One line a judged click under the header and the column names.
+    assert len(out.splitlines()) == 2 + judged
+
+
 def test_clicks_csv_is_one_row_a_click_of_every_file(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -159,6 +159,13 @@ def _text(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 click``, ``2 clicks``; ``1 guess``, ``0 guesses``."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number} {noun}{'es' if noun.endswith('s') else 's'}"
+
+
 def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
     """The judged clicks of one file as a table a person reads (every click is in JSON and CSV)."""
     judged = [row for row in rows if row["judged"]]
@@ -166,10 +173,13 @@ def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
     avoidable = sum(row["avoidable"] for row in guesses)
     hard = sum(row["by_counting"] for row in judged)
     luck = rows[-1]["pluck"] if rows else 0.0
+    # Counted in clicks: a judged click is one that opened squares (however
+    # many) or hit a mine; the others flagged, or opened nothing.
     lines = [
-        f"{path}: {len(rows)} clicks, {len(judged)} opened squares; luck {luck:.3f} "
-        f"(-log10 of the chance of surviving the guesses), {len(guesses)} guesses "
-        f"({avoidable} avoidable, {len(guesses) - avoidable} forced), {hard} only by counting",
+        f"{path}: {_count(len(rows), 'click')}, {len(judged)} of them judged (opened squares "
+        f"or hit a mine); luck {luck:.3f} (-log10 of the chance of surviving the guesses), "
+        f"{_count(len(guesses), 'guess')} ({avoidable} avoidable, "
+        f"{len(guesses) - avoidable} forced), {hard} certain only by counting",
         "     time  click   square    chance  verdict",
     ]
     for row in judged:

@@ -13,11 +13,19 @@ import numpy.typing as npt
 
 from ..field import Minefield
 from ._bytes import ByteReader
-from .model import CODE_BY_KIND, EventColumns, EventKind, FieldMask, MouseEvent, lazy_events
+from .model import (
+    CODE_BY_KIND,
+    EventColumns,
+    EventKind,
+    FieldMask,
+    MouseEvent,
+    lazy_events,
+    lazy_field,
+)
 
 __all__ = [
     "check_board", "check_times", "event_arrays", "field_from_cells", "field_from_mask",
-    "make_events", "mask_from_mask", "shift_chord_kinds",
+    "lazy_field_from_cells", "make_events", "mask_from_mask", "shift_chord_kinds",
 ]  # fmt: skip
 
 
@@ -35,6 +43,33 @@ def field_from_cells(
     A mine off the board or listed twice is a corrupt file: the error names
     ``offset``, where the list of mines starts.
     """
+    return Minefield(_mask_of_cells(rows, cols, cells, reader, offset, base))
+
+
+def lazy_field_from_cells(
+    rows: int,
+    cols: int,
+    cells: Sequence[tuple[int, int]],
+    reader: ByteReader,
+    offset: int,
+    *,
+    base: int = 0,
+) -> Minefield:
+    """:func:`field_from_cells`, the Minefield built when ``Replay.field`` is first read.
+
+    (See :class:`.model.FieldMask`: the statistics need the mask alone.)
+    """
+    return lazy_field(FieldMask(_mask_of_cells(rows, cols, cells, reader, offset, base)))
+
+
+def _mask_of_cells(
+    rows: int,
+    cols: int,
+    cells: Sequence[tuple[int, int]],
+    reader: ByteReader,
+    offset: int,
+    base: int,
+) -> npt.NDArray[np.bool_]:
     if rows < 1 or cols < 1:
         raise reader.error(f"the board is {rows}x{cols}; it needs at least one square", offset)
     mask = np.zeros((rows, cols), dtype=np.bool_)
@@ -50,7 +85,7 @@ def field_from_cells(
                 f"mine {index + 1} (row {row}, column {col}) is listed twice", offset
             )
         mask[r, c] = True
-    return Minefield(mask)
+    return mask
 
 
 def field_from_mask(mask: npt.NDArray[np.bool_], reader: ByteReader, offset: int) -> Minefield:

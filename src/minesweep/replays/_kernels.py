@@ -10,6 +10,9 @@ Everything is on flat arrays. The board kernel works in column-major order
 hands the mouse machine row-major rows of squares (``row * cols + col``, the
 order of the views and of ms-toollib's neighbour loops), with each square's
 row and column, which spare the divisions a flood would make.
+
+One kernel reads: ``rmv_events_kernel``, the RMV reader's event records
+(variable-sized, so decoded in one pass over the bytes).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import numpy as np
 
 from .._jit import kernel
 
-__all__ = ["board_kernel", "clicks_kernel", "replay_kernel"]
+__all__ = ["board_kernel", "clicks_kernel", "replay_kernel", "rmv_events_kernel"]
 
 Array = Any  # numpy arrays; numba types them from the call
 
@@ -978,3 +981,123 @@ def replay_kernel(
     numbers[:PROFILE_SIZE] = profile
     numbers[PROFILE_SIZE:] = counters
     return numbers, clicks, views, path
+
+
+# --- reading ------------------------------------------------------------------
+
+#: ``rmv_events_kernel``'s status: read to the termination, or where and why it stopped.
+(RMV_OK, RMV_NO_END, RMV_IN_MOUSE, RMV_IN_MOVE, RMV_IN_STAMP, RMV_IN_BOARD, RMV_IN_END,
+ RMV_UNKNOWN) = range(8)  # fmt: skip
+
+
+@kernel(cache=True, part="replays", nogil=True)
+def rmv_events_kernel(
+    data: Array,
+    start: int,
+    end: int,
+    version: int,
+    pf_xs: Array,
+    pf_ys: Array,
+) -> tuple[Array, Array, Array, Array, Array, int, int, int, int]:  # pragma: no cover - compiled
+    """The events of an RMV file's event section, ``data[start:end]`` (see :mod:`.rmv`).
+
+    ``data`` is the file's bytes; ``pf_xs`` and ``pf_ys`` the pixels of the
+    pre-flags, which come first (time 0, kind ``pf``). Returns ``(times_ms,
+    codes, xs, ys, offsets, status, at, ending, total_ms)``: the columns
+    (kind codes 1-8 as :data:`.model.CODE_BY_KIND`; offsets the byte of each
+    event), then ``RMV_OK`` and the termination code and time, or another
+    ``RMV_*`` status and the byte ``at`` where reading stopped (``ending``
+    the unknown code for ``RMV_UNKNOWN``); the columns are then empty.
+    """
+    flags = len(pf_xs)
+    # Every record takes at least 3 bytes; the first mouse event is doubled.
+    size = flags + (end - start) // 3 + 2
+    times = np.empty(size, np.int64)
+    codes = np.empty(size, np.uint8)
+    xs = np.empty(size, np.int64)
+    ys = np.empty(size, np.int64)
+    offsets = np.empty(size, np.int64)
+    for i in range(flags):
+        times[i] = 0
+        codes[i] = 8  # pf
+        xs[i] = pf_xs[i]
+        ys[i] = pf_ys[i]
+        offsets[i] = start
+    n = flags
+    dx, dy = (12, 56) if version == 1 else (0, 0)
+    pos = start
+    time = x = y = 0
+    first = True
+    status = RMV_NO_END
+    ending = 0
+    total = 0
+    while pos < end:
+        code = data[pos] + 0  # int64 compiled (a byte's type is uint8)
+        step = 9
+        if 1 <= code <= 7:
+            if pos + 9 > end:
+                status = RMV_IN_MOUSE
+                break
+            # Products, not shifts: numba shifts a byte as uint64.
+            time = data[pos + 1] * 65536 + data[pos + 2] * 256 + data[pos + 3]
+            x = data[pos + 5] * 256 + data[pos + 6]
+            y = data[pos + 7] * 256 + data[pos + 8]
+            if version == 2:
+                x -= (x & 0x8000) << 1
+                y -= (y & 0x8000) << 1
+            x -= dx
+            y -= dy
+        elif code == 28 and version == 2 and not first:
+            if pos + 3 > end:
+                status = RMV_IN_MOVE
+                break
+            packed = data[pos + 2] + 0
+            time += data[pos + 1]
+            x += (packed >> 4 & 7) - (packed >> 4 & 8)
+            y += (packed & 7) - (packed & 8)
+            code = 1  # mv
+            step = 3
+        elif code == 0 and version == 1:
+            if pos + 5 > end:
+                status = RMV_IN_STAMP
+                break
+            pos += 5
+            continue
+        elif 9 <= code <= 14 or 18 <= code <= 27:
+            if pos + 3 > end:
+                status = RMV_IN_BOARD
+                break
+            pos += 3
+            continue
+        elif 15 <= code <= 17:
+            if pos + 4 > end:
+                status = RMV_IN_END
+                break
+            status = RMV_OK
+            ending = code
+            total = data[pos + 1] * 65536 + data[pos + 2] * 256 + data[pos + 3]
+            break
+        else:
+            status = RMV_UNKNOWN
+            ending = code
+            break
+        if first:
+            # Viennasweeper starts the game on the first left press and does
+            # not record it; ms-toollib and RawVF both put it back here.
+            first = False
+            times[n] = time
+            codes[n] = 2  # lc
+            xs[n] = x
+            ys[n] = y
+            offsets[n] = pos
+            n += 1
+        times[n] = time
+        codes[n] = code
+        xs[n] = x
+        ys[n] = y
+        offsets[n] = pos
+        n += 1
+        pos += step
+    if status != RMV_OK:
+        n = 0
+    return times[:n], codes[:n], xs[:n], ys[:n], offsets[:n], status, pos, ending, total

@@ -23,12 +23,14 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, field_from_cells, make_events, shift_chord_kinds
-from .model import Claims, EventKind, Replay
+from ._common import check_times, event_arrays, field_from_cells, shift_chord_kinds
+from .model import CODE_BY_KIND, Claims, EventKind, Replay
 
 __all__ = ["parse_arbiter_times", "read_avf"]
 
@@ -38,7 +40,7 @@ _LEVEL_NAMES = {3: "beginner", 4: "intermediate", 5: "expert", 6: "custom"}
 
 #: Mouse record codes. 145 and 193 are releases of the right and middle
 #: buttons while another is held, 21 a left release after a shift-chord
-#: (11, the shift-chord press itself, is read by :func:`_kinds`).
+#: (11, the shift-chord press itself, is read by :func:`_codes`).
 _KINDS: dict[int, EventKind] = {
     1: "mv", 3: "lc", 5: "lr", 9: "rc", 17: "rr", 33: "mc", 65: "mr",
     145: "rr", 193: "mr", 21: "lr",
@@ -111,7 +113,7 @@ def read_avf(data: bytes, where: str) -> Replay:
         raise reader.error("the mouse events have no end record (seconds 0)", events_at)
     records = records[: int(ends[0])]
     offsets = events_at + 8 * np.arange(len(records), dtype=np.int64)
-    kinds = _kinds(records[:, 0], offsets, reader)
+    codes = _codes(records[:, 0], offsets, reader)
     hundredths = records[:, 4]
     bad = np.flatnonzero(hundredths > 99)
     if bad.size:
@@ -121,7 +123,7 @@ def read_avf(data: bytes, where: str) -> Replay:
     check_times(centis * 10, offsets, reader)
     xs = records[:, 1] << 8 | records[:, 3]
     ys = records[:, 5] << 8 | records[:, 7]
-    events = make_events(centis / 100, kinds, xs, ys)
+    events = event_arrays(centis / 100, codes, xs, ys)
 
     footer_at = events_at + 8 * (len(records) + 1)
     player, software, footer_extra = _footer(data, footer_at, version, reader)
@@ -218,15 +220,34 @@ def _parse_header(
     return int(score.group(1)), rtime, start_us, end_us, high_score
 
 
-def _kinds(codes: np.ndarray, offsets: np.ndarray, reader: ByteReader) -> list[EventKind]:
-    kinds: list[str] = []
-    table = _KINDS
-    for i, code in enumerate(codes.tolist()):
-        kind: str | None = "sc" if code == _SHIFT_CHORD else table.get(code)
-        if kind is None:
-            raise reader.error(f"event {i + 1} has unknown code {code}", int(offsets[i]))
-        kinds.append(kind)
-    return shift_chord_kinds(kinds)
+def _codes(
+    codes: npt.NDArray[np.integer[Any]], offsets: npt.NDArray[np.int64], reader: ByteReader
+) -> npt.NDArray[np.uint8]:
+    """The kind codes (:data:`.model.CODE_BY_KIND`) of the records' codes, by a table.
+
+    A file with a shift chord goes through :func:`._common.shift_chord_kinds`.
+    """
+    kind_codes: npt.NDArray[np.uint8] = _KIND_CODES[codes]
+    unknown = np.flatnonzero(kind_codes == 0)
+    if unknown.size:
+        i = int(unknown[0])
+        raise reader.error(f"event {i + 1} has unknown code {int(codes[i])}", int(offsets[i]))
+    if not (kind_codes == _SHIFT_CODE).any():
+        return kind_codes
+    table = _KIND_BY_RECORD
+    kinds = shift_chord_kinds([table[code] for code in codes.tolist()])
+    return np.fromiter(map(CODE_BY_KIND.__getitem__, kinds), np.uint8, len(kinds))
+
+
+#: The kind of each record code, the shift chord as ``sc``.
+_KIND_BY_RECORD: dict[int, str] = {**_KINDS, _SHIFT_CHORD: "sc"}
+#: ``_KIND_BY_RECORD`` as kind codes by record code (0 unknown, 255 the shift chord).
+_SHIFT_CODE = 255
+_KIND_CODES = np.zeros(256, np.uint8)
+for _record, _kind in _KINDS.items():
+    _KIND_CODES[_record] = CODE_BY_KIND[_kind]
+_KIND_CODES[_SHIFT_CHORD] = _SHIFT_CODE
+del _record, _kind
 
 
 def _footer(

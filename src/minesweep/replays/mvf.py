@@ -32,14 +32,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from ..field import Minefield
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, field_from_cells, make_events
-from .model import Claims, EventKind, MouseEvent, Replay
+from ._common import check_times, event_arrays, lazy_field_from_cells
+from .model import CODE_BY_KIND, Claims, MouseEvent, Replay
 
 __all__ = ["read_mvf"]
 
@@ -59,10 +60,26 @@ class _Layout:
     y: tuple[int, int]
     x: tuple[int, int]
     offset_px: int  # what the stored x and y exceed the pixel by
+    #: The time in ms: (first bit, width, ms a unit) of each part.
+    ms: tuple[tuple[int, int, int], ...]
+
+    def weights(self) -> npt.NDArray[np.float64]:
+        """The (bits x 3) matrix that makes y, x and ms of a record's bits, in one product.
+
+        A float product is exact here (below 2^53) and BLAS makes it many
+        times faster than numpy's integer one.
+        """
+        out = np.zeros((8 * self.size, 3), np.float64)
+        for column, parts in enumerate(([(*self.y, 1)], [(*self.x, 1)], self.ms)):
+            for at, width, unit in parts:
+                out[at : at + width, column] = unit * (1 << np.arange(width))
+        return out
 
 
-_LAYOUT_097 = _Layout(5, (3, 9), (12, 9), 0)
-_LAYOUT_2007 = _Layout(6, (3, 11), (14, 11), 32)
+# 0.97: hundredths in tens of ms (7 bits), seconds (10 bits); 2006/2007: ms (22 bits).
+_LAYOUT_097 = _Layout(5, (3, 9), (12, 9), 0, ((21, 7, 10), (28, 10, 1000)))
+_LAYOUT_2007 = _Layout(6, (3, 11), (14, 11), 32, ((25, 22, 1),))
+_WEIGHTS = {layout.size: layout.weights() for layout in (_LAYOUT_097, _LAYOUT_2007)}
 
 
 def read_mvf(data: bytes, where: str) -> Replay:
@@ -113,7 +130,7 @@ def _board(reader: ByteReader, base: int) -> tuple[int, int, Minefield]:
     reader.need(2 * mines, f"the {mines} mine positions")
     pairs = reader.take(2 * mines, "the mine positions")
     cells = list(zip(pairs[1::2], pairs[::2], strict=True))
-    return cols, rows, field_from_cells(rows, cols, cells, reader, mines_at, base=base)
+    return cols, rows, lazy_field_from_cells(rows, cols, cells, reader, mines_at, base=base)
 
 
 def _read_097(reader: ByteReader, version: str, *, funny: bool) -> Replay:
@@ -135,9 +152,7 @@ def _read_097(reader: ByteReader, version: str, *, funny: bool) -> Replay:
     )
     seed = reader.u16("the seed")
     bits, offsets = _records(reader, _LAYOUT_097.size, seed)
-    weights = 1 << np.arange(10, dtype=np.int64)
-    ms = (bits[:, 21:28] @ weights[:7]) * 10 + (bits[:, 28:38] @ weights[:10]) * 1000
-    events = _events(ms, *_fields(bits, _LAYOUT_097), offsets, reader, toollib_first_move=True)
+    events = _events(*_fields(bits, _LAYOUT_097), offsets, reader, toollib_first_move=True)
     return Replay(
         format="mvf",
         version=97,
@@ -172,8 +187,7 @@ def _read_2007(reader: ByteReader, year: int, version: str) -> Replay:
     )
     seed = reader.u16("the seed")
     bits, offsets = _records(reader, _LAYOUT_2007.size, seed)
-    ms = bits[:, 25:47] @ (1 << np.arange(22, dtype=np.int64))
-    events = _events(ms, *_fields(bits, _LAYOUT_2007), offsets, reader, toollib_first_move=False)
+    events = _events(*_fields(bits, _LAYOUT_2007), offsets, reader, toollib_first_move=False)
     return Replay(
         format="mvf",
         version=year,
@@ -286,15 +300,14 @@ def _records(
 
 
 def _fields(bits: npt.NDArray[np.bool_], layout: _Layout) -> tuple[
-    npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+    npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_],
     npt.NDArray[np.int64], npt.NDArray[np.int64],
 ]:  # fmt: skip
-    """Left, right and middle held, x and y, from the permuted bits (rb, mb, lb come first)."""
-    weights = 1 << np.arange(layout.x[1], dtype=np.int64)
-    (y_at, y_bits), (x_at, x_bits) = layout.y, layout.x
-    ys = bits[:, y_at : y_at + y_bits] @ weights[:y_bits] - layout.offset_px
-    xs = bits[:, x_at : x_at + x_bits] @ weights[:x_bits] - layout.offset_px
-    return bits[:, 2], bits[:, 0], bits[:, 1], xs, ys
+    """Time (ms), left, right and middle held, x, y, from the permuted bits (rb, mb, lb first)."""
+    values = (bits.astype(np.float64) @ _WEIGHTS[layout.size]).astype(np.int64)
+    ys = values[:, 0] - layout.offset_px
+    xs = values[:, 1] - layout.offset_px
+    return np.ascontiguousarray(values[:, 2]), bits[:, 2], bits[:, 0], bits[:, 1], xs, ys
 
 
 def _events(
@@ -312,44 +325,41 @@ def _events(
     """The mouse events: the first record's held button (or a move), then each record's changes.
 
     Clone records the buttons' states, not presses: a record yields a move
-    where the place changed, then a press or release per button that changed.
+    where the place changed, then a press or release per button that changed
+    (in the order of :data:`_CHANGE_CODES`).
     """
     check_times(ms, offsets, reader)
-    count = len(ms)
-    times_out: list[float] = []
-    kinds: list[EventKind] = []
-    x_out: list[int] = []
-    y_out: list[int] = []
-    t_list, x_list, y_list = (ms / 1000).tolist(), xs.tolist(), ys.tolist()
-    buttons = list(zip(lb.tolist(), rb.tolist(), mb.tolist(), strict=True))
-    first: EventKind = "mc" if mb[0] else "rc" if rb[0] else "lc" if lb[0] else "mv"
-    times_out.append(t_list[0])
-    kinds.append(first)
-    x_out.append(x_list[0])
-    y_out.append(y_list[0])
-    for i in range(1, count):
-        (pl, pr, pm), (cl, cr, cm) = buttons[i - 1], buttons[i]
-        changes: list[EventKind] = []
+    moved = (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])
+    if toollib_first_move and len(ms) > 1:
         # ms-toollib compares 0.97's second record's position with (0, 0),
         # not with the first record's, so it always starts with a move; so
         # do we there. RawVF's parser_mvf.c, the only reader of the other
         # versions, compares with the first record.
-        before = (x_list[i - 1], y_list[i - 1]) if i > 1 or not toollib_first_move else (0, 0)
-        if (x_list[i], y_list[i]) != before:
-            changes.append("mv")
-        edges: tuple[tuple[EventKind, bool], ...] = (
-            ("lc", cl and not pl), ("rc", cr and not pr), ("mc", cm and not pm),
-            ("lr", pl and not cl), ("rr", pr and not cr), ("mr", pm and not cm),
-        )  # fmt: skip
-        changes += [kind for kind, happened in edges if happened]
-        for kind in changes:
-            times_out.append(t_list[i])
-            kinds.append(kind)
-            x_out.append(x_list[i])
-            y_out.append(y_list[i])
-    return make_events(times_out, kinds, x_out, y_out)
+        moved[0] = xs[1] != 0 or ys[1] != 0
+    changes = np.stack(
+        [moved, lb[1:] & ~lb[:-1], rb[1:] & ~rb[:-1], mb[1:] & ~mb[:-1],
+         lb[:-1] & ~lb[1:], rb[:-1] & ~rb[1:], mb[:-1] & ~mb[1:]],
+        axis=1,
+    )  # fmt: skip
+    record, change = np.nonzero(changes)  # row by row: each record's changes in order
+    at = np.concatenate(([0], record + 1))
+    first = 6 if mb[0] else 4 if rb[0] else 2 if lb[0] else 1  # mc, rc, lc, mv
+    codes = np.concatenate((np.array([first], np.uint8), _CHANGE_CODES[change]))
+    return event_arrays(
+        ms[at] / 1000,
+        codes,
+        np.ascontiguousarray(xs[at], np.int64),
+        np.ascontiguousarray(ys[at], np.int64),
+    )
 
 
+#: The kind codes (:data:`.model.CODE_BY_KIND`) of a record's changes, in their order.
+_CHANGE_CODES = np.array(
+    [CODE_BY_KIND[kind] for kind in ("mv", "lc", "rc", "mc", "lr", "rr", "mr")], np.uint8
+)
+
+
+@lru_cache(maxsize=64)
 def _permutation(seed: int, size: int = 40) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
     """Where bit i of a decoded record lies in its stored bytes: (byte index, bit mask) arrays.
 
@@ -373,4 +383,6 @@ def _permutation(seed: int, size: int = 40) -> tuple[npt.NDArray[np.int64], npt.
     digits = "".join(f"{math.floor(abs(value) * _SCALE + 0.5):08d}"[:8] for value in values)
     order = sorted(range(size), key=lambda j: digits[j])
     positions = np.asarray(order, dtype=np.int64)
-    return positions // 8, (1 << (positions % 8)).astype(np.uint8)
+    byte_of, mask_of = positions // 8, (1 << (positions % 8)).astype(np.uint8)
+    byte_of.flags.writeable = mask_of.flags.writeable = False  # shared: cached by seed
+    return byte_of, mask_of

@@ -18,19 +18,19 @@ which Viennasweeper does not record, is added before the first mouse event.
 from __future__ import annotations
 
 import re
-import struct
+from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ._bytes import ByteReader, Utf8Rule
-from ._common import check_times, field_from_cells, make_events
-from .model import Claims, EventKind, Replay
+from ._common import check_times, event_arrays, lazy_field_from_cells
+from .model import Claims, Replay
 
 __all__ = ["read_rmv"]
 
-_MOUSE: dict[int, EventKind] = {1: "mv", 2: "lc", 3: "lr", 4: "rc", 5: "rr", 6: "mc", 7: "mr"}
-_REDUCED_MOVE = 28
-_TIMESTAMP_CHANGE = 0
 _WIN, _BLAST, _OTHER = 16, 15, 17
 #: RMV v2 clone ids (the specification's list; 0 means "see clone_name").
 _CLONES = {1: "Viennasweeper", 2: "Arbiter", 3: "Minesweeper X", 4: "Minesweeper Clone",
@@ -39,11 +39,6 @@ _CLONES = {1: "Viennasweeper", 2: "Arbiter", 3: "Minesweeper X", 4: "Minesweeper
 _PLAYER_FIELDS = ("the player's name", "the nickname", "the country", "the token")
 _LEVELS = {0: "beginner", 1: "intermediate", 2: "expert", 3: "custom"}
 _RELEASE = re.compile(r"Release\s+(\S+)")
-#: Where v1 mouse coordinates count from: Viennasweeper's client area.
-_V1_X_OFFSET, _V1_Y_OFFSET = 12, 56
-
-_MOUSE_RECORD = struct.Struct(">BHBBHH")  # code, time (3 bytes as B + H), nFlags, x, y
-_MOUSE_RECORD_V2 = struct.Struct(">BHBBhh")
 
 
 def read_rmv(data: bytes, where: str) -> Replay:
@@ -111,7 +106,7 @@ def read_rmv(data: bytes, where: str) -> Replay:
     mines_at = section.offset
     section.need(2 * mines, f"the {mines} mine positions")
     pairs = section.take(2 * mines, "the mine positions")
-    field = field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
+    field = lazy_field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
                              reader, mines_at)  # fmt: skip
 
     preflags: list[tuple[int, int]] = []
@@ -164,11 +159,11 @@ def read_rmv(data: bytes, where: str) -> Replay:
 
     events_at = reader.offset
     events_end = events_at + sizes["events"]
-    times, kinds, xs, ys, offsets, ending, total_ms = _events(
-        ByteReader(data[:events_end], where, events_at), version, field.shape, cell_px, preflags
+    times, codes, xs, ys, offsets, ending, total_ms = _events(
+        data, events_at, events_end, reader, version, cell_px, preflags
     )
-    check_times(np.asarray(times, dtype=np.int64), offsets, reader)
-    events = make_events([t / 1000 for t in times], kinds, xs, ys)
+    check_times(times, offsets, reader)
+    events = event_arrays(times / 1000, codes, xs, ys)
     extra.append(("termination", {_WIN: "win", _BLAST: "blast"}.get(ending, "other")))
 
     if version == 1:
@@ -242,72 +237,55 @@ def _result_string(text: str) -> dict[str, str]:
 
 
 def _events(
+    data: bytes,
+    start: int,
+    end: int,
     reader: ByteReader,
     version: int,
-    shape: tuple[int, int],
     cell_px: int,
     preflags: list[tuple[int, int]],
-) -> tuple[list[int], list[EventKind], list[int], list[int], list[int], int, int]:
-    """Times (ms), kinds, x, y and offsets of the mouse events; the termination code and time."""
-    data, end = reader.data, len(reader.data)
-    times: list[int] = [0] * len(preflags)
-    kinds: list[EventKind] = ["pf"] * len(preflags)
-    xs = [col * cell_px for col, _ in preflags]
-    ys = [row * cell_px for _, row in preflags]
-    offsets = [reader.offset] * len(preflags)
-    record = _MOUSE_RECORD if version == 1 else _MOUSE_RECORD_V2
-    dx, dy = (_V1_X_OFFSET, _V1_Y_OFFSET) if version == 1 else (0, 0)
-    pos = reader.offset
-    time = x = y = 0
-    first = True
-    mouse = _MOUSE
-    while True:
-        if pos >= end:
-            raise reader.error("the events end without a termination event", pos)
-        code = data[pos]
-        if code in mouse:
-            if pos + 9 > end:
-                raise reader.error("the file ends inside a mouse event", pos)
-            _, high, low, _flags, x, y = record.unpack_from(data, pos)
-            time = high << 8 | low
-            x -= dx
-            y -= dy
-        elif code == _REDUCED_MOVE and version == 2 and not first:
-            if pos + 3 > end:
-                raise reader.error("the file ends inside a reduced mouse move", pos)
-            step, packed = data[pos + 1], data[pos + 2]
-            time += step
-            x += (packed >> 4 & 7) - (packed >> 4 & 8)
-            y += (packed & 7) - (packed & 8)
-        elif code == _TIMESTAMP_CHANGE and version == 1:
-            if pos + 5 > end:
-                raise reader.error("the file ends inside a time stamp change", pos)
-            pos += 5
-            continue
-        elif 9 <= code <= 14 or 18 <= code <= 27:
-            if pos + 3 > end:
-                raise reader.error("the file ends inside a board event", pos)
-            pos += 3
-            continue
-        elif code in (_WIN, _BLAST, _OTHER):
-            if pos + 4 > end:
-                raise reader.error("the file ends inside the termination event", pos)
-            total_ms = int.from_bytes(data[pos + 1 : pos + 4], "big")
-            return times, kinds, xs, ys, offsets, code, total_ms
-        else:
-            raise reader.error(f"unknown event code {code}", pos)
-        if first:
-            # Viennasweeper starts the game on the first left press and does
-            # not record it; ms-toollib and RawVF both put it back here.
-            first = False
-            times.append(time)
-            kinds.append("lc")
-            xs.append(x)
-            ys.append(y)
-            offsets.append(pos)
-        times.append(time)
-        kinds.append(mouse.get(code, "mv"))
-        xs.append(x)
-        ys.append(y)
-        offsets.append(pos)
-        pos += 9 if code in mouse else 3
+) -> tuple[Int64s, npt.NDArray[np.uint8], Int64s, Int64s, Int64s, int, int]:
+    """Times (ms), kind codes, x, y and offsets of the events; the termination code and time.
+
+    The events are decoded by ``rmv_events_kernel`` (:mod:`._kernels`); the
+    pre-flags come first, at their squares' corners.
+    """
+    if preflags:
+        pf_xs = np.array([col * cell_px for col, _ in preflags], np.int64)
+        pf_ys = np.array([row * cell_px for _, row in preflags], np.int64)
+    else:
+        pf_xs = pf_ys = _NONE
+    if type(data) is not bytes:  # the kernel is compiled for bytes alone
+        data = bytes(data)
+    times, codes, xs, ys, offsets, status, at, ending, total_ms = decode_events()(
+        data, start, end, version, pf_xs, pf_ys
+    )
+    if status != _OK:
+        message = _STOPPED.get(status) or f"unknown event code {ending}"
+        raise reader.error(message, at)
+    return times, codes, xs, ys, offsets, ending, total_ms
+
+
+Int64s = npt.NDArray[np.int64]
+_NONE = np.zeros(0, np.int64)
+_OK = 0
+#: Why ``rmv_events_kernel`` stopped, by its status (``RMV_*``; 7 is an unknown code).
+_STOPPED = {
+    1: "the events end without a termination event",
+    2: "the file ends inside a mouse event",
+    3: "the file ends inside a reduced mouse move",
+    4: "the file ends inside a time stamp change",
+    5: "the file ends inside a board event",
+    6: "the file ends inside the termination event",
+}
+
+
+@cache
+def decode_events() -> Callable[..., Any]:
+    """``rmv_events_kernel`` as Python calls it; the kernels are imported on first use."""
+    from .._jit import entry
+    from . import _kernels
+
+    if (_kernels.RMV_OK, _kernels.RMV_UNKNOWN) != (_OK, 7):
+        raise AssertionError("rmv._STOPPED is out of step with _kernels.RMV_*")
+    return entry(_kernels.rmv_events_kernel)

@@ -345,10 +345,12 @@ def warm_up() -> None:
 
     What ``minesweep warm`` runs for the ``replays`` part: a small game, read
     the way a file is (its events as columns, its mask read-only), so that
-    the kernels are compiled for the types every reader gives them.
+    the kernels are compiled for the types every reader gives them; and the
+    RMV reader's event kernel.
     """
     from ..field import Minefield
     from .model import MouseEvent
+    from .rmv import decode_events
 
     field = Minefield.from_text("*..\n...\n..*")
     events = tuple(
@@ -361,3 +363,6 @@ def warm_up() -> None:
     replay = Replay(format="evf", version=4, field=field, events=events, cell_px=16)
     replay_stats(replay)
     board_profile(field)
+    # The RMV reader's event kernel, on the types read_rmv gives it: a move, a win.
+    none = np.zeros(0, np.int64)
+    decode_events()(b"\x01" + bytes(8) + b"\x10\0\0\0", 0, 13, 2, none, none)
