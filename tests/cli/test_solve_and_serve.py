@@ -316,9 +316,7 @@ def test_solve_svg_writes_the_heat_map_with_the_hint_framed(
     assert marks == {("mark hint", "0", "3"), ("mark safe", "0", "3"), ("mark mine", "1", "3")}
     title = root.find("{http://www.w3.org/2000/svg}title")
     assert title is not None
-    assert title.text == (
-        "Mine probabilities, 3 by 4; hint: row 1, column 4 is certainly safe"
-    )
+    assert title.text == ("Mine probabilities, 3 by 4; hint: row 1, column 4 is certainly safe")
     from minesweep.svg import THEMES
 
     fills = {
