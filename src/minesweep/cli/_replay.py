@@ -188,7 +188,11 @@ def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
         elif row["guess"]:
             kind = "avoidable" if row["avoidable"] else "forced"
             fifty = ", 50/50" if row["fifty_fifty"] else ""
-            verdict = f"guess, {kind}{fifty}; luck {row['luck']:.3f}"
+            grade = row.get("grade", "")
+            if grade == "worse":
+                grade += f" by {row['over_best']:.1%}"
+            graded = f"; grade {grade}" if grade else ""
+            verdict = f"guess, {kind}{fifty}{graded}; luck {row['luck']:.3f}"
             if row["effect"] == "mine":
                 verdict += "; hit a mine"
             chance = "-" if math.isnan(row["mine_chance"]) else f"{row['mine_chance']:.1%}"
