@@ -51,6 +51,15 @@ __all__ = ["ClickOperations", "OperationStats", "click_operations", "operation_s
 #: Formats whose off-board positions ms-toollib moves to its sentinel (see .clicks).
 _SENTINEL_FORMATS = frozenset({"rmv", "mvf", "rawvf"})
 _MAX_NUMBER = 8
+# Plain ints: an IntEnum member's look-up costs more than the numpy call it feeds.
+_NOTHING, _FLAG, _UNFLAG, _OPEN, _CHORD, _MINE = (
+    int(effect)
+    for effect in (
+        ClickEffect.NOTHING, ClickEffect.FLAG, ClickEffect.UNFLAG,
+        ClickEffect.OPEN, ClickEffect.CHORD, ClickEffect.MINE,
+    )
+)  # fmt: skip
+_KIND_CODES = (int(ClickKind.LEFT), int(ClickKind.RIGHT), int(ClickKind.DOUBLE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,26 +92,29 @@ class OperationStats:
     wasted_double: int
 
 
-def cumulative_path(replay: Replay, analysis: ClickAnalysis) -> npt.NDArray[np.float64]:
-    """ms-toollib's path at each event, in pixels: the clicks kernel's sum, event by event."""
+def cumulative_path(
+    replay: Replay, analysis: ClickAnalysis, at: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.float64]:
+    """ms-toollib's path in pixels at events ``at`` (default: all), as the kernel sums it."""
     columns = event_columns(replay)
     count = len(columns)
-    path = np.zeros(count, np.float64)
+    wanted = np.arange(count) if at is None else np.asarray(at, np.int64)
+    path = np.zeros(len(wanted), np.float64)
     start = analysis.start_event
     if start < 0 or analysis.result is GameEnd.NOT_STARTED:
         return path
-    xs, ys = columns.xs, columns.ys
+    xs, ys = columns.xs[start:], columns.ys[start:]
     width, height = analysis.cols * replay.cell_px, analysis.rows * replay.cell_px
     x_off = (xs < 0) | (xs >= width)
     y_off = (ys < 0) | (ys >= height)
     skipped = (x_off | y_off) if replay.format in _SENTINEL_FORMATS else (x_off & y_off)
-    later = np.flatnonzero(~skipped[start + 1 :]) + start + 1
-    kept = np.concatenate(([start], later))
+    skipped[0] = False  # the start itself: where the path begins
+    kept = np.flatnonzero(~skipped)
     steps = np.hypot(np.diff(xs[kept]).astype(np.float64), np.diff(ys[kept]).astype(np.float64))
     # The same additions, in the same order, as the kernel's running sum.
     sums = np.concatenate(([0.0], np.cumsum(steps)))
-    at = np.searchsorted(kept, np.arange(count), side="right") - 1
-    path[start:] = sums[at[start:]]
+    late = wanted >= start
+    path[late] = sums[np.searchsorted(kept, wanted[late] - start, side="right") - 1]
     return path
 
 
@@ -128,8 +140,7 @@ def click_operations(replay: Replay, analysis: ClickAnalysis) -> ClickOperations
     rows = _click_rows(analysis)
     count = len(rows)
     events, effects, views_at = rows[:, 0], rows[:, 4], rows[:, 7]
-    path = cumulative_path(replay, analysis) * (16.0 / replay.cell_px)
-    at_click = path[events] if count else np.zeros(0)
+    at_click = cumulative_path(replay, analysis, events) * (16.0 / replay.cell_px)
     travel = np.diff(at_click, prepend=0.0)
     times = event_columns(replay).times
     game_time = np.maximum(times[events] - analysis.start, 0.0) if count else np.zeros(0)
@@ -137,25 +148,27 @@ def click_operations(replay: Replay, analysis: ClickAnalysis) -> ClickOperations
     views = _view_rows(analysis)
     opened = np.zeros(count, np.int64)
     changed = np.flatnonzero(
-        np.isin(effects, (ClickEffect.OPEN, ClickEffect.CHORD, ClickEffect.MINE))
+        ((effects == _OPEN) | (effects == _CHORD) | (effects == _MINE))
         & (views_at + 1 < len(views))
     )
     if changed.size:
         before = views[views_at[changed]]
         after = views[views_at[changed] + 1]
         opened[changed] = ((before > _MAX_NUMBER) & (after <= _MAX_NUMBER)).sum(axis=1)
-    wasted = effects == ClickEffect.NOTHING
+    wasted = effects == _NOTHING
     # A flag taken away: the unflag and the flag it undid are both wasted.
-    last_flag: dict[tuple[int, int], int] = {}
-    for index in np.flatnonzero(np.isin(effects, (ClickEffect.FLAG, ClickEffect.UNFLAG))).tolist():
-        square = (int(rows[index, 2]), int(rows[index, 3]))
-        if effects[index] == ClickEffect.FLAG:
-            last_flag[square] = index
-        else:
-            wasted[index] = True
-            flagged = last_flag.pop(square, -1)
-            if flagged >= 0:
-                wasted[flagged] = True
+    toggles = np.flatnonzero((effects == _FLAG) | (effects == _UNFLAG))
+    if toggles.size:
+        last_flag: dict[tuple[int, int], int] = {}
+        toggled = rows[toggles][:, [2, 3, 4]].tolist()
+        for index, (row, col, effect) in zip(toggles.tolist(), toggled, strict=True):
+            if effect == _FLAG:
+                last_flag[row, col] = index
+            else:
+                wasted[index] = True
+                flagged = last_flag.pop((row, col), -1)
+                if flagged >= 0:
+                    wasted[flagged] = True
     return ClickOperations(travel=travel, interval=interval, opened=opened, wasted=wasted)
 
 
@@ -167,7 +180,7 @@ def operation_stats(
         operations = click_operations(replay, analysis)
     rows = _click_rows(analysis)
     kinds = rows[:, 1]
-    by_kind = [kinds == kind for kind in (ClickKind.LEFT, ClickKind.RIGHT, ClickKind.DOUBLE)]
+    by_kind = [kinds == kind for kind in _KIND_CODES]
     paths = [float(operations.travel[mask].sum()) for mask in by_kind]
     times = [float(operations.interval[mask].sum()) for mask in by_kind]
     total = analysis.end - analysis.start
