@@ -22,7 +22,7 @@ from minesweep.replays.verdict import click_verdict, judge_clicks
 from minesweep.squares import GLYPH_HIDDEN
 
 from ._oracle import DATA, REAL_FILES, evf_v3, oracle, real_replay, replay_of
-from .test_clicks import FIELD, PX, at, chord, timed
+from .test_clicks import CASES, FIELD, PX, at, chord, timed
 
 # --- a small game, counted by hand -------------------------------------------------
 #
@@ -61,6 +61,18 @@ def test_per_click_operations_counted_by_hand() -> None:
     assert ops.opened.tolist() == [13, 0, 0, 0, 0, 1, 0, 0, 2, 1, 1]
     wasted = [False, False, True, True, True, False, False, True, False, False, False]
     assert ops.wasted.tolist() == wasted
+    assert not ops.click_15.any()
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_one_and_a_half_clicks_are_the_counted_ones(name: str) -> None:
+    replay = replay_of(FIELD, timed(CASES[name]), px=PX)
+    analysis = analyse_clicks(replay)
+    marked = click_operations(replay, analysis).click_15
+    assert int(marked.sum()) == analysis.clicks_15
+    if name == "one_and_a_half":
+        # right press on a closed square (a flag), left press, right release, left release
+        assert marked.tolist() == [False, False, True]
 
 
 def test_per_game_operations_counted_by_hand() -> None:
@@ -154,6 +166,7 @@ def test_real_files_travel_and_open_as_ms_toollib(
         assert opened == theirs["opened"][click.event]
     # Every square ms-toollib opened was opened by one of the clicks.
     assert ops.opened.sum() == sum(theirs["opened"])
+    assert int(ops.click_15.sum()) == analysis.clicks_15
     # Our own readers give the same operations.
     ours = operation_stats(read(DATA / name), analyse_clicks(read(DATA / name)))
     assert ours == operation_stats(replay, analysis)
@@ -216,4 +229,4 @@ def test_the_table_grades_every_guess(name: str) -> None:
         if click.grade in ("best", "forced"):
             assert click.over_best == 0.0
     row = table.rows()[0]
-    assert {"grade", "over_best", "travel", "interval", "opened", "wasted"} <= set(row)
+    assert {"grade", "over_best", "travel", "interval", "opened", "wasted", "click_15"} <= set(row)

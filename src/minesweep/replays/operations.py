@@ -15,6 +15,7 @@ Per click (:func:`click_operations`, the ``--clicks`` table's columns):
   to this click; before the game starts it is 0.
 - ``opened``: the squares the click opened (a left click's opening counts
   every square of it; a chord's, every square it opened).
+- ``click_15``: the double that completed a 1.5-click (see below).
 - ``wasted``: the click changed nothing that lasted: a left click or a chord
   that opened nothing (on an open square, on a flag, off the board, a chord
   whose flags do not match), a right click that did nothing, a flag that a
@@ -44,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, GameEnd
-from .model import Replay, event_columns, held
+from .model import CODE_BY_KIND, Replay, event_columns, held
 
 __all__ = ["ClickOperations", "OperationStats", "click_operations", "operation_stats"]
 
@@ -60,6 +61,9 @@ _NOTHING, _FLAG, _UNFLAG, _OPEN, _CHORD, _MINE = (
     )
 )  # fmt: skip
 _KIND_CODES = (int(ClickKind.LEFT), int(ClickKind.RIGHT), int(ClickKind.DOUBLE))
+#: Events that release (or may release) the right or the middle button.
+_RIGHT_UP = (CODE_BY_KIND["rr"], CODE_BY_KIND["r"])
+_MIDDLE_UP = (CODE_BY_KIND["mr"], CODE_BY_KIND["m"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,8 @@ class ClickOperations:
     interval: npt.NDArray[np.float64]
     opened: npt.NDArray[np.int64]
     wasted: npt.NDArray[np.bool_]
+    #: The double that completed a 1.5-click (its right click is the click before).
+    click_15: npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +175,36 @@ def click_operations(replay: Replay, analysis: ClickAnalysis) -> ClickOperations
                 flagged = last_flag.pop((row, col), -1)
                 if flagged >= 0:
                     wasted[flagged] = True
-    return ClickOperations(travel=travel, interval=interval, opened=opened, wasted=wasted)
+    return ClickOperations(
+        travel=travel,
+        interval=interval,
+        opened=opened,
+        wasted=wasted,
+        click_15=_one_and_a_half(rows, event_columns(replay).codes),
+    )
+
+
+def _one_and_a_half(
+    rows: npt.NDArray[np.int64], codes: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.bool_]:
+    """The doubles that complete a 1.5-click.
+
+    A double whose click before is a right click that toggled a flag on the
+    board, with the right button held from that press to the chord's
+    release (no right release between), and not a middle-button chord: the
+    kernel's ``chord_on_flag``, read back from the events.
+    """
+    found = np.zeros(len(rows), np.bool_)
+    kinds, effects, events = rows[:, 1], rows[:, 4], rows[:, 0]
+    doubles = np.flatnonzero(kinds[1:] == _KIND_CODES[2]) + 1
+    for j in doubles.tolist():
+        if kinds[j - 1] != _KIND_CODES[1] or effects[j - 1] not in (_FLAG, _UNFLAG):
+            continue
+        if codes[events[j]] in _MIDDLE_UP:
+            continue
+        between = codes[events[j - 1] + 1 : events[j]]
+        found[j] = not np.isin(between, _RIGHT_UP).any()
+    return found
 
 
 def operation_stats(

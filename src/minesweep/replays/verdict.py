@@ -173,6 +173,8 @@ class JudgedClick:
     opened: int = 0
     #: The click changed nothing that lasted (:mod:`.operations`).
     wasted: bool = False
+    #: The double that completed a 1.5-click (:mod:`.operations`).
+    click_15: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,6 +475,7 @@ def judge_clicks(
     operations = click_operations(replay, analysis)
     travels, intervals = operations.travel.tolist(), operations.interval.tolist()
     opened, wasted = operations.opened.tolist(), operations.wasted.tolist()
+    clicks_15 = operations.click_15.tolist()
     rows, cols, mines = analysis.rows, analysis.cols, replay.mines
     nbrs = _neighbours(rows, cols)
     events = replay.events
@@ -543,6 +546,7 @@ def judge_clicks(
                 interval=intervals[index],
                 opened=opened[index],
                 wasted=wasted[index],
+                click_15=clicks_15[index],
             )
         )
     return ClickTable(tuple(table), analysis)
