@@ -119,7 +119,7 @@ def test_clicks_text_names_each_guess_and_the_luck(
     assert (status, err) == (0, "")
     # ms-toollib's pluck of this file is 0.4771 (log10 of 3: a 1/3 guess and a 50/50).
     assert "luck 0.477" in out.splitlines()[0]
-    assert "2 guesses (2 avoidable, 0 forced)" in out.splitlines()[0]
+    assert "2 guesses (2 avoidable, 0 best, 0 forced, 0 worse)" in out.splitlines()[0]
     assert sum("50/50" in line for line in out.splitlines()) == 1
 
 
@@ -135,7 +135,7 @@ def test_clicks_header_counts_clicks_not_squares(
     judged = sum(row["judged"] for row in rows)
     header = out.splitlines()[0]
     assert f"{len(rows)} clicks, {judged} of them judged (opened squares or hit a mine)" in header
-    assert "1 guess (1 avoidable, 0 forced)" in header  # one guess: no "1 guesses"
+    assert "1 guess (1 avoidable, 0 best, 0 forced, 0 worse)" in header  # no "1 guesses"
     # One line a judged click under the header and the column names.
     assert len(out.splitlines()) == 2 + judged
 

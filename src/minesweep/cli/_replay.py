@@ -166,11 +166,22 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'es' if noun.endswith('s') else 's'}"
 
 
+#: The guess grades, in the header's order, and as a line of the table says them.
+_GRADES = ("avoidable", "best", "forced", "worse")
+_GRADE_TEXT = {
+    "avoidable": "avoidable (a certainly safe square was left)",
+    "best": "best (no square was less risky)",
+    "forced": "forced (every square was as risky)",
+    "worse": "worse ({:.1%} riskier than the best)",
+}
+
+
 def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
     """The judged clicks of one file as a table a person reads (every click is in JSON and CSV)."""
     judged = [row for row in rows if row["judged"]]
     guesses = [row for row in judged if row["guess"]]
-    avoidable = sum(row["avoidable"] for row in guesses)
+    grades = [row.get("grade", "") for row in guesses]
+    graded = ", ".join(f"{grades.count(grade)} {grade}" for grade in _GRADES)
     hard = sum(row["by_counting"] for row in judged)
     luck = rows[-1]["pluck"] if rows else 0.0
     # Counted in clicks: a judged click is one that opened squares (however
@@ -178,17 +189,20 @@ def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
     lines = [
         f"{path}: {_count(len(rows), 'click')}, {len(judged)} of them judged (opened squares "
         f"or hit a mine); luck {luck:.3f} (-log10 of the chance of surviving the guesses), "
-        f"{_count(len(guesses), 'guess')} ({avoidable} avoidable, "
-        f"{len(guesses) - avoidable} forced), {hard} certain only by counting",
+        f"{_count(len(guesses), 'guess')} ({graded}), {hard} certain only by counting",
         "     time  click   square    chance  verdict",
     ]
     for row in judged:
         if row["first"]:
             verdict, chance = "first click (safe by the rules)", ""
         elif row["guess"]:
-            kind = "avoidable" if row["avoidable"] else "forced"
             fifty = ", 50/50" if row["fifty_fifty"] else ""
-            verdict = f"guess, {kind}{fifty}; luck {row['luck']:.3f}"
+            grade = _GRADE_TEXT.get(row.get("grade", ""), "")
+            if not grade:  # its chance uncounted: only whether a safe square was left
+                grade = "avoidable" if row["avoidable"] else "no safe square"
+            elif row["grade"] == "worse":
+                grade = grade.format(row["over_best"])
+            verdict = f"guess, {grade}{fifty}; luck {row['luck']:.3f}"
             if row["effect"] == "mine":
                 verdict += "; hit a mine"
             chance = "-" if math.isnan(row["mine_chance"]) else f"{row['mine_chance']:.1%}"

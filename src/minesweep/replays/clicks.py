@@ -177,6 +177,8 @@ class ClickAnalysis:
     #: File time of the first left release that opened a square (the game's time 0);
     #: without one, of the last pre-flag; 0.0 when neither happened.
     start: float
+    #: Index of that event in the replay's events (-1 when there is none).
+    start_event: int
     #: File time of the event that won or lost the game, else of the last event.
     end: float
     result: GameEnd
@@ -309,6 +311,7 @@ def _analysis_of(
         bbbv_solved=solved,
         path=path * 16.0 / cell_px,
         start=start,
+        start_event=start_at,
         end=end,
         result=_RESULTS[state],
         clicks_15=c15,

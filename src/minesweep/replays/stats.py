@@ -29,6 +29,10 @@ Statistics ms-toollib lacks, with their sources:
   and per effective click; likewise for Human ZiNi.
 - ``clicks_15``, ``unflags``, ``misflags``, ``wasted_flags``: see
   :class:`.clicks.ClickAnalysis`.
+- ``path_left`` ... ``wasted_double`` (cursor travel, time and its share,
+  and wasted clicks by kind of click; squares opened by chords): see
+  :mod:`.operations`. They follow ms-toollib's clicks and path whatever the
+  rules.
 
 Where tools define a statistic differently, ms-toollib's is the default and
 :class:`StatRules` asks for the other:
@@ -63,6 +67,7 @@ Where tools define a statistic differently, ms-toollib's is the default and
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -71,6 +76,7 @@ import numpy as np
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_with_board
 from .model import CODE_BY_KIND, Replay, event_columns, mine_mask, slot_constructor
+from .operations import OperationStats, operation_stats
 from .zini import board_profile
 
 __all__ = ["ARBITER_STNB", "MS_TOOLLIB_STNB", "ReplayStats", "StatRules", "replay_stats"]
@@ -156,6 +162,21 @@ class ReplayStats:
     wasted_flags: int
     unflags: int
     misflags: int
+    #: Operation statistics: see :mod:`.operations`.
+    path_left: float
+    path_right: float
+    path_double: float
+    time_left: float
+    time_right: float
+    time_double: float
+    time_share_left: float
+    time_share_right: float
+    time_share_double: float
+    chord_opened: int
+    opened_per_chord: float
+    wasted_left: int
+    wasted_right: int
+    wasted_double: int
     won: bool
     #: File time of the game's time 0 (the first opening click).
     start: float
@@ -284,12 +305,21 @@ def replay_stats(
         wasted_flags=analysis.wasted_flags,
         unflags=analysis.unflags,
         misflags=analysis.misflags,
+        **_operation_fields(replay, analysis),
         won=analysis.won,
         start=analysis.start,
     )
 
 
 _DEFAULT_RULES = StatRules()
+_OPERATION_FIELDS = tuple(field.name for field in dataclasses.fields(OperationStats))
+
+
+def _operation_fields(replay: Replay, analysis: ClickAnalysis) -> dict[str, float | int]:
+    found = operation_stats(replay, analysis)
+    return {name: getattr(found, name) for name in _OPERATION_FIELDS}
+
+
 _new_stats = slot_constructor(ReplayStats)
 
 

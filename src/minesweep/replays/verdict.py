@@ -58,6 +58,7 @@ __all__ = [
     "ClickVerdict",
     "JudgedClick",
     "click_verdict",
+    "guess_grade",
     "judge_clicks",
     "single_number_safe",
 ]
@@ -86,6 +87,22 @@ class ClickVerdict:
     lowest_chance: float
     #: Certainly safe squares anywhere on the board at that moment.
     safe_squares: int
+    #: The board's highest mine chance among hidden squares not certainly mines.
+    highest_chance: float = math.nan
+    #: The mine chance of a hidden square next to no open square (NaN: none).
+    off_frontier_chance: float = math.nan
+
+    @property
+    def grade(self) -> str:
+        """The guess's grade (see :func:`guess_grade`); ``""`` when not a guess."""
+        return guess_grade(self)
+
+    @property
+    def over_best(self) -> float:
+        """How much riskier than the board's lowest chance the click was (0 for best and forced)."""
+        if not self.guess:
+            return 0.0
+        return max(self.mine_chance - self.lowest_chance, 0.0)
 
     @property
     def luck(self) -> float:
@@ -143,6 +160,21 @@ class JudgedClick:
     luck: float
     #: The luck of the game so far, this click included (ms-toollib's ``pluck`` at this click).
     pluck: float
+    #: ``"best"``, ``"avoidable"``, ``"forced"`` or ``"worse"`` for a guess, else ``""``
+    #: (:func:`guess_grade`).
+    grade: str = ""
+    #: The click's mine chance minus the board's lowest, for a guess (0 otherwise).
+    over_best: float = 0.0
+    #: Cursor travel since the click before, in ms-toollib's path units (:mod:`.operations`).
+    travel: float = 0.0
+    #: Seconds of game time since the click before.
+    interval: float = 0.0
+    #: Squares the click opened.
+    opened: int = 0
+    #: The click changed nothing that lasted (:mod:`.operations`).
+    wasted: bool = False
+    #: The double that completed a 1.5-click (:mod:`.operations`).
+    click_15: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +218,32 @@ class ClickTable:
     def rows(self) -> list[dict[str, Any]]:
         """The table as one dict a click."""
         return [asdict(click) for click in self.clicks]
+
+
+def guess_grade(verdict: ClickVerdict) -> str:
+    """``"avoidable"``, ``"forced"``, ``"best"`` or ``"worse"`` for a guess; ``""`` otherwise.
+
+    In this order: *avoidable* when a certainly safe square existed; *forced*
+    when every hidden square was exactly as risky as the one clicked (no
+    choice could help: a 50/50 with nothing else left, a coin flip);
+    *best* when no hidden square had a lower chance, an off-frontier square
+    included; else *worse* (:attr:`ClickVerdict.over_best` says by how much).
+    A chord is graded by its joint chance against the board's single squares.
+    """
+    if not verdict.guess:
+        return ""
+    if verdict.avoidable:
+        return "avoidable"
+    chance = verdict.mine_chance
+    if math.isnan(chance):
+        return ""
+    lowest, highest = verdict.lowest_chance, verdict.highest_chance
+    if abs(chance - lowest) <= _HALF_TOLERANCE and abs(highest - lowest) <= _HALF_TOLERANCE:
+        return "forced"
+    off = verdict.off_frontier_chance
+    if chance <= lowest + _HALF_TOLERANCE and (math.isnan(off) or chance <= off + _HALF_TOLERANCE):
+        return "best"
+    return "worse"
 
 
 # --- the single-number rules, resumed view after view ---------------------------------------
@@ -300,7 +358,11 @@ def _verdict(
         chance = math.nan if joint is None else min(max(1.0 - joint, 0.0), 1.0)
     by_counting = certain and not all(rules_safe[r * cols + c] for r, c in targets)
     probability = analysis.probability
-    lowest = float(np.nanmin(probability)) if np.isfinite(probability).any() else math.nan
+    finite = np.isfinite(probability).any()
+    lowest = float(np.nanmin(probability)) if finite else math.nan
+    # Known mines left out: a square no one would click is no choice.
+    open_to_doubt = probability[np.isfinite(probability) & (probability < 1.0 - _HALF_TOLERANCE)]
+    highest = float(open_to_doubt.max()) if open_to_doubt.size else math.nan
     guess = not certain
     return ClickVerdict(
         mine_chance=chance,
@@ -312,7 +374,22 @@ def _verdict(
         fifty_fifty=abs(chance - 0.5) < _HALF_TOLERANCE,
         lowest_chance=lowest,
         safe_squares=safe_count,
+        highest_chance=highest,
+        off_frontier_chance=_off_frontier(plain, probability),
     )
+
+
+def _off_frontier(plain: npt.NDArray[np.uint8], probability: npt.NDArray[np.float64]) -> float:
+    """The chance of a hidden square with no open neighbour (all share it); NaN with none."""
+    hidden = plain > MAX_NUMBER
+    padded = np.pad(~hidden, 1)
+    rows, cols = plain.shape
+    near_open = np.zeros(plain.shape, np.bool_)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            near_open |= padded[dr : dr + rows, dc : dc + cols]
+    off = hidden & ~near_open & np.isfinite(probability)
+    return float(probability[off][0]) if off.any() else math.nan
 
 
 def click_verdict(
@@ -348,6 +425,7 @@ _SETTLED = ClickVerdict(
     fifty_fifty=False,
     lowest_chance=0.0,
     safe_squares=-1,
+    highest_chance=math.nan,
 )
 
 
@@ -390,8 +468,14 @@ def judge_clicks(
     ``safe_squares`` is -1, not counted. ``every_view=True`` runs it on every
     judged click, to count ``safe_squares`` everywhere, at about twice the time.
     """
+    from .operations import click_operations
+
     if analysis is None:
         analysis = analyse_clicks(replay)
+    operations = click_operations(replay, analysis)
+    travels, intervals = operations.travel.tolist(), operations.interval.tolist()
+    opened, wasted = operations.opened.tolist(), operations.wasted.tolist()
+    clicks_15 = operations.click_15.tolist()
     rows, cols, mines = analysis.rows, analysis.cols, replay.mines
     nbrs = _neighbours(rows, cols)
     events = replay.events
@@ -456,6 +540,13 @@ def judge_clicks(
                 safe_squares=verdict.safe_squares if verdict else -1,
                 luck=luck,
                 pluck=pluck,
+                grade=verdict.grade if verdict else "",
+                over_best=verdict.over_best if verdict else 0.0,
+                travel=travels[index],
+                interval=intervals[index],
+                opened=opened[index],
+                wasted=wasted[index],
+                click_15=clicks_15[index],
             )
         )
     return ClickTable(tuple(table), analysis)

@@ -59,6 +59,7 @@ ButtonName = Literal["left", "middle", "right"]
 # The replays' names (tests/web/test_models.py checks them against minesweep.replays).
 ReplayFormat = Literal["avf", "rmv", "evf", "mvf", "rawvf"]
 ClickKindName = Literal["left", "right", "double"]
+GuessGrade = Literal["", "best", "avoidable", "forced", "worse"]
 ClickEffectName = Literal["nothing", "flag", "unflag", "open", "chord", "mine"]
 Version = Annotated[
     int,
@@ -439,6 +440,19 @@ class ClickNote(Struct, kw_only=True):
     pluck: Annotated[
         float | None,
         Meta(description="The luck of the game so far, this click included; null once infinite"),
+    ]
+    grade: Annotated[
+        GuessGrade,
+        Meta(
+            description=(
+                "A guess's grade: avoidable (a safe square existed), forced (every square as "
+                "risky), best (none less risky), worse; empty when not a guess"
+            )
+        ),
+    ]
+    over_best: Annotated[
+        float | None,
+        Meta(description="A guess's mine chance minus the board's lowest; null when uncounted"),
     ]
 
 

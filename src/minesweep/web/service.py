@@ -903,6 +903,8 @@ def _note(click: JudgedClick) -> models.ClickNote:
         safe_squares=None if click.safe_squares < 0 else click.safe_squares,
         luck=_finite(click.luck),
         pluck=_finite(click.pluck),
+        grade=cast(models.GuessGrade, click.grade),
+        over_best=_finite(click.over_best),
     )
 
 

@@ -766,6 +766,11 @@ function clickNote(click) {
       verdict = "guess" + (click.avoidable ? ", avoidable: a certainly safe square was left" :
         click.forced ? ", forced: no square was certainly safe" : "");
       if (click.fifty_fifty) verdict += ", a 50-50";
+      if (click.grade === "best") verdict += "; the best guess (no square was less risky)";
+      else if (click.grade === "forced") verdict += "; no choice (every square was as risky)";
+      else if (click.grade === "worse" && click.over_best !== null) {
+        verdict += `; ${percent(click.over_best)} riskier than the best guess`;
+      }
     }
     note.push(["Verdict", verdict]);
     if (click.lowest_chance !== null) {
