@@ -313,6 +313,32 @@ def test_signing_in_is_limited_per_address(make_client: MakeClient) -> None:
     assert sign_in(client, "Alice").status_code == 429
 
 
+def test_signing_in_is_limited_per_ipv6_64_not_per_address(make_client: MakeClient) -> None:
+    # Issue 53: the holder of a /64 has 2**64 addresses; they share one bucket.
+    settings = AccountSettings(hashing=CHEAPEST, address_burst=3, address_rate=0.5)
+    client = make_client(limits=Limits(**OPEN), clock=lambda: 0.0, accounts=settings)
+    sign_up(client, "Alice")
+    client.close()
+    guesses = [another(client, client=(f"2001:db8:1:2:{n:x}::{n + 1:x}", 4000)) for n in range(4)]
+    answers = [sign_in(guesser, f"name {n}").status_code for n, guesser in enumerate(guesses)]
+    assert answers == [401, 401, 401, 429]
+    # The IPv4-mapped form of an IPv4 address is that address: one bucket.
+    mapped = [
+        another(client, client=(address, 4000)) for address in ("::ffff:192.0.2.9", "192.0.2.9")
+    ]
+    assert [sign_in(one, f"other {n}").status_code for n, one in enumerate(mapped * 2)] == [
+        401,
+        401,
+        401,
+        429,
+    ]
+    # Another /64 has its own.
+    elsewhere = another(client, client=("2001:db8:1:3::1", 4000))
+    assert sign_in(elsewhere, "Alice").status_code == 200
+    for one in [*guesses, *mapped, elsewhere]:
+        one.close()
+
+
 # --- passwords ------------------------------------------------------------------------------
 
 
