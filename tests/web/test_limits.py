@@ -461,3 +461,22 @@ def test_a_seeded_no_guess_game_reads_back_cold(client: Any) -> None:
     cold = get(client, token)
     assert cold.status_code == 200, cold.text
     assert cold.json()["view"] == warm["view"]
+
+
+@pytest.mark.parametrize(("argv", "prefix"), [([], 64), (["--ipv6-prefix", "56"], 56)])
+def test_serve_passes_its_ipv6_prefix_to_the_limits(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], prefix: int
+) -> None:
+    import minesweep.web
+    from minesweep.cli import main
+
+    seen: list[Limits] = []
+
+    def create_app(url: str | None, *, limits: Limits) -> Any:
+        seen.append(limits)
+        raise RuntimeError("no database in this test")
+
+    monkeypatch.setattr(minesweep.web, "create_app", create_app)
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "1", *argv])
+    assert [limits.ipv6_prefix for limits in seen] == [prefix]
