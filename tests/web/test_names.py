@@ -138,6 +138,7 @@ def test_the_issues_look_alikes_are_refused_in_words(name: str, message: str) ->
         ("x\u0131\u0307", "a dot above on '\u0131' at character 1"),  # a dotless ı made an i
         ("\u0458\u0307", "a dot above"),  # Cyrillic je: soft-dotted
         ("a\u0300\u0301\u0302\u0303\u0304", "more than 4"),
+        ("\u0301" * 2 + "a", "U\\+0301 .* twice at the start"),
         ("\u738b\u0410\u043b\u0438\u0441\u0430", r"mixes scripts \(Han, Cyrillic\)"),
         ("\u0391\u03bb\u03af\u03ba\u03b7 Bob", "mixes scripts"),  # Greek and Latin
         ("\uc5f4\u3042", "mixes scripts"),  # Hangul with Hiragana
@@ -210,5 +211,16 @@ def test_a_stored_name_is_plain_nfc_text(name: str) -> None:
     assert "  " not in stored
     assert not set(stored) & set(_INVISIBLE)
     assert all(unicodedata.category(char)[0] not in "CZ" or char == " " for char in stored)
+    # UTS #39's rules hold of whatever passed: Allowed characters or a space,
+    # and at most four nonspacing marks in a row, none twice.
+    import icu
+
+    allowed = icu.UnicodeSet("[:Identifier_Status=Allowed:]")
+    assert all(char == " " or allowed.contains(char) for char in stored)
+    run: list[str] = []
+    for char in unicodedata.normalize("NFD", stored):
+        run = [*run, char] if unicodedata.category(char) in ("Mn", "Me") else []
+        assert len(run) <= 4
+        assert len(set(run)) == len(run)
     # The keys are a function of the name: the same every time.
     assert name_keys(stored) == name_keys(stored)

@@ -246,7 +246,7 @@ def _check_marks(name: str) -> None:
             position += 1
             continue
         position += 1
-        where = f"on {base!r} at character {max(letter, 0)}"
+        where = f"on {base!r} at character {letter}" if base else "at the start"
         if char in marks:
             raise BadNameError(
                 f"name holds the mark {_describe(char)} twice {where}: it draws nothing new"
