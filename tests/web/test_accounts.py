@@ -313,6 +313,32 @@ def test_signing_in_is_limited_per_address(make_client: MakeClient) -> None:
     assert sign_in(client, "Alice").status_code == 429
 
 
+def test_signing_in_is_limited_per_ipv6_64_not_per_address(make_client: MakeClient) -> None:
+    # Issue 53: the holder of a /64 has 2**64 addresses; they share one bucket.
+    settings = AccountSettings(hashing=CHEAPEST, address_burst=3, address_rate=0.5)
+    client = make_client(limits=Limits(**OPEN), clock=lambda: 0.0, accounts=settings)
+    sign_up(client, "Alice")
+    client.close()
+    guesses = [another(client, client=(f"2001:db8:1:2:{n:x}::{n + 1:x}", 4000)) for n in range(4)]
+    answers = [sign_in(guesser, f"name {n}").status_code for n, guesser in enumerate(guesses)]
+    assert answers == [401, 401, 401, 429]
+    # The IPv4-mapped form of an IPv4 address is that address: one bucket.
+    mapped = [
+        another(client, client=(address, 4000)) for address in ("::ffff:192.0.2.9", "192.0.2.9")
+    ]
+    assert [sign_in(one, f"other {n}").status_code for n, one in enumerate(mapped * 2)] == [
+        401,
+        401,
+        401,
+        429,
+    ]
+    # Another /64 has its own.
+    elsewhere = another(client, client=("2001:db8:1:3::1", 4000))
+    assert sign_in(elsewhere, "Alice").status_code == 200
+    for one in [*guesses, *mapped, elsewhere]:
+        one.close()
+
+
 # --- passwords ------------------------------------------------------------------------------
 
 
@@ -382,30 +408,38 @@ def test_registration_checks_the_name_and_the_password(client: Any) -> None:
 
 # --- one name, one account --------------------------------------------------------------------
 
-#: The issue's look-alikes of "Alice", and the answer each gets beside her.
+#: The issues' look-alikes of "Alice" (and of "Admin"), the answer each gets
+#: beside her, and words of the answer: 422 says what is wrong with the name,
+#: 409 that it is Alice's.
 LOOK_ALIKES = [
-    ("\u0410lice", 409),  # Cyrillic capital А
-    ("Alice\ufe0f", 422),  # a variation selector
-    ("Al\u034fice", 422),  # the combining grapheme joiner
-    ("\uff21\uff4c\uff49\uff43\uff45", 409),  # fullwidth
-    ("ALICE", 409),
-    ("\u3164Alice", 422),  # the Hangul filler
-    ("Alice\u2800", 422),  # the braille blank
-    ("Ali\u0441e", 409),  # Cyrillic small с
-    ("AIice", 409),  # a capital I for the l
+    ("\u0410lice", 422, "mixes scripts (Cyrillic, Latin)"),  # Cyrillic capital А
+    ("Alice\ufe0f", 422, "U+FE0F"),  # a variation selector
+    ("Al\u034fice", 422, "U+034F"),  # the combining grapheme joiner
+    ("\uff21\uff4c\uff49\uff43\uff45", 422, "write 'A' instead"),  # fullwidth
+    ("ALICE", 409, "'Alice'"),
+    ("\u3164Alice", 422, "U+3164"),  # the Hangul filler
+    ("Alice\u2800", 422, "U+2800"),  # the braille blank
+    ("Ali\u0441e", 422, "mixes scripts"),  # Cyrillic small с
+    ("AIice", 409, "'Alice'"),  # a capital I for the l
+    # Issue 53's six, which passed before UTS #39's identifier rules.
+    ("A\u04cfice", 422, "mixes scripts (Latin, Cyrillic)"),  # a Cyrillic palochka
+    ("\u13aadmin", 422, "U+13AA (CHEROKEE LETTER GO)"),
+    ("\u1d00\u029f\u026a\u1d04\u1d07", 422, "small capitals"),  # ᴀʟɪᴄᴇ
+    ("\u1d00\u1d05\u1d0d\u026a\u0274", 422, "small capitals"),  # ᴀᴅᴍɪɴ
+    ("Ali\u0307ce", 422, "a dot above on 'i'"),
+    ("A\u00a1ice", 422, "U+00A1 (INVERTED EXCLAMATION MARK)"),
+    ("Alice" + "\u0301" * 35, 422, "twice"),
 ]
 
 
-@pytest.mark.parametrize(("name", "status"), LOOK_ALIKES)
-def test_no_look_alike_of_alice_registers_beside_her(client: Any, name: str, status: int) -> None:
+@pytest.mark.parametrize(("name", "status", "words"), LOOK_ALIKES)
+def test_no_look_alike_of_alice_registers_beside_her(
+    client: Any, name: str, status: int, words: str
+) -> None:
     sign_up(client, "Alice")
     answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert answer.status_code == status, answer.text
-    if status == 422:
-        # The character is named.
-        assert "U+" in answer.json()["error"]
-    else:
-        assert "'Alice'" in answer.json()["error"]
+    assert words in answer.json()["error"]
     # Nor does a guest play under it, nor an account take it by a rename.
     guest = another(client)
     assert guest.post("/api/games", json={"preset": "beginner", "name": name}).status_code == status
@@ -457,9 +491,9 @@ def test_guests_play_unranked_and_cannot_lower_an_accounts_win_rate(client: Any)
     win(client, new_game(client, preset="beginner")["id"])
     guest = another(client)
     # The issue's attack: games made and left under her name. Refused, look-alikes too.
-    for name in ("Alice", "alice", "\u0410lice"):
+    for name, status in (("Alice", 409), ("alice", 409), ("AIice", 409), ("\u0410lice", 422)):
         answer = guest.post("/api/games", json={"preset": "beginner", "name": name})
-        assert answer.status_code == 409
+        assert answer.status_code == status
     # Under any other name, or none, a guest plays; the games count for no one.
     guest_names: tuple[str | None, ...] = ("Mallory", None)
     for guest_name in guest_names:

@@ -11,11 +11,13 @@ from typing import Any
 import numpy as np
 import pytest
 from sqlalchemy import func, select
+from starlette.testclient import TestClient
 
 from minesweep import Minefield
 from minesweep.web import Limits
 from minesweep.web.db import actions, games
 from minesweep.web.guards import NoGuessPool
+from minesweep.web.limits import network
 
 from .helpers import (
     account_token,
@@ -152,6 +154,82 @@ def test_a_flood_gets_429_with_retry_after(make_client: MakeClient) -> None:
     # Reads have a bucket of their own, four times the actions' (a burst of 16 here).
     reads = [get(client, token).status_code for _ in range(17)]
     assert reads == [200] * 16 + [429]
+
+
+def test_one_ipv6_64_is_one_client_to_the_creations_bucket(make_client: MakeClient) -> None:
+    # Issue 53: two addresses of one /64 share a bucket; another /64 has its own;
+    # IPv4 addresses are counted one by one, as before, and an IPv4-mapped IPv6
+    # address is its IPv4 one.
+    client = make_client(
+        limits=Limits(create_rate=1.0, create_burst=2, action_rate=None), clock=lambda: 100.0
+    )
+
+    def statuses(*addresses: str) -> list[int]:
+        answers = []
+        for address in addresses:
+            other = TestClient(client.app, client=(address, 5000))
+            answers.append(other.post("/api/games", json={"preset": "beginner"}).status_code)
+            other.close()
+        return answers
+
+    assert statuses("2001:db8:0:1::1", "2001:db8:0:1:ffff::2", "2001:db8:0:1::3") == [201, 201, 429]
+    assert statuses("2001:db8:0:2::1", "2001:db8:0:2::2") == [201, 201]
+    assert statuses("192.0.2.1", "192.0.2.1", "192.0.2.2") == [201, 201, 201]
+    assert statuses("::ffff:192.0.2.1") == [429]
+    assert statuses("::ffff:192.0.2.3", "192.0.2.3", "192.0.2.3") == [201, 201, 429]
+
+
+def test_the_cpu_bucket_is_per_ipv6_64(make_client: MakeClient) -> None:
+    # A request's CPU is charged to its network: a debt run up from one address
+    # of a /64 holds back the others, not another /64's.
+    cpu = [0.0]
+    client = make_client(
+        limits=Limits(**(OPEN | {"action_rate": 1000.0}), cpu_rate=1.0, cpu_burst=10),
+        clock=lambda: 100.0,
+        cpu=lambda: cpu[0],
+    )
+    guards = client.app.state.guards
+    assert guards.cpu is not None
+    guards.cpu.charge("2001:db8:0:1::/64", 1000.0)
+
+    def status(address: str) -> int:
+        other = TestClient(client.app, client=(address, 5000))
+        answer = other.post("/api/games", json={"preset": "beginner"}).status_code
+        other.close()
+        return int(answer)
+
+    assert status("2001:db8:0:1::77") == 429
+    assert status("2001:db8:0:1:1:2:3:4") == 429
+    assert status("2001:db8:0:2::77") == 201
+
+
+@pytest.mark.parametrize(
+    ("address", "ipv4_prefix", "ipv6_prefix", "key"),
+    [
+        ("203.0.113.5", 32, 64, "203.0.113.5"),
+        ("203.0.113.5", 24, 64, "203.0.113.0/24"),
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 32, 64, "2001:db8:1:2::/64"),
+        ("2001:db8:1:2::1", 32, 56, "2001:db8:1::/56"),
+        ("2001:db8:1:2::1", 32, 128, "2001:db8:1:2::1"),
+        ("::ffff:203.0.113.5", 32, 64, "203.0.113.5"),
+        ("::ffff:cb00:7105", 32, 64, "203.0.113.5"),
+        ("fe80::1%eth0", 32, 64, "fe80::/64"),
+        ("testclient", 32, 64, "testclient"),
+    ],
+)
+def test_a_client_is_its_network(
+    address: str, ipv4_prefix: int, ipv6_prefix: int, key: str
+) -> None:
+    assert network(address, ipv4_prefix=ipv4_prefix, ipv6_prefix=ipv6_prefix) == key
+    limits = Limits(ipv4_prefix=ipv4_prefix, ipv6_prefix=ipv6_prefix)
+    assert limits.client(address) == key
+
+
+def test_prefix_lengths_are_checked() -> None:
+    with pytest.raises(ValueError, match="prefix lengths"):
+        Limits(ipv6_prefix=129)
+    with pytest.raises(ValueError, match="prefix lengths"):
+        Limits(ipv4_prefix=-1)
 
 
 def test_unfinished_games_expire_and_count_as_losses(make_client: MakeClient) -> None:
@@ -335,7 +413,7 @@ def test_a_win_faster_than_people_play_is_not_ranked_among_them(make_client: Mak
         limits=Limits(create_rate=None, action_rate=None, require_trace=False),
         clock=lambda: now[0],
     )
-    fast = new_game(client, preset="beginner", name="bot?")["id"]
+    fast = new_game(client, preset="beginner", name="bot-maybe")["id"]
     act(client, fast, "reveal", 4, 4)
     now[0] += 0.05
     state = win(client, fast)
@@ -383,3 +461,22 @@ def test_a_seeded_no_guess_game_reads_back_cold(client: Any) -> None:
     cold = get(client, token)
     assert cold.status_code == 200, cold.text
     assert cold.json()["view"] == warm["view"]
+
+
+@pytest.mark.parametrize(("argv", "prefix"), [([], 64), (["--ipv6-prefix", "56"], 56)])
+def test_serve_passes_its_ipv6_prefix_to_the_limits(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], prefix: int
+) -> None:
+    import minesweep.web
+    from minesweep.cli import main
+
+    seen: list[Limits] = []
+
+    def create_app(url: str | None, *, limits: Limits) -> Any:
+        seen.append(limits)
+        raise RuntimeError("no database in this test")
+
+    monkeypatch.setattr(minesweep.web, "create_app", create_app)
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "1", *argv])
+    assert [limits.ipv6_prefix for limits in seen] == [prefix]

@@ -31,6 +31,7 @@ __all__ = [
     "count",
     "fail",
     "interrupted",
+    "ipv6_prefix",
     "join_negative_squares",
     "port",
     "positive",
@@ -138,6 +139,15 @@ def count(text: str) -> int:
         return value
     raise argparse.ArgumentTypeError(
         f"expected a non-negative whole number, got {text!r}{_ascii_note(text)}"
+    )
+
+
+def ipv6_prefix(text: str) -> int:
+    value = _whole(text)
+    if value is not None and value <= 128:
+        return value
+    raise argparse.ArgumentTypeError(
+        f"expected a prefix length of 0 to 128 bits, got {text!r}{_ascii_note(text)}"
     )
 
 

@@ -215,6 +215,7 @@ def serve(arguments: argparse.Namespace) -> None:
         action_rate=arguments.action_rate or None,
         cpu_rate=arguments.cpu_rate or None,
         max_in_flight=arguments.max_in_flight or None,
+        ipv6_prefix=arguments.ipv6_prefix,
     )
     try:
         app = create_app(arguments.db, limits=limits)

@@ -19,6 +19,7 @@ from ._args import (
     add_rule_option,
     click,
     count,
+    ipv6_prefix,
     port,
     positive,
     rate,
@@ -395,6 +396,14 @@ def _add_serve(commands: _Commands) -> None:
         default=4,
         metavar="N",
         help="requests a client address may have running at once (0: no limit; default 4)",
+    )
+    serve.add_argument(
+        "--ipv6-prefix",
+        type=ipv6_prefix,
+        default=64,
+        metavar="BITS",
+        help="an IPv6 client is its network of this many leading bits to every limit, so "
+        "that one subscriber's addresses share one limit (default 64; 128: per address)",
     )
     serve.add_argument(
         "--trust-proxy",

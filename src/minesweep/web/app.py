@@ -216,7 +216,10 @@ def _route(service: Service, endpoint: Endpoint, guards: Guards) -> Route:
                 buckets.charge(client, math.ceil(sent / per_token) - 1)
 
     async def respond(request: Request) -> Response:
-        client = request.client.host if request.client else "unknown"
+        # The client to every limit is its network: an IPv4 address, an IPv6
+        # /64 (Limits.ipv6_prefix). The address is the proxy's X-Forwarded-For
+        # only when the proxy is trusted (minesweep.web.server).
+        client = limits.client(request.client.host if request.client else "unknown")
         in_flight = guards.in_flight
         if in_flight is not None and not in_flight.enter(client):
             raise _too_many(1.0, f"at most {in_flight.limit} requests at once from this address")

@@ -6,6 +6,7 @@ No HTTP here: the game service raises :class:`ApiError`, and the HTTP layer
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -13,7 +14,7 @@ from minesweep.records import HUMAN_LIMITS
 
 from . import models
 
-__all__ = ["ApiError", "Limits"]
+__all__ = ["ApiError", "Limits", "network"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,13 @@ class Limits:
     a request, or a millisecond of CPU for ``cpu_rate``); None turns a limit
     off. Behind a proxy, serve with ``minesweep serve --trust-proxy ADDR`` so
     the client's address is the player's, not the proxy's.
+
+    A client, to every limit (the routes' buckets, the CPU's, requests in
+    flight, sign-in attempts), is its network (:func:`network`): an IPv4
+    address (``ipv4_prefix`` bits of it), or the IPv6 network of its first
+    ``ipv6_prefix`` bits, a /64 by default, which is what one subscriber is
+    given; an IPv4-mapped IPv6 address is its IPv4 one. So the holder of a
+    /64 gets one share, not one for each of its 2**64 addresses.
     """
 
     max_rows: int = 64
@@ -58,6 +66,9 @@ class Limits:
     answer_bytes_per_token: int = 16384
     #: Requests one address may have in flight at once (None: no cap).
     max_in_flight: int | None = 4
+    #: The bits of a client's address that name it to the limits (see above).
+    ipv4_prefix: int = 32
+    ipv6_prefix: int = 64
     #: Bytes of ranked games' encoded replays (JSON and EVF) kept in memory.
     replay_cache_bytes: int = 64 * 1024 * 1024
     #: The 3BV/s above which a win of each preset is not ranked among people
@@ -81,6 +92,43 @@ class Limits:
     max_replay_squares: int = 2500
     #: Clicks of an uploaded replay: the answer holds a board for each.
     max_replay_clicks: int = 3000
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.ipv4_prefix <= 32 or not 0 <= self.ipv6_prefix <= 128:
+            raise ValueError(
+                "the limits' prefix lengths are 0 to 32 bits for IPv4 and 0 to 128 for IPv6, "
+                f"got {self.ipv4_prefix!r} and {self.ipv6_prefix!r}"
+            )
+
+    def client(self, address: str) -> str:
+        """The key the limits count ``address`` by: :func:`network` with these prefixes."""
+        return network(address, ipv4_prefix=self.ipv4_prefix, ipv6_prefix=self.ipv6_prefix)
+
+
+def network(address: str, *, ipv4_prefix: int = 32, ipv6_prefix: int = 64) -> str:
+    """The client that ``address`` is to the rate limits, as text.
+
+    An IPv4 address is itself (``"203.0.113.5"``), or its network past a
+    prefix shorter than 32 bits (``"203.0.113.0/24"``); an IPv6 address is the
+    network of its first ``ipv6_prefix`` bits (``"2001:db8:1:2::/64"``), and
+    itself at 128; an IPv4-mapped one (``::ffff:203.0.113.5``) is the IPv4
+    address it maps. A zone (``fe80::1%eth0``) is dropped. What is no address
+    (a test client's ``"testclient"``, a Unix socket's path) is itself.
+    """
+    text = address.partition("%")[0]
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv4Address):
+        if ipv4_prefix == 32:
+            return str(ip)
+        return str(ipaddress.IPv4Network((ip, ipv4_prefix), strict=False))
+    if ipv6_prefix == 128:
+        return str(ip)
+    return str(ipaddress.IPv6Network((ip, ipv6_prefix), strict=False))
 
 
 class ApiError(Exception):
