@@ -348,9 +348,10 @@ def _sigint_deferred() -> Iterator[Callable[[], bool]]:
     callback left undone, so a Ctrl-C during a first compile ended with a
     traceback and status 1 instead of the command line's 130. Here the
     signal only sets a flag, and the interrupt is raised after the compile,
-    in plain Python. Only in the main thread, and only in place of Python's
-    own handler: a program's handler of its own is left as it is (the
-    terminal game's, ``bench play``'s).
+    in plain Python, or sooner, as numba starts or ends compiling one of the
+    kernels called (see _stop_between_compiles). Only in the main thread,
+    and only in place of Python's own handler: a program's handler of its
+    own is left as it is (the terminal game's, ``bench play``'s).
     """
     import signal
     import threading
@@ -366,14 +367,46 @@ def _sigint_deferred() -> Iterator[Callable[[], bool]]:
     def on_sigint(signum: int, frame: object) -> None:
         nonlocal caught
         caught = True
+        _deferred_sigint[0] = True
 
     before = signal.signal(signal.SIGINT, on_sigint)
     try:
         yield lambda: caught
     finally:
         signal.signal(signal.SIGINT, before)
+        _deferred_sigint[0] = False
     if caught:
         raise KeyboardInterrupt
+
+
+#: Whether a Ctrl-C is held back by _sigint_deferred now.
+_deferred_sigint = [False]
+
+
+def _stop_between_compiles() -> None:
+    """Have a held-back Ctrl-C raised as numba starts or ends compiling any kernel.
+
+    One kernel's compile compiles the kernels it calls, each a step of its
+    own (tens of them, a minute in all, for the solver's first): between two,
+    numba runs plain Python, where a KeyboardInterrupt unwinds as any
+    exception does, so a Ctrl-C need not wait for the whole compile (it
+    waited up to 20 s on two busy cores, against a second or so now).
+    """
+    from numba.core import event
+
+    def stop() -> None:
+        if _deferred_sigint[0]:
+            _deferred_sigint[0] = False  # raised once: the compiles it unwinds end too
+            raise KeyboardInterrupt
+
+    class Stop(event.Listener):
+        def on_start(self, ev: object) -> None:
+            stop()
+
+        def on_end(self, ev: object) -> None:
+            stop()
+
+    event.register("numba:compile", Stop())  # type: ignore[no-untyped-call]
 
 
 class Kernel:
@@ -411,6 +444,9 @@ class Kernel:
         from numba import njit
 
         self._dispatcher = njit(**self.options)(self.py_func)
+        if not _stopping[0]:
+            _stopping[0] = True
+            _stop_between_compiles()
         self.handle = self._dispatcher
         _BY_DISPATCHER[id(self._dispatcher)] = self
 
@@ -495,6 +531,8 @@ class Kernel:
 
 #: Every kernel made, in the order made.
 _KERNELS: list[Kernel] = []
+#: Whether _stop_between_compiles has been called.
+_stopping = [False]
 
 
 def _load_numba() -> None:
