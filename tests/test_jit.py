@@ -286,3 +286,92 @@ def test_python_calls_every_kernel_through_entry() -> None:
                 if id(meaning.get(target)) in kernels:
                     direct.append(f"{module}.{function.name} uses {target}")
     assert direct == []
+
+
+# A first compile, in a process of its own on a cache of its own, stopped by
+# Ctrl-C: the command that was compiling ends with its one line and 130.
+_INTERRUPTED_COMPILE = ["new", "--preset", "beginner", "--no-guess", "--seed", "7"]
+
+
+def _compiling_environment(cache: Path) -> dict[str, str]:
+    return {**os.environ, "MINESWEEP_JIT": "compile", "NUMBA_CACHE_DIR": str(cache)}
+
+
+@pytest.mark.slow
+def test_ctrl_c_inside_llvmlites_callback_ends_the_compile_with_130(tmp_path: Path) -> None:
+    # The Ctrl-C comes inside the ctypes callback by which llvmlite hands
+    # numba a solver kernel's machine code, where a KeyboardInterrupt raised
+    # is printed ("Exception ignored") and swallowed, and the compile then
+    # fails ("no compiled object yet"): what a Ctrl-C did at times. It is
+    # held back there, and raised between two steps of the compile.
+    program = (
+        "import os, signal, sys\n"
+        "from numba.core import codegen, event\n"
+        "armed, sent = [], []\n"
+        "class Arm(event.Listener):\n"
+        "    def on_start(self, ev):\n"
+        "        if ev.data['dispatcher'].py_func.__module__.startswith('minesweep.solver'):\n"
+        "            armed.append(True)\n"
+        "    def on_end(self, ev): pass\n"
+        "event.register('numba:compile', Arm())\n"
+        "hook = codegen.JITCodeLibrary._object_compiled_hook.__func__\n"
+        "def interrupting(cls, ll_module, buf):\n"
+        "    if armed and not sent:\n"
+        "        sent.append(True)\n"
+        "        print('interrupting', file=sys.stderr, flush=True)\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return hook(cls, ll_module, buf)\n"
+        "codegen.JITCodeLibrary._object_compiled_hook = classmethod(interrupting)\n"
+        "from minesweep.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, *_INTERRUPTED_COMPILE],
+        env=_compiling_environment(tmp_path / "cache"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "interrupting\nminesweep new: interrupted\n"
+
+
+@pytest.mark.slow
+def test_ctrl_c_a_second_into_a_first_compile_ends_with_130(tmp_path: Path) -> None:
+    # As a person would: a Ctrl-C at a time that has nothing to do with
+    # numba's steps (once the process is compiling), from outside.
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "minesweep", *_INTERRUPTED_COMPILE],
+        env=_compiling_environment(tmp_path / "cache"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(3.0)  # imported (about a second) and compiling (30 s and more)
+        process.send_signal(signal.SIGINT)
+        _, errors = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, errors
+    assert "Traceback" not in errors
+    assert errors.strip() == "minesweep new: interrupted"
+
+
+def test_a_ctrl_c_while_compiling_is_raised_once_the_compile_is_done() -> None:
+    said: list[str] = []
+
+    def compile_a_while() -> None:
+        with _jit._sigint_deferred() as interrupted:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # Python's handler runs between two of these
+                pass
+            said.append(f"ran on, interrupted: {interrupted()}")
+
+    with pytest.raises(KeyboardInterrupt):
+        compile_a_while()
+    assert said == ["ran on, interrupted: True"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

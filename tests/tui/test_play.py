@@ -261,3 +261,45 @@ def test_a_no_guess_first_reveal_keeps_the_flags_before_it_and_their_times(
         assert app.game[0, 0] is CellState.FLAGGED
 
     drive(app, scenario, (60, 20))
+
+
+def test_a_chord_short_of_flags_says_why_it_did_nothing(tmp_path: pathlib.Path) -> None:
+    from minesweep.squares import square_name
+
+    app = make_app(tmp_path)
+
+    async def scenario(pilot: Pilot[None]) -> None:
+        await pilot.press("space")
+        field = app.game.field
+        assert field is not None
+        numbered = np.argwhere((app.game.state == CellState.REVEALED) & (field.numbers > 0))
+        r, c = int(numbered[0][0]), int(numbered[0][1])
+        number = int(field.numbers[r, c])
+        app.board.move_cursor(r, c)
+        before = app.game.state.copy()
+        for key in ("c", "space"):  # the chord key, and a left click on a number
+            await pilot.press(key)
+            await pilot.pause()
+            assert (app.game.state == before).all()  # it opened nothing
+            assert message(app) == (
+                f"{square_name(r, c)} shows {number} but has 0 flags around it: "
+                "a chord needs as many flags as the number."
+            )
+        # A flag too many or too few says so with its count; a move says it no more.
+        hidden = [
+            (int(hr), int(hc))
+            for hr, hc in np.argwhere(app.game.state == CellState.HIDDEN)
+            if max(abs(hr - r), abs(hc - c)) == 1
+        ]
+        app.board.move_cursor(*hidden[0])
+        await pilot.press("f")
+        assert "shows" not in message(app)
+        app.board.move_cursor(r, c)
+        await pilot.press("c")
+        await pilot.pause()
+        if number == 1:
+            assert "shows" not in message(app)  # satisfied: the chord opened the rest
+        else:
+            assert message(app).startswith(f"{square_name(r, c)} shows {number} but has 1 flag ")
+
+    drive(app, scenario, (60, 20))

@@ -220,3 +220,69 @@ def test_playing_on_after_the_new_game_question_keeps_the_end_line(
         assert message(app).startswith("Lost: ")
 
     drive(app, scenario, (80, 20))
+
+
+@pytest.mark.parametrize("theme_name", ["color", "mono"])
+def test_the_cursor_cannot_be_mistaken_for_any_square(theme_name: str) -> None:
+    """Every square state drawn in a row; the cursor on each: "[g]", the square unchanged."""
+    import asyncio
+
+    import numpy as np
+    from rich.segment import Segment
+    from textual.app import App, ComposeResult
+    from textual.strip import Strip
+
+    from minesweep.squares import Glyph
+    from minesweep.tui.board_view import OVERLAY_LEVELS, THEMES, BoardView
+
+    theme = THEMES[theme_name]
+    glyphs = np.arange(int(max(Glyph)) + 1, dtype=np.uint8)[None, :]  # 0-8, hidden, flag, ...
+    cols = glyphs.shape[1]
+
+    class Board(App[None]):
+        def compose(self) -> ComposeResult:
+            yield BoardView((1, cols), lambda rows: glyphs[rows], theme, id="board")
+
+    def cells(strip: Strip) -> list[tuple[str, object]]:
+        """Each column's character and style."""
+        return [
+            (text, segment.style)
+            for segment in strip
+            for text in segment.text
+            if not Segment(text, segment.style).control
+        ]
+
+    async def run() -> None:
+        app = Board()
+        async with app.run_test(size=(2 * cols + 10, 5)) as pilot:
+            board = app.query_one(BoardView)
+            board.blur()
+            await pilot.pause()
+            plain = cells(board.render_line(0))
+            assert "".join(t for t, _ in plain) == "".join(
+                f"{theme.symbols[g]} " for g in range(cols)
+            )
+            board.focus()
+            await pilot.pause()
+            for col in range(cols):
+                board.move_cursor(0, col)
+                drawn = cells(board.render_line(0))
+                text = "".join(t for t, _ in drawn)
+                left = "" if col == 0 else "["
+                assert text[max(0, 2 * col - 1) : 2 * col + 2] == f"{left}{theme.symbols[col]}]"
+                # Only the brackets differ from the board without the cursor: the
+                # square inside keeps its own character and style.
+                changed = [x for x in range(len(drawn)) if drawn[x] != plain[x]]
+                assert changed == [x for x in (2 * col - 1, 2 * col + 1) if x >= 0]
+                for x in changed:
+                    assert drawn[x][1] == theme.cursor
+
+    asyncio.run(run())
+    # The brackets are characters no square (nor the overlay) draws: the cursor
+    # is told apart without colour (NO_COLOR, --mono) ...
+    drawn_by_squares = set("".join(theme.symbols.values())) | set(OVERLAY_LEVELS) | set("SM")
+    assert not drawn_by_squares & set("[]")
+    # ... and, in colour, by a background no square has.
+    if theme_name == "color":
+        backgrounds = {style.bgcolor for style in theme.styles.values()}
+        assert theme.cursor.bgcolor not in backgrounds | {theme.hint.bgcolor, theme.overlay.bgcolor}

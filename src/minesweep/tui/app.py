@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from minesweep import Effect, Game, GameStatus, MinesweepError, StorageError
+from minesweep import ActionKind, Effect, Game, GameStatus, MinesweepError, StorageError
 from minesweep._jit import part_ready
 from minesweep.formats import log_base
 from minesweep.frontend import (
@@ -42,7 +42,7 @@ from minesweep.frontend import (
 from minesweep.generate import new_seed as draw_seed
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
-from ..squares import square_name
+from ..squares import GLYPH_FLAG, MAX_NUMBER, square_name
 from .board_view import OVERLAY_LEVELS, THEMES, BoardView
 from .clock import PausableClock
 from .export import replay_folder, write_replay
@@ -367,9 +367,11 @@ class MinesweeperApp(App[None]):
         # is laid again by its seed and first click, and is not saved.
         base = None if self.game_save.begun else log_base(game)
         try:
+            action = click(game, row, col, button)
+            refused = self._chord_refusal(row, col) if action.kind is ActionKind.CHORD else None
             self.game, effect = act(
                 game,
-                click(game, row, col, button),
+                action,
                 no_guess=self.settings.no_guess,
                 clock=self.clock,
                 lay=self.lay_no_guess,
@@ -395,6 +397,29 @@ class MinesweeperApp(App[None]):
             )
         self._elapsed_saved = self.game.elapsed
         self._after(effect)
+        if refused is not None:
+            self._say(refused)
+
+    def _chord_refusal(self, row: int, col: int) -> str | None:
+        """Why a chord on ``(row, col)`` opens nothing, where it is a number short of flags.
+
+        The game takes such a chord as a wasted click (it goes into the
+        history and opens nothing); said nothing, it reads as a key that did
+        not work. None where the chord may open something (or is not on a number).
+        """
+        game = self.game
+        rows = slice(max(0, row - 1), row + 2)
+        around = game.glyphs(rows)[:, max(0, col - 1) : col + 2]
+        number = int(game.glyphs(slice(row, row + 1))[0, col])
+        if not 1 <= number <= MAX_NUMBER:
+            return None
+        flags = int((around == GLYPH_FLAG).sum())
+        if flags == number:
+            return None
+        return (
+            f"{square_name(row, col)} shows {number} but has {plural(flags, 'flag')} around "
+            "it: a chord needs as many flags as the number."
+        )
 
     def _after(self, effect: Effect | None) -> None:
         game = self.game

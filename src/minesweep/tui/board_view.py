@@ -1,11 +1,15 @@
 """The board: one Line-API widget that draws only the lines on screen.
 
 Each square is two columns wide (its glyph and a space), so the board lines
-up in any terminal. The widget keeps a cursor, a highlighted hint square and
-an optional overlay of mine probabilities; it holds no rules: the app gives
-it a way to read the game's glyphs, a band of rows at a time, and tells it
-which rows changed. It reads only the rows on screen, so drawing costs the
-same on a 10,000x10,000 board as on beginner.
+up in any terminal. The cursor is drawn in those spaces, as brackets around
+its square ("[3]"): a character no square uses, in any theme, with or
+without colour, and the square inside keeps its own look. (Reverse video,
+as it was drawn before, made a hidden square look revealed.) The widget
+keeps a cursor, a highlighted hint square and an optional overlay of mine
+probabilities; it holds no rules: the app gives it a way to read the game's
+glyphs, a band of rows at a time, and tells it which rows changed. It reads
+only the rows on screen, so drawing costs the same on a 10,000x10,000 board
+as on beginner.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ class Theme:
     name: str
     symbols: dict[int, str]
     styles: dict[int, Style]
+    #: The cursor's brackets.
     cursor: Style
     hint: Style
     overlay: Style
@@ -97,7 +102,8 @@ THEMES = {
             int(Glyph.EXPLODED): Style(color="#ffffff", bgcolor="#dc2626", bold=True),
             int(Glyph.WRONG_FLAG): Style(color="#dc2626", bgcolor=_REVEALED, bold=True),
         },
-        cursor=Style(reverse=True),
+        # Yellow behind the brackets: no square is drawn on it.
+        cursor=Style(color="#000000", bgcolor="#facc15", bold=True),
         hint=Style(bgcolor="#16a34a", color="#ffffff", bold=True),
         overlay=Style(color="#fafaf9", bgcolor=_HIDDEN, italic=True),
     ),
@@ -106,7 +112,7 @@ THEMES = {
         "mono",
         _VIEW,
         {glyph: Style() for glyph in _SYMBOLS},
-        cursor=Style(reverse=True),
+        cursor=Style(bold=True),
         hint=Style(underline=True, bold=True),
         overlay=Style(italic=True),
     ),
@@ -219,20 +225,27 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         # in the time of a line of the terminal's width.
         first = scroll_x // CELL_WIDTH
         last = min(cols, (scroll_x + width) // CELL_WIDTH + 1)
+        # The cursor's column on this line, drawn in brackets: "[3]".
+        cursor = self.cursor[1] if self.cursor[0] == row and self.has_focus else -2
         for col in range(first, last):
             glyph = int(line[col])
-            text = theme.symbols[glyph] + " "
+            text = theme.symbols[glyph]
             style = theme.styles[glyph]
             if overlay is not None and glyph in (Glyph.HIDDEN, Glyph.QUESTION):
                 value = overlay[col]
                 if not np.isnan(value):
-                    text = overlay_symbol(float(value)) + " "
+                    text = overlay_symbol(float(value))
                     style = theme.overlay
             if self.hint == (row, col):
                 style = style + theme.hint
-            if self.cursor == (row, col) and self.has_focus:
-                style = style + theme.cursor
             segments.append(Segment(text, style))
+            # The space after the square: the cursor's brackets, where it is beside it.
+            if col == cursor:
+                segments.append(Segment("]", theme.cursor))
+            elif col == cursor - 1:
+                segments.append(Segment("[", theme.cursor))
+            else:
+                segments.append(Segment(" ", style))
         strip = Strip(Segment.simplify(segments), (last - first) * CELL_WIDTH)
         offset = scroll_x - first * CELL_WIDTH
         return strip.crop(offset, offset + width)
