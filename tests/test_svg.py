@@ -251,8 +251,8 @@ def test_a_mark_of_an_unknown_kind_is_refused() -> None:
         ([[1, 2], [3]], "rectangular"),
         ([[]], "non-empty"),
         ([[0.5]], "float64"),
-        ([[0, 15]], r"view square \(0, 1\) is 15, not a glyph"),
-        ([[0, 1], [-1, 2]], r"view square \(1, 0\) is -1"),
+        ([[0, 15]], "view square at row 1, column 2 is 15, not a glyph"),
+        ([[0, 1], [-1, 2]], "view square at row 2, column 1 is -1"),
     ],
 )
 def test_a_bad_view_is_refused_saying_what_and_where(view: object, message: str) -> None:
@@ -265,7 +265,7 @@ def test_probabilities_of_another_shape_or_out_of_range_are_refused() -> None:
         svg.board(VIEW, probabilities=np.zeros((2, 2)))
     bad = CHANCES.copy()
     bad[1, 1] = 1.5
-    with pytest.raises(InvalidBoardError, match=r"square \(1, 1\) is 1.5"):
+    with pytest.raises(InvalidBoardError, match=r"probability of row 2, column 2 is 1\.5"):
         svg.board(VIEW, probabilities=bad)
     with pytest.raises(InvalidBoardError, match="array of numbers"):
         svg.board(VIEW, probabilities=[["a"] * 4] * 3)

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import InvalidBoardError, SettingsError
-from .squares import GLYPH_EXPLODED, GLYPH_FLAG, HIDDEN_GLYPHS, MAX_NUMBER, Glyph
+from .squares import GLYPH_EXPLODED, GLYPH_FLAG, HIDDEN_GLYPHS, MAX_NUMBER, Glyph, square_name
 
 __all__ = [
     "MARK_KINDS",
@@ -294,7 +294,7 @@ def _checked_view(view: npt.ArrayLike) -> npt.NDArray[np.int64]:
     if len(bad):
         row, col = (int(value) for value in bad[0])
         raise InvalidBoardError(
-            f"view square ({row}, {col}) is {int(array[row, col])!r}, not a glyph "
+            f"view square at {square_name(row, col)} is {int(array[row, col])!r}, not a glyph "
             f"(0-{MAX_NUMBER} or {min(Glyph)}-{max(Glyph)})"
         )
     return array.astype(np.int64)
@@ -315,7 +315,7 @@ def _checked_probabilities(
     if len(bad):
         row, col = (int(value) for value in bad[0])
         raise InvalidBoardError(
-            f"probability of square ({row}, {col}) is {float(array[row, col])!r}, "
+            f"probability of {square_name(row, col)} is {float(array[row, col])!r}, "
             "not between 0 and 1 (or NaN for none)"
         )
     return array

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 
-from minesweep import Game
+from minesweep import Game, InvalidBoardError
 from minesweep.formats import parse_view
 from minesweep.solver import analyze
 from minesweep.squares import MAX_NUMBER
@@ -44,3 +45,11 @@ def test_float_and_exact_counting_agree(game: Game) -> None:
     # A log's absolute error is the count's relative error; a single layout
     # has log 0, where a relative tolerance would demand an exact zero.
     assert math.isclose(fast.log_layouts, exact.log_layouts, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_exact_names_a_revealed_square_and_quotes_an_index_off_the_view() -> None:
+    analysis = analyze(parse_view("1##\n###\n"), 2)
+    with pytest.raises(InvalidBoardError, match=r"^row 1, column 1 is revealed$"):
+        analysis.exact(0, 0)
+    with pytest.raises(InvalidBoardError, match=r"^index \(2, 0\) is off the 2x3 view$"):
+        analysis.exact(2, 0)

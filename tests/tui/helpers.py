@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 
 from minesweep.frontend import Settings
 from minesweep.tui import MinesweeperApp, Store
-from minesweep.tui.board_view import BoardView
+from minesweep.tui.board_view import CELL_WIDTH, LEFT_MARGIN, BoardView
 
 from ..helpers import Clock
 
@@ -88,6 +88,9 @@ async def step_on_a_mine(pilot: Pilot[None], app: MinesweeperApp) -> None:
 
 
 def cell_offset(row: int, col: int, view: BoardView | None = None) -> tuple[int, int]:
-    """Where to click, relative to the board widget: inside its border, two columns a cell."""
+    """Where to click on a square, relative to the board widget.
+
+    Inside the border and the board's left margin, two columns a square.
+    """
     scroll_x, scroll_y = view.scroll_offset if view is not None else (0, 0)
-    return 1 + 2 * col - scroll_x, 1 + row - scroll_y
+    return 1 + LEFT_MARGIN + CELL_WIDTH * col - scroll_x, 1 + row - scroll_y

@@ -259,7 +259,8 @@ def test_the_cursor_cannot_be_mistaken_for_any_square(theme_name: str) -> None:
             board.blur()
             await pilot.pause()
             plain = cells(board.render_line(0))
-            assert "".join(t for t, _ in plain) == "".join(
+            # A one-column margin, then each square and the space after it.
+            assert "".join(t for t, _ in plain) == " " + "".join(
                 f"{theme.symbols[g]} " for g in range(cols)
             )
             board.focus()
@@ -268,12 +269,12 @@ def test_the_cursor_cannot_be_mistaken_for_any_square(theme_name: str) -> None:
                 board.move_cursor(0, col)
                 drawn = cells(board.render_line(0))
                 text = "".join(t for t, _ in drawn)
-                left = "" if col == 0 else "["
-                assert text[max(0, 2 * col - 1) : 2 * col + 2] == f"{left}{theme.symbols[col]}]"
+                # Both brackets on every column, the first too (in the margin).
+                assert text[2 * col : 2 * col + 3] == f"[{theme.symbols[col]}]"
                 # Only the brackets differ from the board without the cursor: the
                 # square inside keeps its own character and style.
                 changed = [x for x in range(len(drawn)) if drawn[x] != plain[x]]
-                assert changed == [x for x in (2 * col - 1, 2 * col + 1) if x >= 0]
+                assert changed == [2 * col, 2 * col + 2]
                 for x in changed:
                     assert drawn[x][1] == theme.cursor
 
@@ -286,3 +287,51 @@ def test_the_cursor_cannot_be_mistaken_for_any_square(theme_name: str) -> None:
     if theme_name == "color":
         backgrounds = {style.bgcolor for style in theme.styles.values()}
         assert theme.cursor.bgcolor not in backgrounds | {theme.hint.bgcolor, theme.overlay.bgcolor}
+
+
+def test_a_click_on_each_column_hits_its_square() -> None:
+    """The margin left of the first column moves no square: each square and the
+    space after it are its column, and a click in the margin is no square's."""
+    import asyncio
+
+    import numpy as np
+    from textual.app import App, ComposeResult
+
+    from minesweep.frontend import Button
+    from minesweep.squares import VIEW_SYMBOLS, Glyph
+    from minesweep.tui.board_view import THEMES, BoardView
+
+    from .helpers import cell_offset
+
+    rows, cols = 3, 12
+    glyphs = np.full((rows, cols), Glyph.HIDDEN, np.uint8)
+    pressed: list[tuple[int, int, Button]] = []
+
+    class Board(App[None]):
+        def compose(self) -> ComposeResult:
+            yield BoardView((rows, cols), lambda band: glyphs[band], THEMES["mono"], id="board")
+
+        def on_board_view_pressed(self, event: BoardView.Pressed) -> None:
+            pressed.append((event.row, event.col, event.button))
+
+    async def run() -> None:
+        app = Board()
+        async with app.run_test(size=(2 * cols + 10, rows + 4)) as pilot:
+            board = app.query_one(BoardView)
+            for col in range(cols):
+                x, y = cell_offset(1, col)
+                for dx in (0, 1):  # the square, and the space after it
+                    pressed.clear()
+                    await pilot.click("#board", offset=(x + dx, y))
+                    await pilot.pause()
+                    assert pressed == [(1, col, Button.LEFT)]
+                    assert board.cursor == (1, col)
+                    # The cursor's brackets are drawn around the square clicked.
+                    line = board.render_line(1).text
+                    assert line[x - 2 : x + 1] == f"[{VIEW_SYMBOLS[Glyph.HIDDEN]}]"
+            pressed.clear()
+            await pilot.click("#board", offset=(1, 2))  # the margin
+            await pilot.pause()
+            assert pressed == []
+
+    asyncio.run(run())

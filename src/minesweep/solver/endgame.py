@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from .._jit import entry
 from ..errors import InvalidBoardError
-from ..squares import GLYPH_HIDDEN
+from ..squares import GLYPH_HIDDEN, square_name
 from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape
 from .probability import Analysis
 
@@ -52,10 +52,10 @@ def endgame_guess(
     rows, cols = view.shape
     sure = np.zeros((rows, cols), np.bool_)
     for r, c in np.asarray(known_mines, np.int64).reshape(-1, 2).tolist():
-        if not (0 <= r < rows and 0 <= c < cols and view[r, c] >= GLYPH_HIDDEN):
-            raise InvalidBoardError(
-                f"known mine ({r}, {c}) is not a hidden square of the {rows}x{cols} view"
-            )
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise InvalidBoardError(f"known mine index ({r}, {c}) is off the {rows}x{cols} view")
+        if view[r, c] < GLYPH_HIDDEN:
+            raise InvalidBoardError(f"known mine {square_name(r, c)} is not a hidden square")
         sure[r, c] = True
     found = entry(endgame_square)(
         view, sure, mines, config.endgame_squares, config.endgame_layouts, config.endgame_nodes

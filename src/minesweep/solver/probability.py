@@ -168,7 +168,8 @@ class Analysis:
     def exact(self, row: int, col: int) -> Fraction:
         """The exact probability that hidden square ``(row, col)`` is a mine."""
         if not 0 <= row < self.probability.shape[0] or not 0 <= col < self.probability.shape[1]:
-            raise InvalidBoardError(f"square ({row}, {col}) is off the view")
+            rows, cols = self.probability.shape
+            raise InvalidBoardError(f"index ({row}, {col}) is off the {rows}x{cols} view")
         if np.isnan(self.probability[row, col]):
             raise InvalidBoardError(f"{square_name(row, col)} is revealed")
         exact = self._exact_analysis()

@@ -106,7 +106,7 @@ class Lookahead:
         hidden = self._view >= GLYPH_HIDDEN
         rows, cols = hidden.shape
         if not (0 <= row < rows and 0 <= col < cols):
-            raise InvalidBoardError(f"square ({row}, {col}) is off the {rows}x{cols} view")
+            raise InvalidBoardError(f"index ({row}, {col}) is off the {rows}x{cols} view")
         if not hidden[row, col]:
             raise InvalidBoardError(f"{square_name(row, col)} is revealed")
         if not self.available:
@@ -190,10 +190,12 @@ class Lookahead:
         forced: dict[Cell, bool] = {}
         for cell, is_mine in [*((m, True) for m in mines), *((s, False) for s in safe)]:
             r, c = cell
-            if not (0 <= r < rows and 0 <= c < cols) or view[r, c] < GLYPH_HIDDEN or cell in forced:
-                raise InvalidBoardError(
-                    f"square ({r}, {c}) is not a distinct hidden square of the {rows}x{cols} view"
-                )
+            if not (0 <= r < rows and 0 <= c < cols):
+                raise InvalidBoardError(f"index ({r}, {c}) is off the {rows}x{cols} view")
+            if view[r, c] < GLYPH_HIDDEN:
+                raise InvalidBoardError(f"{square_name(r, c)} is revealed, not a hidden square")
+            if cell in forced:
+                raise InvalidBoardError(f"{square_name(r, c)} is given twice")
             forced[cell] = is_mine
         if not self.available:
             return None

@@ -3,7 +3,8 @@
 Each square is two columns wide (its glyph and a space), so the board lines
 up in any terminal. The cursor is drawn in those spaces, as brackets around
 its square ("[3]"): a character no square uses, in any theme, with or
-without colour, and the square inside keeps its own look. (Reverse video,
+without colour, and the square inside keeps its own look. A one-column
+margin left of the first column holds the first column's "[". (Reverse video,
 as it was drawn before, made a hidden square look revealed.) The widget
 keeps a cursor, a highlighted hint square and an optional overlay of mine
 probabilities; it holds no rules: the app gives it a way to read the game's
@@ -33,6 +34,8 @@ from minesweep.squares import VIEW_SYMBOLS, Glyph
 __all__ = ["OVERLAY_LEVELS", "THEMES", "BoardView", "Theme", "overlay_symbol"]
 
 CELL_WIDTH = 2
+#: The column left of the first square: room for the cursor's "[" on the first column.
+LEFT_MARGIN = 1
 
 #: The probability overlay's symbols: bars that grow with the probability, in
 #: eight steps, so that no overlay square can be read as a board number.
@@ -171,10 +174,10 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         """A board of ``shape`` whose rows ``glyphs`` reads; redraw ``rows`` only, or all."""
         self.shape = shape
         self.read_rows = glyphs
-        self.virtual_size = Size(shape[1] * CELL_WIDTH, shape[0])
-        # Exactly the board and its border; max-width and max-height shrink it
-        # (and bring scrollbars) when the terminal is smaller.
-        self.styles.width = shape[1] * CELL_WIDTH + 2
+        self.virtual_size = Size(LEFT_MARGIN + shape[1] * CELL_WIDTH, shape[0])
+        # Exactly the board, its margin and its border; max-width and max-height
+        # shrink it (and bring scrollbars) when the terminal is smaller.
+        self.styles.width = LEFT_MARGIN + shape[1] * CELL_WIDTH + 2
         self.styles.height = shape[0] + 2
         if rows is None:
             self.refresh()
@@ -195,8 +198,11 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         self.cursor = (row, col)
         self.refresh_row(old[0])
         self.refresh_row(row)
+        # The square and both its brackets, "[3]", in sight.
         self.scroll_to_region(
-            Region(col * CELL_WIDTH, row, CELL_WIDTH, 1), animate=False, immediate=True
+            Region(LEFT_MARGIN - 1 + col * CELL_WIDTH, row, CELL_WIDTH + 1, 1),
+            animate=False,
+            immediate=True,
         )
 
     def set_hint(self, square: tuple[int, int] | None) -> None:
@@ -222,11 +228,20 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         line = self.read_rows(slice(row, row + 1))[0]
         overlay = self.overlay[row] if self.overlay is not None else None
         # Only the columns on screen: a line of a 10,000-column board is drawn
-        # in the time of a line of the terminal's width.
-        first = scroll_x // CELL_WIDTH
+        # in the time of a line of the terminal's width. Square ``col`` is at
+        # x = LEFT_MARGIN + 2 col, the space after it one further on.
+        first = max(0, (scroll_x - LEFT_MARGIN) // CELL_WIDTH)
         last = min(cols, (scroll_x + width) // CELL_WIDTH + 1)
         # The cursor's column on this line, drawn in brackets: "[3]".
         cursor = self.cursor[1] if self.cursor[0] == row and self.has_focus else -2
+        start = LEFT_MARGIN + first * CELL_WIDTH  # where the strip starts on the board
+        if first == 0:
+            # The margin (one column): the first column's "[" when the cursor is on it.
+            start = 0
+            if cursor == 0:
+                segments.append(Segment("[", theme.cursor))
+            else:
+                segments.append(Segment(" ", self.rich_style))
         for col in range(first, last):
             glyph = int(line[col])
             text = theme.symbols[glyph]
@@ -246,8 +261,9 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
                 segments.append(Segment("[", theme.cursor))
             else:
                 segments.append(Segment(" ", style))
-        strip = Strip(Segment.simplify(segments), (last - first) * CELL_WIDTH)
-        offset = scroll_x - first * CELL_WIDTH
+        end = LEFT_MARGIN + last * CELL_WIDTH
+        strip = Strip(Segment.simplify(segments), end - start)
+        offset = scroll_x - start
         return strip.crop(offset, offset + width)
 
     # --- the mouse -------------------------------------------------------------------------
@@ -256,7 +272,8 @@ class BoardView(ScrollView, can_focus=True, inherit_bindings=False):
         offset = event.get_content_offset(self)
         if offset is None or self.hidden_board:
             return
-        col = (offset.x + self.scroll_offset.x) // CELL_WIDTH
+        # A square and the space after it are its column; the margin is none.
+        col = (offset.x + self.scroll_offset.x - LEFT_MARGIN) // CELL_WIDTH
         row = offset.y + self.scroll_offset.y
         rows, cols = self.shape
         button = _BUTTONS.get(event.button)
