@@ -14,18 +14,27 @@ import pytest
 
 from minesweep.cli import main
 from minesweep.errors import SettingsError
+from minesweep.field import Minefield
 from minesweep.replays import read
 from minesweep.replays.animation import (
     FINAL_HOLD_MS,
     MIN_FRAME_MS,
     NUMBER_COLOURS,
+    VIEW_MINE,
     frames,
     gif,
 )
-from minesweep.replays.clicks import VIEW_FLAG, ClickEffect, analyse_clicks
+from minesweep.replays.clicks import (
+    VIEW_EXPLODED,
+    VIEW_FLAG,
+    VIEW_HIDDEN,
+    VIEW_WRONG_FLAG,
+    ClickEffect,
+    analyse_clicks,
+)
 from minesweep.replays.model import Replay, event_time
 
-from ._oracle import DATA
+from ._oracle import DATA, replay_of
 
 Image = pytest.importorskip("PIL.Image")
 
@@ -177,3 +186,47 @@ def test_replay_gif_without_pillow_is_one_line_and_status_2(tmp_path: Path) -> N
     assert len(lines) == 1
     assert "pip install 'minesweep[pictures]'" in lines[0]
     assert not out.exists()
+
+
+def test_a_lost_game_with_a_long_pause(tmp_path: Path) -> None:
+    # Mines at the corners (0, 0) and (2, 2): open the middle 2, wait 5 s,
+    # flag the safe (0, 1), then click the mine at (2, 2).
+    mines = np.zeros((3, 3), np.bool_)
+    mines[0, 0] = mines[2, 2] = True
+    events = [
+        (0, "lc", 24, 24),
+        (100, "lr", 24, 24),
+        (5100, "rc", 24, 8),
+        (5200, "rr", 24, 8),
+        (5400, "lc", 40, 40),
+        (5500, "lr", 40, 40),
+    ]
+    replay = replay_of(Minefield(mines), events, px=16)
+    plan = frames(replay)
+    assert [frame.event for frame in plan] == [1, 2, 5, -1]
+    # The 5 s pause is cut to 2 s; the losing click's frame lasts the least.
+    assert [frame.duration_ms for frame in plan] == [2000, 400, MIN_FRAME_MS, FINAL_HOLD_MS]
+    assert plan[1].x == 24
+    assert plan[1].y == 8
+    assert list(plan[-1].view) == [
+        VIEW_MINE, VIEW_WRONG_FLAG, VIEW_HIDDEN,
+        VIEW_HIDDEN, 2, VIEW_HIDDEN,
+        VIEW_HIDDEN, VIEW_HIDDEN, VIEW_EXPLODED,
+    ]  # fmt: skip
+    image = Image.open(io.BytesIO(gif(replay, size=SIZE, speed=2)))
+    assert image.n_frames == 4
+    assert durations_of(image) == [1000, 200, MIN_FRAME_MS, FINAL_HOLD_MS]
+    image.seek(3)
+    picture = np.asarray(image.convert("RGB"))
+
+    def colours(row: int, col: int) -> set[tuple[int, ...]]:
+        square = picture[row * SIZE : (row + 1) * SIZE, col * SIZE : (col + 1) * SIZE]
+        return {tuple(int(c) for c in pixel) for pixel in square.reshape(-1, 3)}
+
+    red, black = (255, 0, 0), (0, 0, 0)
+    # The exploded mine on red; the other mine in black; the wrong flag crossed in red.
+    assert picture[2 * SIZE + 2, 2 * SIZE + 2].tolist() == list(red)
+    assert black in colours(0, 0)
+    assert red not in colours(0, 0)
+    assert {black, red} <= colours(0, 1)
+    assert NUMBER_COLOURS[2] in colours(1, 1)

@@ -38,7 +38,17 @@ from .stats import replay_stats
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["DEFAULT_CAP", "FINAL_HOLD_MS", "MIN_FRAME_MS", "Frame", "frames", "gif", "save_gif"]
+__all__ = [
+    "DEFAULT_CAP",
+    "FINAL_HOLD_MS",
+    "MIN_FRAME_MS",
+    "NUMBER_COLOURS",
+    "VIEW_MINE",
+    "Frame",
+    "frames",
+    "gif",
+    "save_gif",
+]
 
 #: The longest pause shown, in seconds of the replay (before ``speed``).
 DEFAULT_CAP = 2.0
@@ -48,7 +58,7 @@ FINAL_HOLD_MS = 3000
 MIN_FRAME_MS = 20
 
 #: A mine shown on the final board of a lost game (the views have no code for it).
-_VIEW_MINE = 16
+VIEW_MINE = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +152,7 @@ def _final_view(replay: Replay, last: bytes, won: bool, lost: bool) -> bytes:
     if won:
         view[hidden_mines] = VIEW_FLAG
     elif lost:
-        view[hidden_mines] = _VIEW_MINE
+        view[hidden_mines] = VIEW_MINE
     return view.tobytes()
 
 
@@ -287,7 +297,7 @@ def _square(draw: Any, font: Any, left: int, top: int, size: int, code: int) -> 
             font=font,
             anchor="mm",
         )
-    elif code in (VIEW_EXPLODED, _VIEW_MINE, VIEW_WRONG_FLAG):
+    elif code in (VIEW_EXPLODED, VIEW_MINE, VIEW_WRONG_FLAG):
         _mine(draw, left, top, size)
         if code == VIEW_WRONG_FLAG:
             inset = size // 5
