@@ -222,6 +222,37 @@ def test_below_the_front_ends_no_module_imports_an_extras_library() -> None:
     assert {module: names for module, names in found.items() if names} == {}
 
 
+def top_level_libraries_of(path: pathlib.Path) -> set[str]:
+    """Like :func:`libraries_of`, for the imports run when the module is imported."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_pillow_is_imported_only_inside_the_animations_functions() -> None:
+    # The pictures extra: below the front ends only replays.animation names
+    # Pillow, and only inside its functions.
+    front_end = LAYERS["minesweep.cli"]
+    naming = {
+        module_name(path)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if module_name(path) != "minesweep"
+        and layer(module_name(path)) < front_end
+        and "PIL" in libraries_of(path)
+    }
+    assert naming == {"minesweep.replays.animation"}
+    assert "PIL" not in top_level_libraries_of(PACKAGE / "replays" / "animation.py")
+    code = "import sys, minesweep.replays, minesweep.replays.animation; print('PIL' in sys.modules)"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "False"
+
+
 def test_the_library_test_sees_a_front_end_import() -> None:
     assert "starlette" in libraries_of(PACKAGE / "web" / "app.py")
     assert "argparse" in libraries_of(PACKAGE / "cli" / "_parser.py")

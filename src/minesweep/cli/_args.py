@@ -29,6 +29,7 @@ __all__ = [
     "add_rule_option",
     "click",
     "count",
+    "factor",
     "fail",
     "interrupted",
     "ipv6_prefix",
@@ -178,6 +179,13 @@ def seconds(text: str) -> float:
     raise argparse.ArgumentTypeError(
         f"expected a positive number of seconds, got {text!r}{_ascii_note(text)}"
     )
+
+
+def factor(text: str) -> float:
+    value = _finite(text)
+    if value > 0:
+        return value
+    raise argparse.ArgumentTypeError(f"expected a positive factor, got {text!r}{_ascii_note(text)}")
 
 
 def rate(text: str) -> float:

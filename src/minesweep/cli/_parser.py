@@ -19,6 +19,7 @@ from ._args import (
     add_rule_option,
     click,
     count,
+    factor,
     ipv6_prefix,
     port,
     positive,
@@ -194,6 +195,8 @@ examples:
       (avoidable or forced), certain only by counting, the game's luck
   minesweep replay --clicks --format csv replays/ > clicks.csv
       one row a click of every file
+  minesweep replay game.evf --gif game.gif --speed 2
+      the game as an animation, twice as fast (needs minesweep[pictures])
 
 formats: AVF (Minesweeper Arbiter), RMV (Viennasweeper v1, v2), EVF
 (Metasweeper v0-v4), MVF (Minesweeper Clone 0.97) and RawVF text; the
@@ -244,6 +247,23 @@ def _add_replay(commands: _Commands) -> None:
         "--clicks",
         action="store_true",
         help="the solver's verdict on every click instead of a summary a file",
+    )
+    replay.add_argument(
+        "--gif",
+        metavar="OUT",
+        help=(
+            "write one replay's game as an animated GIF: the board after every event that "
+            "changed it, the cursor and a caption (player, time, 3BV, 3BV/s), timed like "
+            "the original but with pauses cut to 2 s (needs Pillow: "
+            "pip install 'minesweep[pictures]')"
+        ),
+    )
+    replay.add_argument(
+        "--speed",
+        type=factor,
+        default=1.0,
+        metavar="FACTOR",
+        help="with --gif: play this many times as fast (default 1)",
     )
     _add_where(replay, "local processes to read on (default 1)", "read")
     replay.add_argument(

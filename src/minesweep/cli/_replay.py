@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..errors import SettingsError
 from ..squares import square_tag
 from ._args import EXIT_USAGE, interrupted
 
@@ -282,6 +283,9 @@ def replay(arguments: argparse.Namespace) -> None:
     """Print each file's rows as it is read; Ctrl-C ends it with one line and status 130."""
     from .._signals import _sigint_caught
 
+    if arguments.gif is not None:
+        _gif(arguments)
+        return
     # Only the paths are listed ahead: the count of files is said on Ctrl-C.
     listed = list(replay_files(arguments.files))
     total = len(listed)
@@ -310,6 +314,30 @@ def replay(arguments: argparse.Namespace) -> None:
         sys.stderr.write("\n")
     if output.failures:
         raise SystemExit(EXIT_USAGE)
+
+
+def _gif(arguments: argparse.Namespace) -> None:
+    """``--gif OUT``: one replay's game as an animated GIF; Pillow is the one extra it needs."""
+    from ..replays import read
+
+    if len(arguments.files) != 1 or arguments.clicks or arguments.format != "text":
+        raise SettingsError("--gif takes one replay file, without --clicks or --format")
+    try:
+        import PIL  # noqa: F401  (the pictures extra: said on one line when it is missing)
+    except ImportError:
+        sys.stderr.write(
+            "minesweep replay: --gif needs Pillow: pip install 'minesweep[pictures]'\n"
+        )
+        raise SystemExit(EXIT_USAGE) from None
+    from ..replays.animation import save_gif
+
+    path = arguments.files[0]
+    try:
+        replay = read(path, name=path)
+        written = save_gif(replay, arguments.gif, speed=arguments.speed)
+    except OSError as error:
+        raise SettingsError(f"{error.filename or path}: {error.strerror or error}") from None
+    sys.stderr.write(f"wrote {arguments.gif} ({written:,} bytes)\n")
 
 
 def _outcomes(listed: list[Entry], arguments: argparse.Namespace) -> Iterator[Outcome]:

@@ -11,7 +11,7 @@ islands), and :func:`check`'s list of the header's claims that the board
 contradicts; :func:`table` gives a batch of them as one pandas table (pandas
 is an optional extra, imported only there). :func:`write_evf` and
 :func:`write_rawvf` write them back, and :func:`picture` draws a replay's final
-board as SVG.
+board as SVG (``animation`` plays the whole game as a GIF, with Pillow).
 
 The package's parts: ``model`` (the value objects), ``_bytes`` (the bounded
 reader every format reads through), one module a format (``avf``, ``rmv``,

@@ -1,0 +1,338 @@
+"""A replay as an animation: the board after every event that changed it, as a GIF.
+
+:func:`frames` plans the animation without any imaging library: one
+:class:`Frame` an event that changed the board (an opening, a chord, a flag
+put or taken away), with the cursor where the mouse was at that event and a
+caption (player, time, 3BV solved, 3BV/s), then one last frame: the final
+board as :func:`.drawing.picture` shows it (every mine flagged after a win,
+the mines shown after a loss). Each frame lasts until the next change, as in
+the original, divided by ``speed``; a pause longer than ``cap`` seconds is
+cut to ``cap``. GIF times are in hundredths of a second: the frames' ends are
+rounded on the replay's clock, so that the rounding does not add up, and each
+frame lasts at least :data:`MIN_FRAME_MS` (browsers slow down shorter ones).
+
+:func:`gif` draws the frames with Pillow (the ``pictures`` extra:
+``pip install 'minesweep[pictures]'``): rectangles with bevelled edges for
+hidden squares, numbers in the classic colours, flags and mines as simple
+shapes, on one fixed palette, written with ``optimize=True`` so that each
+frame stores only the rectangle that changed. Pillow is imported inside
+:func:`gif` only: neither the core nor ``import minesweep.replays`` loads it.
+
+Pressed squares (a held button's square, a chord's neighbours) are not
+drawn: the mouse machine (:mod:`.clicks`) keeps the buttons' state only while
+it runs, and they would add frames where the board did not change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import SettingsError
+from .clicks import VIEW_EXPLODED, VIEW_FLAG, VIEW_HIDDEN, VIEW_WRONG_FLAG, analyse_clicks
+from .model import Replay, event_columns, mine_mask
+from .stats import replay_stats
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = [
+    "DEFAULT_CAP",
+    "FINAL_HOLD_MS",
+    "MIN_FRAME_MS",
+    "NUMBER_COLOURS",
+    "VIEW_MINE",
+    "Frame",
+    "frames",
+    "gif",
+    "save_gif",
+]
+
+#: The longest pause shown, in seconds of the replay (before ``speed``).
+DEFAULT_CAP = 2.0
+#: How long the final board is held before the animation starts again.
+FINAL_HOLD_MS = 3000
+#: The shortest frame: browsers show frames under 20 ms for 100 ms.
+MIN_FRAME_MS = 20
+
+#: A mine shown on the final board of a lost game (the views have no code for it).
+VIEW_MINE = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame of the animation.
+
+    ``event`` is the index of the event that changed the board (-1 for the
+    final frame); ``view`` the board after it, ``rows * cols`` bytes in
+    :mod:`.clicks`' view codes; ``x``/``y`` the cursor in the replay's pixels;
+    ``time`` seconds since the game's start (negative for a pre-flag);
+    ``solved`` the 3BV solved by then; ``duration_ms`` how long it is shown.
+    """
+
+    event: int
+    view: bytes
+    x: int
+    y: int
+    time: float
+    solved: int
+    duration_ms: int
+
+
+def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> list[Frame]:
+    """The frames of ``replay``'s animation (see the module's documentation)."""
+    if not speed > 0 or speed == float("inf"):
+        raise SettingsError(f"speed must be a positive number, got {speed!r}")
+    if not cap > 0:
+        raise SettingsError(f"cap must be a positive number of seconds, got {cap!r}")
+    analysis = analyse_clicks(replay)
+    columns = event_columns(replay)
+    views = analysis.views
+    clicks = analysis.clicks
+    # A click's view is the board before it: the board changed at a click
+    # when the next click (or the end) sees a later, different view.
+    changes: list[tuple[int, int, int]] = []  # event, view index, 3BV solved by then
+    solved = 0
+    shown = views[0]
+    for n, click in enumerate(clicks):
+        solved += click.solved
+        after = clicks[n + 1].view if n + 1 < len(clicks) else len(views) - 1
+        if views[after] != shown:
+            shown = views[after]
+            changes.append((click.event, after, solved))
+    times = [float(columns.times[event]) - analysis.start for event, _, _ in changes]
+    end = analysis.end - analysis.start
+    # The frames' ends on the replay's clock: each pause capped, then scaled.
+    ends: list[float] = []
+    clock = 0.0
+    for n in range(len(changes)):
+        following = times[n + 1] if n + 1 < len(changes) else end
+        clock += min(max(following - times[n], 0.0), cap) / speed
+        ends.append(clock)
+    durations: list[int] = []
+    done = 0  # milliseconds, in whole hundredths
+    for target in ends:
+        finish = max(round(target * 100) * 10, done + MIN_FRAME_MS)
+        durations.append(finish - done)
+        done = finish
+    result = [
+        Frame(
+            event=event,
+            view=views[index],
+            x=int(columns.xs[event]),
+            y=int(columns.ys[event]),
+            time=times[n],
+            solved=count,
+            duration_ms=durations[n],
+        )
+        for n, (event, index, count) in enumerate(changes)
+    ]
+    last_x, last_y = (result[-1].x, result[-1].y) if result else (-1, -1)
+    result.append(
+        Frame(
+            event=-1,
+            view=_final_view(replay, views[-1], analysis.won, analysis.lost),
+            x=last_x,
+            y=last_y,
+            time=max(end, 0.0),
+            solved=analysis.bbbv_solved,
+            duration_ms=FINAL_HOLD_MS,
+        )
+    )
+    return result
+
+
+def _final_view(replay: Replay, last: bytes, won: bool, lost: bool) -> bytes:
+    """The last view with every mine flagged after a win, the mines shown after a loss."""
+    view = np.frombuffer(last, np.uint8).copy()
+    mines = mine_mask(replay).reshape(-1)
+    hidden_mines = mines & (view == VIEW_HIDDEN)
+    if won:
+        view[hidden_mines] = VIEW_FLAG
+    elif lost:
+        view[hidden_mines] = VIEW_MINE
+    return view.tobytes()
+
+
+# --- drawing (Pillow) -------------------------------------------------------------------
+
+#: The palette, by index: the classic Windows colours.
+_PALETTE = (
+    (0xC0, 0xC0, 0xC0),  # 0 the squares' grey
+    (0xFF, 0xFF, 0xFF),  # 1 white: light edges, the cursor
+    (0x80, 0x80, 0x80),  # 2 dark grey: dark edges, grid, 8
+    (0x00, 0x00, 0x00),  # 3 black: mines, 7, text
+    (0xFF, 0x00, 0x00),  # 4 red: flags, 3, the exploded square
+    (0x00, 0x00, 0xFF),  # 5 blue: 1
+    (0x00, 0x80, 0x00),  # 6 green: 2
+    (0x00, 0x00, 0x80),  # 7 navy: 4
+    (0x80, 0x00, 0x00),  # 8 maroon: 5
+    (0x00, 0x80, 0x80),  # 9 teal: 6
+)
+_GREY, _WHITE, _DARK, _BLACK, _RED = range(5)
+#: The palette index of each number's colour, 1 to 8.
+_NUMBER_INDEX = (0, 5, 6, _RED, 7, 8, 9, _BLACK, _DARK)
+#: The colour of each number, 1 to 8, as RGB (for tests and documents).
+NUMBER_COLOURS = tuple(_PALETTE[index] for index in _NUMBER_INDEX)
+
+
+def gif(
+    replay: Replay,
+    *,
+    speed: float = 1.0,
+    cap: float = DEFAULT_CAP,
+    size: int = 16,
+) -> bytes:
+    """``replay``'s animation as GIF bytes: :func:`frames`, drawn with ``size``-pixel squares.
+
+    Needs Pillow (``pip install 'minesweep[pictures]'``); without it raises
+    ``ModuleNotFoundError`` for ``PIL``.
+    """
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    if isinstance(size, bool) or not isinstance(size, int) or size < 8:
+        raise SettingsError(f"size must be an int of at least 8 pixels, got {size!r}")
+    plan = frames(replay, speed=speed, cap=cap)
+    rows, cols = mine_mask(replay).shape
+    analysis_stats = replay_stats(replay)
+    caption_height = size + 4
+    width, height = cols * size, rows * size + caption_height
+    palette = [channel for colour in _PALETTE for channel in colour]
+    number_font = _font(ImageFont, round(size * 0.8))
+    caption_font = _font(ImageFont, max(10, size - 4))
+    who = replay.player or "anonymous"
+    images = []
+    for n, frame in enumerate(plan):
+        image = Image.new("P", (width, height), _GREY)
+        image.putpalette(palette)
+        draw = ImageDraw.Draw(image)
+        view = frame.view
+        for index in range(rows * cols):
+            row, col = divmod(index, cols)
+            _square(draw, number_font, col * size, row * size, size, view[index])
+        final = n == len(plan) - 1
+        if final:
+            time, solved, rate = analysis_stats.rtime, frame.solved, analysis_stats.bbbv_s
+        else:
+            time = max(frame.time, 0.0)
+            solved = frame.solved
+            rate = solved / time if time > 0 else 0.0
+        caption = (
+            f"{who}  {time:.2f} s  3BV {solved}/{analysis_stats.bbbv}  {rate:.2f} 3BV/s"
+            if rate != float("inf")
+            else f"{who}  {time:.2f} s"
+        )
+        top = rows * size
+        draw.line([(0, top), (width, top)], fill=_DARK)
+        draw.text((4, top + 2), caption, fill=_BLACK, font=caption_font)
+        if frame.x >= 0 and not final:
+            _cursor(draw, frame.x * size / replay.cell_px, frame.y * size / replay.cell_px, size)
+        images.append(image)
+    out = io.BytesIO()
+    images[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=images[1:],
+        duration=[frame.duration_ms for frame in plan],
+        loop=0,
+        optimize=True,
+        disposal=1,
+    )
+    return out.getvalue()
+
+
+def save_gif(
+    replay: Replay,
+    path: str | Path,
+    *,
+    speed: float = 1.0,
+    cap: float = DEFAULT_CAP,
+    size: int = 16,
+) -> int:
+    """Write :func:`gif` to ``path``; return its size in bytes."""
+    data = gif(replay, speed=speed, cap=cap, size=size)
+    with open(path, "wb") as file:
+        file.write(data)
+    return len(data)
+
+
+def _font(image_font: Any, pixels: int) -> Any:
+    """Pillow's own font at ``pixels`` (its bitmap font where FreeType is missing)."""
+    try:
+        return image_font.load_default(size=pixels)
+    except (TypeError, ImportError, OSError):  # pragma: no cover - Pillow without FreeType
+        return image_font.load_default()
+
+
+def _square(draw: Any, font: Any, left: int, top: int, size: int, code: int) -> None:
+    """Draw one square of a view at ``(left, top)``."""
+    right, bottom = left + size - 1, top + size - 1
+    if code in (VIEW_HIDDEN, VIEW_FLAG):
+        edge = max(1, size // 8)
+        draw.rectangle([left, top, right, bottom], fill=_DARK)
+        draw.polygon(
+            [(left, top), (right, top), (right - edge, top + edge), (left + edge, bottom - edge),
+             (left, bottom)],
+            fill=_WHITE,
+        )  # fmt: skip
+        draw.rectangle([left + edge, top + edge, right - edge, bottom - edge], fill=_GREY)
+        if code == VIEW_FLAG:
+            _flag(draw, left, top, size)
+        return
+    # An open square: grey, with the grid line on its top and left.
+    fill = _RED if code == VIEW_EXPLODED else _GREY
+    draw.rectangle([left, top, right, bottom], fill=fill)
+    draw.line([(left, top), (right, top)], fill=_DARK)
+    draw.line([(left, top), (left, bottom)], fill=_DARK)
+    if 1 <= code <= 8:
+        draw.text(
+            (left + size / 2, top + size / 2 + 1),
+            str(code),
+            fill=_NUMBER_INDEX[code],
+            font=font,
+            anchor="mm",
+        )
+    elif code in (VIEW_EXPLODED, VIEW_MINE, VIEW_WRONG_FLAG):
+        _mine(draw, left, top, size)
+        if code == VIEW_WRONG_FLAG:
+            inset = size // 5
+            for a, b in (((inset, inset), (size - inset, size - inset)),
+                         ((size - inset, inset), (inset, size - inset))):  # fmt: skip
+                draw.line(
+                    [(left + a[0], top + a[1]), (left + b[0], top + b[1])],
+                    fill=_RED,
+                    width=max(1, size // 10),
+                )
+
+
+def _flag(draw: Any, left: int, top: int, size: int) -> None:
+    """A red pennant on a black pole and base."""
+    s = size / 16
+    draw.polygon(
+        [(left + 9 * s, top + 3 * s), (left + 9 * s, top + 8 * s), (left + 4 * s, top + 5.5 * s)],
+        fill=_RED,
+    )
+    draw.rectangle([left + 9 * s, top + 3 * s, left + 10 * s - 1, top + 11 * s], fill=_BLACK)
+    draw.rectangle([left + 5 * s, top + 11 * s, left + 12 * s, top + 12 * s], fill=_BLACK)
+
+
+def _mine(draw: Any, left: int, top: int, size: int) -> None:
+    """A black disc with spikes and a white glint."""
+    s = size / 16
+    cx, cy = left + size / 2, top + size / 2
+    draw.ellipse([cx - 4.5 * s, cy - 4.5 * s, cx + 4.5 * s, cy + 4.5 * s], fill=_BLACK)
+    draw.line([(cx - 6.5 * s, cy), (cx + 6.5 * s, cy)], fill=_BLACK, width=max(1, round(s)))
+    draw.line([(cx, cy - 6.5 * s), (cx, cy + 6.5 * s)], fill=_BLACK, width=max(1, round(s)))
+    draw.rectangle([cx - 2.5 * s, cy - 2.5 * s, cx - 1 * s, cy - 1 * s], fill=_WHITE)
+
+
+def _cursor(draw: Any, x: float, y: float, size: int) -> None:
+    """The classic arrow, its tip at ``(x, y)``."""
+    s = size / 16
+    outline = [(0, 0), (0, 12), (3, 9), (5, 13), (7, 12), (5, 8), (9, 8)]
+    draw.polygon([(x + a * s, y + b * s) for a, b in outline], fill=_WHITE, outline=_BLACK)
