@@ -93,7 +93,9 @@ def test_names_that_would_spoil_a_leaderboard_are_refused(name: str, message: st
 def test_names_are_nfc_and_counted_in_characters() -> None:
     decomposed = "e\u0301" * 40  # 80 code points, 40 characters once composed
     assert check_name(decomposed, 40) == "\u00e9" * 40
-    assert check_name("名前🙂", 3) == "名前🙂"
+    assert check_name("名前太郎", 4) == "名前太郎"
+    with pytest.raises(BadNameError, match="at most 3"):
+        check_name("名前太郎", 3)
     assert check_name("ada lovelace", 40) == "ada lovelace"
     # Spaces are not trimmed away: a name is refused with them, so that what
     # is stored is what was asked for (tests/web/test_names.py has the rest).
@@ -102,9 +104,13 @@ def test_names_are_nfc_and_counted_in_characters() -> None:
             check_name(spaced, 40)
     with pytest.raises(BadNameError, match="empty"):
         check_name("", 40)
-    # The zero-width joiner stays: emoji sequences are made with it.
+    # Emoji are not identifier characters (Unicode TS #39): refused, and an
+    # emoji sequence for its invisible zero-width joiner first.
+    with pytest.raises(BadNameError, match="emoji"):
+        check_name("名前\U0001f642", 40)
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
-    assert check_name(family, 40) == family
+    with pytest.raises(BadNameError, match="invisible"):
+        check_name(family, 40)
 
 
 @given(st.text(max_size=60))
