@@ -172,9 +172,9 @@ def play_game(
 ) -> GameRecord:
     """Play one game with the solver's policy and say how it went.
 
-    Without the lookahead (the ``fast`` strength) the game runs in compiled
-    calls (:mod:`minesweep.solver._play`) unless ``compiled`` is False or
-    ``on_guess`` is given: every step in Python then, the same game.
+    The game runs in compiled calls (:mod:`minesweep.solver._play`) unless
+    ``compiled`` is False or ``on_guess`` is given: every step in Python
+    then, the same game.
 
     ``on_guess(analysis, guess)``, when given, is told every guess before
     it is played (for diagnostics; it must not change either). ``on_end(state)``
@@ -188,17 +188,16 @@ def play_game(
     state = np.zeros((config.rows, cols), np.uint8)
     empty = np.zeros(0, np.int64)
     won = False
-    # Without the lookahead a game is played in compiled calls, which hand
-    # back to the Python policy only for the steps they leave to it
-    # (solver/_play.py); a tracer of guesses needs every analysis, so it
-    # plays in Python.
-    plain = compiled and on_guess is None and not config.policy.lookahead
+    # A game is played in compiled calls, which hand back to the Python
+    # policy only for the steps they leave to it (solver/_play.py); a tracer
+    # of guesses needs every analysis, so it plays in Python.
+    plain = compiled and on_guess is None
     if plain:
         # Imported here, not at the top: the compiled kernels load on first use.
         from ._vector_kernels import rule_code, seed_words
         from .solver._play import TO_PYTHON, WON, knobs, play_plain, play_seed
 
-        tuning = knobs(config.policy)
+        tuning = knobs(config.policy, config.rows * cols)
         seed = check_seed(seed)
         mines = np.empty(state.shape, np.bool_)
         numbers = np.empty(state.shape, np.uint8)

@@ -33,7 +33,7 @@ FAST = PolicyConfig.preset("fast")
 
 
 def _kernel_analysis(view: np.ndarray, mines: int) -> tuple[Any, ...]:
-    k = knobs(FAST)
+    k = knobs(FAST, view.size)
     found = plain_analysis(view, mines, k.wide, -1, k.max_coefficients, k.tiny, k.plain_components)
     return tuple(found)
 
@@ -72,6 +72,12 @@ def test_the_compiled_analysis_is_the_analysis_to_the_bit(game: Game) -> None:
         {},  # fast: the endgame searches hand back
         {"endgame_layouts": 1, "isolated_layouts": 1},  # nearly never hands back
         {"endgame_squares": 0, "tolerance": 0.03},  # the isolated search, wider ties
+        # The lookahead ("50/50 or safe", the weighed candidates) as the default plays it,
+        {"lookahead": True, "long_term": True, "endgame_layouts": 2000},
+        # without the 50/50 weighing, dead squares allowed, a wide cut,
+        {"lookahead": True, "dead_last": False, "lookahead_cut": 0.5},
+        # and with few candidates and a short search for a living square.
+        {"lookahead": True, "long_term": True, "lookahead_candidates": 3, "living_search": 2},
     ],
 )
 def test_a_compiled_game_is_the_python_game(

@@ -33,12 +33,15 @@ def plain_analysis(  # pragma: no cover - compiled
     """The plain path of :func:`minesweep.solver.analyze`, or ``ok`` False off it.
 
     Returns ``(ok, probability, safe, mine, log_layouts, w_start, layouts,
-    component_start, component_groups, group_start, group_cells, interior)``.
+    component_start, component_groups, group_start, group_cells, interior,
+    rest)``, ``rest`` what the lookahead reads besides (``settled_mask,
+    interior_mask, group_at, witness_start, group_witnesses, targets,
+    ids_start, ids, e_start, mines``: see :func:`._lookahead.what_if`).
     ``budget`` is the states counting may make (negative: no limit).
     """
     (
         problem, _row, _col, settled_mask, _witness_rows, _witness_cols, targets, interior_mask,
-        _group_at, group_start, group_cells, witness_start, group_witnesses, component_start,
+        group_at, group_start, group_cells, witness_start, group_witnesses, component_start,
         component_groups,
     ) = frontier_arrays(view, True)  # fmt: skip
     rows, cols = view.shape
@@ -47,9 +50,14 @@ def plain_analysis(  # pragma: no cover - compiled
     mine = np.zeros((rows, cols), np.bool_)
     w_start = np.zeros(1, np.int64)
     layouts = np.zeros(0)
+    no_ids = np.zeros(1, np.int64)
+    rest = (
+        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, no_ids,
+        no_ids, no_ids, layouts,
+    )  # fmt: skip
     nothing = (
         False, probability, safe, mine, 0.0, w_start, layouts, component_start,
-        component_groups, group_start, group_cells, 0,
+        component_groups, group_start, group_cells, 0, rest,
     )  # fmt: skip
     if problem != OK:
         return nothing
@@ -88,9 +96,13 @@ def plain_analysis(  # pragma: no cover - compiled
     )  # fmt: skip
     if shared != SHARED:
         return nothing
+    rest = (
+        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
+        ids, e_start, mines,
+    )  # fmt: skip
     return (
         True, probability, safe, mine, log_layouts, w_start, layouts, component_start,
-        component_groups, group_start, group_cells, interior,
+        component_groups, group_start, group_cells, interior, rest,
     )  # fmt: skip
 
 
@@ -108,7 +120,7 @@ def plain_result(  # pragma: no cover - compiled
     """
     (
         ok, probability, safe, mine, log_layouts, w_start, _layouts, component_start,
-        component_groups, group_start, _group_cells, interior,
+        component_groups, group_start, _group_cells, interior, _rest,
     ) = plain_analysis(
         view, total, wide, budget, max_coefficients, tiny, plain_components
     )  # fmt: skip

@@ -39,18 +39,21 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .._jit import kernel
 from .._vector_kernels import lay_field
 from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
 from ._deduce import play_certain_moves
 from ._guesses import forced_square, plain_square
+from ._lookahead import fifty_or_safe, weighed_square, what_if
 from ._plain import plain_analysis
 from ._search import endgame_square, isolated_square
 from .counting import COUNTING_METHODS, CountingMethods, plain_width
 from .errors import MAX_COEFFICIENTS
 from .guess import PolicyConfig
 from .tilted import TINY
+from .whatif import DEFAULT_STATES, log_factorials
 
 __all__ = ["LOST", "TO_PYTHON", "WON", "Knobs", "knobs", "play_plain", "play_seed"]
 
@@ -81,10 +84,24 @@ class Knobs(NamedTuple):
     max_coefficients: int
     tiny: float
     plain_components: int
+    lookahead: bool
+    cut: float
+    interior_count: int
+    most: int
+    dead_last: bool
+    living_search: int
+    long_term: bool
+    influence_weight: float
+    pair_missing: int
+    block_missing: int
+    structure_floor: float
+    states: int
+    #: log(k!) for k up to the board's squares (:func:`.whatif.log_factorials`).
+    log_factorial: npt.NDArray[np.float64]
 
 
-def knobs(policy: PolicyConfig, methods: CountingMethods = COUNTING_METHODS) -> Knobs:
-    """:class:`Knobs` of a policy and the analysis's counting methods."""
+def knobs(policy: PolicyConfig, squares: int, methods: CountingMethods = COUNTING_METHODS) -> Knobs:
+    """:class:`Knobs` of a policy on a board of ``squares`` and the analysis's counting methods."""
     return Knobs(
         policy.tolerance,
         policy.opening_weight,
@@ -98,6 +115,19 @@ def knobs(policy: PolicyConfig, methods: CountingMethods = COUNTING_METHODS) -> 
         MAX_COEFFICIENTS,
         TINY,
         methods.plain_components,
+        policy.lookahead,
+        policy.lookahead_cut,
+        policy.lookahead_interior,
+        policy.lookahead_candidates,
+        policy.dead_last,
+        policy.living_search,
+        policy.long_term,
+        policy.influence_weight,
+        policy.pair_missing,
+        policy.block_missing,
+        policy.structure_floor,
+        DEFAULT_STATES,
+        log_factorials(squares),
     )
 
 
@@ -105,16 +135,20 @@ def knobs(policy: PolicyConfig, methods: CountingMethods = COUNTING_METHODS) -> 
 def play_plain(  # pragma: no cover - compiled
     numbers, mines, total, state, opens, sure, tolerance, opening_weight, endgame_log,
     endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
-    max_coefficients, tiny, plain_components,
+    max_coefficients, tiny, plain_components, lookahead, cut, interior_count, most, dead_last,
+    living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
+    states, log_factorial,
 ):  # fmt: skip
-    """Play on from ``state`` with the plain policy: ``(outcome, guesses made)``.
+    """Play on from ``state`` with the policy: ``(outcome, guesses made)``.
 
     ``opens`` and ``sure`` are squares (flat indices) known safe and known
     mines, as :func:`.certain.play_until_stuck` takes them; ``mines`` (the
     field) is read only to tell whether a guess hit one. The knobs are
-    :class:`.guess.PolicyConfig`'s: ``endgame_log`` and ``isolated_log`` are
-    the logs of its layout bounds (plus the policy's 1e-9), past which the
-    searches cannot run. ``state`` is updated in place; the outcome is
+    :class:`.guess.PolicyConfig`'s (:class:`Knobs`): ``endgame_log`` and
+    ``isolated_log`` are the logs of its layout bounds (plus the policy's
+    1e-9), past which the searches cannot run; with ``lookahead``, the
+    lookahead's choices (:mod:`._lookahead`) follow the plain one, as in
+    :func:`.policy.choose_guess`. ``state`` is updated in place; the outcome is
     :data:`WON`, :data:`LOST` or :data:`TO_PYTHON`.
     """
     rows, cols = numbers.shape
@@ -129,7 +163,7 @@ def play_plain(  # pragma: no cover - compiled
                     view[r, c] = numbers[r, c]
         (
             ok, probability, safe, mine, log_layouts, w_start, layouts, component_start,
-            component_groups, group_start, group_cells, _interior,
+            component_groups, group_start, group_cells, _interior, rest,
         ) = plain_analysis(
             view, total, wide, -1, max_coefficients, tiny, plain_components
         )  # fmt: skip
@@ -154,6 +188,13 @@ def play_plain(  # pragma: no cover - compiled
                 component_start, component_groups, group_start, group_cells, isolated_log,
                 isolated_layouts, nodes,
             )[0]  # fmt: skip
+        if guess < 0 and lookahead:
+            guess = _looked_ahead(
+                view, probability, mine, w_start, layouts, component_start, component_groups,
+                group_start, group_cells, rest, total, tolerance, opening_weight, cut,
+                interior_count, most, dead_last, living_search, long_term, influence_weight,
+                pair_missing, block_missing, structure_floor, states, log_factorial,
+            )  # fmt: skip
         if guess < 0:
             guess = plain_square(probability, tolerance, opening_weight)
         guesses += 1
@@ -163,10 +204,46 @@ def play_plain(  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
+def _looked_ahead(  # pragma: no cover - compiled
+    view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
+    group_cells, rest, total, tolerance, opening_weight, cut, interior_count, most, dead_last,
+    living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
+    states, log_factorial,
+):  # fmt: skip
+    """The lookahead's guess, as :func:`.policy.choose_guess` makes it after the searches.
+
+    "50/50 or safe" first, else the plain choice weighed against the other
+    candidates; the what-if tables are made from the analysis's own arrays
+    (``rest`` as :func:`._plain.plain_analysis` hands it).
+    """
+    (
+        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
+        ids, e_start, e_mines,
+    ) = rest  # fmt: skip
+    tables = what_if(
+        view, probability, mine, settled_mask, interior_mask, group_at, group_start, group_cells,
+        witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
+        ids, w_start, layouts, e_start, e_mines, total, log_factorial,
+    )  # fmt: skip
+    early = fifty_or_safe(tables, pair_missing, block_missing, states)
+    if early >= 0:
+        return early
+    own = plain_square(probability, tolerance, opening_weight)
+    if own < 0:
+        return own
+    return weighed_square(
+        tables, own, cut, interior_count, most, dead_last, living_search, long_term,
+        influence_weight, pair_missing, block_missing, structure_floor, states,
+    )[1]  # fmt: skip
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
 def play_seed(  # pragma: no cover - compiled
     mines, numbers, state, first, rule, count, seed_lo, seed_hi, tolerance, opening_weight,
     endgame_log, endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
-    max_coefficients, tiny, plain_components,
+    max_coefficients, tiny, plain_components, lookahead, cut, interior_count, most, dead_last,
+    living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
+    states, log_factorial,
 ):  # fmt: skip
     """A whole game of one seed: the field laid, the first click, :func:`play_plain`.
 
@@ -188,5 +265,7 @@ def play_seed(  # pragma: no cover - compiled
     return play_plain(
         numbers, mines, count, state, np.full(1, first, np.int64), np.zeros(0, np.int64),
         tolerance, opening_weight, endgame_log, endgame_squares, endgame_layouts, isolated_log,
-        isolated_layouts, nodes, wide, max_coefficients, tiny, plain_components,
+        isolated_layouts, nodes, wide, max_coefficients, tiny, plain_components, lookahead, cut,
+        interior_count, most, dead_last, living_search, long_term, influence_weight, pair_missing,
+        block_missing, structure_floor, states, log_factorial,
     )  # fmt: skip

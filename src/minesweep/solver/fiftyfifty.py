@@ -19,8 +19,7 @@ import numpy.typing as npt
 
 from .._jit import entry
 from ..squares import GLYPH_HIDDEN
-from .frontier import around
-from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape, risk_of
+from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape
 from .probability import Analysis
 
 if TYPE_CHECKING:
@@ -171,54 +170,36 @@ def fifty_fifty_or_safe(
     structures' limits of :class:`FiftyFifties`. None when there is none,
     or nothing cheap to count with. David Hill's JSMinesweeper plays such a
     square ("50/50 or safe") before weighing other guesses.
+
+    The rule runs compiled, in one call (:func:`._lookahead.fifty_or_safe`),
+    as the compiled game plays it.
     """
     from .whatif import Lookahead
 
     check_shape(analysis, glyphs)
-    view = np.asarray(glyphs)
-    risk = risk_of(analysis)
-    hidden = view >= GLYPH_HIDDEN
-    doubtful = np.isfinite(risk)
-    seen = around(~hidden) > 0
-    cells = np.argwhere(doubtful & (risk > 0) & hidden & seen & could_pair(~hidden, doubtful))
-    if not len(cells):
-        return None
-    order = np.argsort(risk[tuple(cells.T)], kind="stable")
-    cols = view.shape[1]
-    flat_cells = (cells[order, 0] * cols + cells[order, 1]).astype(np.int64)
-    mines_left = analysis.workings.mine_count - len(analysis.mines)
-    # The structures around each square, those that need no counting to be
-    # ruled out already left out (see :func:`._guesses.fifty_sides`).
-    from ._guesses import fifty_sides
+    return _fifty_fifty_or_safe(Lookahead(analysis), analysis, config)
 
-    owner, start, split, squares = entry(fifty_sides)(
-        np.ascontiguousarray(~hidden),
-        doubtful,
-        np.ascontiguousarray(risk, np.float64),
-        flat_cells,
-        min(config.pair_missing, mines_left - 1),
-        min(config.block_missing, mines_left - 2),
+
+def _fifty_fifty_or_safe(ask: Lookahead, analysis: Analysis, config: PolicyConfig) -> Guess | None:
+    """:func:`fifty_fifty_or_safe` with the what-if tables of ``ask``."""
+    from ._lookahead import fifty_or_safe
+    from .whatif import DEFAULT_STATES
+
+    tables = ask.tables()
+    if tables is None:
+        return None  # an exact analysis: nothing cheap to count with
+    square = int(
+        entry(fifty_or_safe)(tables, config.pair_missing, config.block_missing, DEFAULT_STATES)
     )
-    if not len(owner):
+    if square < 0:
         return None
-    ask = Lookahead(analysis)
-    listed = [divmod(square, cols) for square in squares.tolist()]
-    starts, splits = start.tolist(), split.tolist()
-    for i, index in enumerate(owner.tolist()):
-        # Were the square a mine, the walls and its side would be mines and
-        # the other side safe: does every such layout make the 50/50?
-        row, col = divmod(int(flat_cells[index]), cols)
-        chance = float(risk[row, col])
-        forming = ask.joint(listed[starts[i] : splits[i]], listed[splits[i] : starts[i + 1]])
-        if forming is None or forming < chance * (1.0 - 1e-9):
-            continue  # a mine at the square need not make this 50/50
-        return Guess(
-            row,
-            col,
-            chance,
-            "a mine here only as one side of a 50/50 to come: as well open it now",
-        )
-    return None
+    row, col = divmod(square, analysis.probability.shape[1])
+    return Guess(
+        row,
+        col,
+        float(analysis.probability[row, col]),
+        "a mine here only as one side of a 50/50 to come: as well open it now",
+    )
 
 
 def could_pair(
@@ -232,33 +213,12 @@ def could_pair(
     for the whole board at once, so that only these squares are looked at
     (the limit on walls in doubt is left to it).
     """
-    rows, cols = revealed.shape
-    pad = 2
-    shown = np.zeros((rows + 2 * pad, cols + 2 * pad), np.bool_)
-    shown[pad:-pad, pad:-pad] = revealed
-    open_ = np.zeros_like(shown)
-    open_[pad:-pad, pad:-pad] = doubtful
+    from ._lookahead import pair_mask
 
-    def at(grid: npt.NDArray[np.bool_], dr: int, dc: int) -> npt.NDArray[np.bool_]:
-        return grid[pad + dr : pad + dr + rows, pad + dc : pad + dc + cols]
-
-    found = np.zeros((rows, cols), np.bool_)
-    # A pair: the partner beside (or above, below), walls in the two lines past its ends.
-    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-        ends = (min(0, dr + dc) - 1, max(0, dr + dc) + 1)  # along the pair
-        walled = np.zeros((rows, cols), np.bool_)
-        for end in ends:
-            for side in (-1, 0, 1):
-                walled |= at(shown, end, side) if dr else at(shown, side, end)
-        found |= at(open_, dr, dc) & ~walled
-    # A block: its four squares in doubt, no revealed square at its corners.
-    for top, left in ((-1, -1), (-1, 0), (0, -1), (0, 0)):
-        squares = at(open_, top, left) & at(open_, top, left + 1)
-        squares &= at(open_, top + 1, left) & at(open_, top + 1, left + 1)
-        corners = at(shown, top - 1, left - 1) | at(shown, top - 1, left + 2)
-        corners |= at(shown, top + 2, left - 1) | at(shown, top + 2, left + 2)
-        found |= squares & ~corners
-    return found
+    mask: npt.NDArray[np.bool_] = entry(pair_mask)(
+        np.ascontiguousarray(revealed, np.bool_), np.ascontiguousarray(doubtful, np.bool_)
+    )
+    return mask
 
 
 def forced_fifty_fifty(analysis: Analysis, glyphs: npt.NDArray[np.uint8]) -> Cell | None:

@@ -23,11 +23,9 @@ import numpy.typing as npt
 
 from .._jit import entry
 from ..errors import InvalidBoardError
-from ..squares import GLYPH_HIDDEN
 from .endgame import endgame_guess, isolated_guess
-from .fiftyfifty import FiftyFifties, fifty_fifty_or_safe, forced_fifty_fifty
-from .frontier import around
-from .guess import DEFAULT_POLICY, SAME, Guess, PolicyConfig, check_shape, risk_of
+from .fiftyfifty import _fifty_fifty_or_safe, fifty_fifty_or_safe, forced_fifty_fifty
+from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape
 from .probability import Analysis
 
 if TYPE_CHECKING:
@@ -44,13 +42,6 @@ __all__ = [
     "isolated_guess",
     "lookahead_guess",
 ]
-
-Cell = tuple[int, int]
-
-
-def _settled(value: float) -> float:
-    """``value`` with its last digits (rounding's noise) dropped, for sorting by it."""
-    return round(value, 10)
 
 
 def choose_guess(
@@ -90,8 +81,12 @@ def choose_guess(
     if isolated is not None:
         return isolated
     look = lookahead and config.lookahead and mines is not None
+    ask = None
     if look:
-        early = fifty_fifty_or_safe(analysis, glyphs, config=config)
+        from .whatif import Lookahead
+
+        ask = Lookahead(analysis)
+        early = _fifty_fifty_or_safe(ask, analysis, config)
         if early is not None:
             return early
     # Among the about-as-safe squares, the one most likely to be a blank,
@@ -110,8 +105,8 @@ def choose_guess(
         float(analysis.probability[row, col]),
         "the lowest risk, and among equally safe squares the likeliest to open",
     )
-    if look:
-        return lookahead_guess(analysis, glyphs, own, config=config) or own
+    if ask is not None:
+        return _lookahead_guess(ask, analysis, own, config) or own
     return own
 
 
@@ -147,139 +142,57 @@ def lookahead_guess(
     when it may have become certain either way. When every candidate is
     dead, the safest living square elsewhere is taken, or ``own`` if none
     is found among ``config.living_search`` squares.
+
+    The rule runs compiled, in one call (:func:`._lookahead.weighed_square`),
+    as the compiled game plays it.
     """
     from .whatif import Lookahead
 
     check_shape(analysis, glyphs)
-    view = np.asarray(glyphs)
-    risk = risk_of(analysis)
-    candidates = _lookahead_candidates(view, risk, own, config)
-    if len(candidates) == 1 and not config.dead_last:
-        return own
-    # With dead_last a lone candidate is weighed too: it may be dead.
-    ask = Lookahead(analysis)
-    mines_left = analysis.workings.mine_count - len(analysis.mines)
-    best = _weigh_candidates(
-        ask, candidates, risk, FiftyFifties(view, risk, mines_left, config), config
+    return _lookahead_guess(Lookahead(analysis), analysis, own, config)
+
+
+def _lookahead_guess(
+    ask: Lookahead, analysis: Analysis, own: Guess, config: PolicyConfig
+) -> Guess | None:
+    """:func:`lookahead_guess` with the what-if tables of ``ask``."""
+    from ._lookahead import DEAD, KEEP, LIVING, UNWEIGHED, weighed_square
+    from .whatif import DEFAULT_STATES
+
+    tables = ask.tables()
+    if tables is None:
+        return None  # an exact analysis: nothing cheap to weigh with
+    cols = analysis.probability.shape[1]
+    how, square, survival, weight = entry(weighed_square)(
+        tables,
+        own.row * cols + own.col,
+        config.lookahead_cut,
+        config.lookahead_interior,
+        config.lookahead_candidates,
+        config.dead_last,
+        config.living_search,
+        config.long_term,
+        config.influence_weight,
+        config.pair_missing,
+        config.block_missing,
+        config.structure_floor,
+        DEFAULT_STATES,
     )
-    if best is None:
+    if how == UNWEIGHED:
         return None  # the plain choice could not be weighed: keep it
-    cell, survival, weight = best
-    if cell is None:
-        return _safest_living(ask, risk, set(candidates), config) or own
-    r, c = cell
-    if (r, c) == (own.row, own.col):
+    r, c = divmod(int(square), cols)
+    if how in (KEEP, DEAD) or (r, c) == (own.row, own.col):
         return own
+    chance = float(analysis.probability[r, c])
+    if how == LIVING:
+        return Guess(
+            r,
+            c,
+            chance,
+            "every safer square can show only one number (it is dead, and can wait): "
+            "the safest living one",
+        )
     reason = f"the best chance of surviving this guess and the next: {survival:.1%}"
     if weight > 1.0:
         reason += f", weighed {weight:.2f}x for the 50/50s it may settle early"
-    return Guess(r, c, float(risk[r, c]), reason)
-
-
-def _lookahead_candidates(
-    view: npt.NDArray[np.uint8], risk: npt.NDArray[np.float64], own: Guess, config: PolicyConfig
-) -> list[Cell]:
-    """``own`` first, then the frontier and near-interior squares worth weighing, safest first."""
-    hidden = view >= GLYPH_HIDDEN
-    doubtful = np.isfinite(risk)
-    seen = ~hidden | (around(~hidden) > 0)  # revealed, or next to a revealed square
-    frontier = doubtful & seen
-    good = (1.0 - risk) >= (1.0 - risk.min()) * config.lookahead_cut
-    blank = _chance_of_blank(np.where(np.isinf(risk), 1.0, risk))
-    interior_near = doubtful & ~seen & (around(frontier) > 0) & good
-    near = sorted(
-        ((r, c) for r, c in np.argwhere(interior_near).tolist()),
-        key=lambda cell: (-_settled(float(blank[cell])), cell),
-    )
-    cells = [(r, c) for r, c in np.argwhere(frontier & good).tolist()]
-    mine = (own.row, own.col)
-    others = sorted(
-        {*cells, *near[: config.lookahead_interior]} - {mine},
-        key=lambda cell: (_settled(float(risk[cell])), cell),
-    )
-    return [mine, *others[: config.lookahead_candidates - 1]]
-
-
-def _weigh_candidates(
-    ask: Lookahead,
-    candidates: list[Cell],
-    risk: npt.NDArray[np.float64],
-    fifty_fifties: FiftyFifties,
-    config: PolicyConfig,
-) -> tuple[Cell | None, float, float] | None:
-    """The best candidate, its chance of surviving two guesses, and its 50/50 factor.
-
-    None when the first candidate cannot be weighed; no cell (None) when,
-    with ``config.dead_last``, every candidate weighed was dead.
-    """
-    best: tuple[float, int, int] | None = None
-    survival, weight = 0.0, 1.0  # the best's score without and with its 50/50 factor
-    for index, (r, c) in enumerate(candidates):
-        safe = 1.0 - float(risk[r, c])
-        # A score is at most the square's safety times its 50/50 factor,
-        # whose bound (from single squares' chances) costs no counting.
-        bound = 1.0
-        if config.long_term and safe > 0:
-            bound = fifty_fifties.factor((r, c))
-        if best is not None and safe * bound < best[0] - SAME:
-            continue
-        factor = 1.0
-        if bound > 1.0:
-            factor = fifty_fifties.factor((r, c), ask)
-            if best is not None and safe * factor < best[0] - SAME:
-                continue
-        outcomes = ask.outcomes(r, c)
-        if outcomes is None:
-            if index == 0:
-                return None
-            continue  # no cheap answer: the candidate is left out
-        if config.dead_last and len(outcomes) == 1:
-            continue  # dead: it can wait
-        plain = sum(outcome.chance * outcome.safest for outcome in outcomes)
-        if best is None or factor * plain > best[0] + SAME:
-            best = (factor * plain, r, c)
-            survival, weight = plain, factor
-    if best is None:
-        return None, 0.0, 1.0
-    return (best[1], best[2]), survival, weight
-
-
-def _safest_living(
-    ask: Lookahead, risk: npt.NDArray[np.float64], asked: set[Cell], config: PolicyConfig
-) -> Guess | None:
-    """The safest square not in ``asked`` that can show more than one number (None: none found).
-
-    Ties go to the likelier blank, then board order, as in the plain choice;
-    a square without a cheap answer is passed over (it may be dead too).
-    """
-    blank = _chance_of_blank(np.where(np.isinf(risk), 1.0, risk))
-    doubtful = [(r, c) for r, c in np.argwhere(np.isfinite(risk)).tolist() if (r, c) not in asked]
-    doubtful.sort(
-        key=lambda cell: (_settled(float(risk[cell])), -_settled(float(blank[cell])), cell)
-    )
-    for r, c in doubtful[: config.living_search]:
-        outcomes = ask.outcomes(r, c)
-        if outcomes is not None and len(outcomes) > 1:
-            return Guess(
-                r,
-                c,
-                float(risk[r, c]),
-                "every safer square can show only one number (it is dead, and can wait): "
-                "the safest living one",
-            )
-    return None
-
-
-def _chance_of_blank(probability: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """For each square, the product of its hidden neighbours' chances of being safe.
-
-    A rough estimate (it takes the neighbours as independent) of the chance
-    that the square, if safe, shows a blank: the plain choice's own
-    (:func:`minesweep.solver._guesses.blank_chance`), for the whole board.
-    """
-    from ._guesses import blank_chances
-
-    chances: npt.NDArray[np.float64] = entry(blank_chances)(
-        np.ascontiguousarray(probability, np.float64)
-    )
-    return chances
+    return Guess(r, c, chance, reason)

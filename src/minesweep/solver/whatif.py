@@ -32,11 +32,12 @@ import numpy.typing as npt
 from .._jit import entry
 from ..errors import InvalidBoardError
 from ..squares import GLYPH_HIDDEN, square_name
+from ._lookahead import WhatIf
 from ._whatif import ANSWERED, joint_chance, square_outcomes
 from .frontier import Frontier
 from .probability import Analysis
 
-__all__ = ["DEFAULT_STATES", "Lookahead", "Outcome"]
+__all__ = ["DEFAULT_STATES", "Lookahead", "Outcome", "log_factorials"]
 
 Floats = npt.NDArray[np.float64]
 Index = npt.NDArray[np.int64]
@@ -58,6 +59,17 @@ class Outcome:
     safest: float
 
 
+def log_factorials(n: int) -> Floats:
+    """log(k!) for k from 0 to ``n``.
+
+    Summed in order, so a longer table begins with a shorter one to the bit:
+    the compiled game makes one for the whole board, a :class:`Lookahead`
+    one for its interior, and both must weigh alike.
+    """
+    table: Floats = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, n + 1)))))
+    return table
+
+
 class Lookahead:
     """What-if questions about one analysis: build once per guess, ask per square."""
 
@@ -70,6 +82,7 @@ class Lookahead:
         self._view = workings.view
         self._mine_count = workings.mine_count
         self._states_left = max_states
+        self._tables: WhatIf | None = None
         if frontier is None:
             return
         self._frontier: Frontier = frontier
@@ -87,9 +100,7 @@ class Lookahead:
             self._sure[tuple(analysis.mines.T)] = True
         # log(k!) for k up to the interior's size (an opening only shrinks
         # it), for the interior's binomials.
-        self._log_factorial = np.concatenate(
-            ([0.0], np.cumsum(np.log(np.arange(1, frontier.interior + 1))))
-        )
+        self._log_factorial = log_factorials(frontier.interior)
         self._sizes = [c.sizes for c in workings.counts]
         self._joint_states_left = max_states
         self._flat: tuple[Index, Floats, Index, Floats, Index, Floats] | None = None
@@ -148,6 +159,39 @@ class Lookahead:
                 numbers.tolist(), chances.tolist(), safest.tolist(), strict=True
             )
         ]
+
+    def tables(self) -> WhatIf | None:
+        """What the compiled lookahead (:mod:`._lookahead`) reads of this analysis; made once.
+
+        None when there are no float counts (an exact analysis).
+        """
+        if not self.available:
+            return None
+        if self._tables is None:
+            frontier = self._frontier
+            self._tables = WhatIf(
+                self._view,
+                np.ascontiguousarray(self._analysis.probability, np.float64),
+                self._sure,
+                frontier.settled_mask,
+                frontier.interior_mask,
+                frontier.group_at,
+                frontier.group_start,
+                frontier.group_cells,
+                frontier.witness_start,
+                frontier.group_witnesses,
+                frontier.target_array,
+                self._component_of,
+                frontier.component_start,
+                frontier.component_groups,
+                *self._flattened(),
+                self._log_tops,
+                self._mine_count,
+                frontier.settled,
+                frontier.interior,
+                self._log_factorial,
+            )
+        return self._tables
 
     def _flattened(self) -> tuple[Index, Floats, Index, Floats, Index, Floats]:
         """The counts as :mod:`._whatif`'s kernels read them (see there); made once."""
