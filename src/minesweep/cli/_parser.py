@@ -200,6 +200,8 @@ examples:
       the click and the best alternative marked (guesses/click-0042.svg)
   minesweep replay game.evf --gif game.gif --speed 2
       the game as an animation, twice as fast (needs minesweep[pictures])
+  minesweep replay game.evf --timeline timeline.svg
+      3BV solved against time, each guess marked with its chance, and the luck
 
 formats: AVF (Minesweeper Arbiter), RMV (Viennasweeper v1, v2), EVF
 (Metasweeper v0-v4), MVF (Minesweeper Clone 0.97) and RawVF text; the
@@ -269,6 +271,14 @@ def _add_replay(commands: _Commands) -> None:
             "the view before the click with the heat map of mine chances, the click and "
             "the best alternative marked, and the verdict under it; named "
             "click-NNNN.svg by the click's index (as in --format json)"
+        ),
+    )
+    replay.add_argument(
+        "--timeline",
+        metavar="OUT.svg",
+        help=(
+            "write one replay's timeline as an SVG chart: the 3BV solved against time, "
+            "each guess marked with its mine chance, and the luck running total"
         ),
     )
     replay.add_argument(

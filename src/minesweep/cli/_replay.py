@@ -289,6 +289,9 @@ def replay(arguments: argparse.Namespace) -> None:
     if arguments.svg is not None:
         _guess_pictures(arguments)
         return
+    if arguments.timeline is not None:
+        _timeline(arguments)
+        return
     # Only the paths are listed ahead: the count of files is said on Ctrl-C.
     listed = list(replay_files(arguments.files))
     total = len(listed)
@@ -369,6 +372,23 @@ def _guess_pictures(arguments: argparse.Namespace) -> None:
     _Output(arguments.format, True, False).file((path, table.rows(), None), 1)
     count = len(pictures)
     sys.stderr.write(f"wrote {_count(count, 'picture')} ({_count(count, 'guess')}) to {folder}\n")
+
+
+def _timeline(arguments: argparse.Namespace) -> None:
+    """``--timeline OUT.svg``: one replay's 3BV against time, with its guesses and luck."""
+    from ..replays import read
+    from ..replays.timeline import timeline
+
+    one_file = len(arguments.files) == 1 and not Path(arguments.files[0]).is_dir()
+    if not one_file or arguments.clicks or arguments.format != "text":
+        raise SettingsError("--timeline takes one replay file, without --clicks or --format")
+    path = arguments.files[0]
+    try:
+        picture = timeline(read(path, name=path)).encode()
+        Path(arguments.timeline).write_bytes(picture)
+    except OSError as error:
+        raise SettingsError(f"{error.filename or path}: {error.strerror or error}") from None
+    sys.stderr.write(f"wrote {arguments.timeline} ({len(picture):,} bytes)\n")
 
 
 def _outcomes(listed: list[Entry], arguments: argparse.Namespace) -> Iterator[Outcome]:
