@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -360,6 +362,53 @@ def test_a_replay_is_drawn_with_its_final_board_and_statistics() -> None:
     # Won: every mine flagged, nothing left hidden.
     kinds = [r.get("class", "").split()[1] for r in squares(root)]
     assert (kinds.count("flag"), kinds.count("hidden")) == (99, 0)
+    # The statistics are seen too, not only read by a screen reader.
+    assert [text.text for text in texts(root, "caption")] == [
+        "Szymon_M, won: time 69.60 s, 3BV 167/167, 3BV/s 2.40",
+        "EVF, 16 by 30, 99 mines",
+    ]
+
+
+def test_a_replay_shows_itself_in_jupyter_as_its_picture() -> None:
+    from minesweep.replays import picture, read
+
+    replay = read(DATA / "test_subject.evf")
+    assert replay._repr_svg_() == picture(replay)
+
+
+def test_a_replay_draws_itself_whichever_module_was_imported_first() -> None:
+    # The model does not import the drawing (that would be a cycle): the
+    # package installs it. Importing the model alone must still install it.
+    code = (
+        "from minesweep.replays.model import Replay\n"
+        "from minesweep.replays.evf import read_evf\n"
+        f"replay = read_evf(open({str(DATA / 'test_subject.evf')!r}, 'rb').read(), 'x.evf')\n"
+        "print('Szymon_M, won' in replay._repr_svg_())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+
+
+def test_a_caption_is_written_under_the_board_in_lines_that_fit() -> None:
+    words = "one two three four five six seven eight nine ten eleven twelve"
+    picture = svg.board(np.zeros((3, 5), np.uint8), size=24, caption=words + "\nlast line")
+    root = parse(picture)
+    lines = texts(root, "caption")
+    assert len(lines) > 2
+    assert " ".join(line.text or "" for line in lines) == words + " last line"
+    assert lines[-1].text == "last line"
+    width, height = int(root.get("width", "")), int(root.get("height", ""))
+    assert width == 5 * 24
+    # Every line below the board and inside the picture, the background behind them.
+    baselines = [float(line.get("y", "")) for line in lines]
+    assert 3 * 24 < baselines[0] < baselines[-1] <= height
+    rects = root.iter(f"{{{NS['svg']}}}rect")
+    background = next(rect for rect in rects if rect.get("class") == "background")
+    assert background.get("height") == str(height)
+    for line in lines[:-1]:
+        assert svg._caption_width(line.text or "") <= width - svg.CAPTION_FONT
+    # Without a caption, the picture is the board's size exactly.
+    assert parse(svg.board(np.zeros((3, 5), np.uint8), size=24)).get("height") == "72"
 
 
 # --- in a browser --------------------------------------------------------------------

@@ -96,6 +96,8 @@ class Theme:
     #: The marks' colours by kind, and the cursor's.
     marks: Mapping[str, str]
     cursor: str
+    #: The text of a caption under the board.
+    caption: str = "#000000"
 
 
 THEMES: Final[Mapping[str, Theme]] = MappingProxyType(
@@ -155,6 +157,7 @@ THEMES: Final[Mapping[str, Theme]] = MappingProxyType(
                 {"hint": "#ffb74d", "click": "#64b5f6", "safe": "#81c784", "mine": "#ef5350"}
             ),
             cursor="#ffffff",
+            caption="#e6e6e6",
         ),
     }
 )
@@ -169,6 +172,9 @@ FONT: Final = "Arial, Helvetica, sans-serif"
 CHAR_WIDTHS: Final[Mapping[str, float]] = MappingProxyType(
     dict.fromkeys("0123456789", 0.556) | {"%": 0.889, "<": 0.584, ">": 0.584, "?": 0.611}
 )
+#: The caption's font size in pixels, and its line height in fonts.
+CAPTION_FONT: Final = 12.0
+CAPTION_LINE: Final = 1.3
 #: The smallest font a percentage is written in, in pixels; below it the
 #: heat map shows only its colour.
 MIN_PERCENT_FONT: Final = 7.0
@@ -211,6 +217,7 @@ def board(
     size: int = 24,
     theme: str = "classic",
     title: str | None = None,
+    caption: str | None = None,
 ) -> str:
     """The SVG picture of ``view``, ``size`` pixels a square, as a string.
 
@@ -219,7 +226,9 @@ def board(
     hidden square from safe to mine and writes its percentage where the
     square is large enough. ``marks`` marks squares; ``cursor`` outlines one.
     ``title`` is the board's accessible name (by default its size and what
-    it shows). Raises :class:`~minesweep.errors.InvalidBoardError` for a view,
+    it shows). ``caption`` is written under the board, in lines that fit its
+    width (a title is read only by screen readers and tooltips; a caption is
+    seen). Raises :class:`~minesweep.errors.InvalidBoardError` for a view,
     probabilities, mark or cursor that do not fit, and
     :class:`~minesweep.errors.SettingsError` for a bad ``size`` or ``theme``.
     """
@@ -235,6 +244,9 @@ def board(
         title = _default_title(glyphs)
 
     width, height = cols * size, rows * size
+    lines = [] if caption is None else _caption_lines(caption, width)
+    board_height = height
+    height += round(len(lines) * CAPTION_LINE * CAPTION_FONT + (CAPTION_FONT / 2 if lines else 0))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" role="img" '
         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
@@ -257,8 +269,47 @@ def board(
             f'height="{_n(size - 2)}" fill="none" stroke="{colours.cursor}" '
             f'stroke-width="2" stroke-dasharray="3 2"/>'
         )
+    for n, line in enumerate(lines):
+        # Left-aligned, the first baseline a line below the board's edge.
+        baseline = board_height + (n + 1) * CAPTION_LINE * CAPTION_FONT
+        out.append(
+            f'<text class="caption" x="{_n(CAPTION_FONT / 2)}" y="{_n(baseline)}" '
+            f'font-family="{FONT}" font-size="{_n(CAPTION_FONT)}" '
+            f'fill="{colours.caption}">{escape(line)}</text>'
+        )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _caption_lines(caption: str, width: int) -> list[str]:
+    """``caption`` broken at spaces into lines that fit ``width`` pixels (by an estimate).
+
+    A word wider than the board is a line of its own: it may run past the
+    edge, but the caption is never cut. Newlines in ``caption`` break lines too.
+    """
+    room = width - CAPTION_FONT  # half a font's margin each side
+    lines: list[str] = []
+    for paragraph in caption.splitlines() or [""]:
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if line and _caption_width(candidate) > room:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def _caption_width(text: str) -> float:
+    """The width of ``text`` in regular :data:`FONT` at :data:`CAPTION_FONT`, estimated.
+
+    Arial's regular letters average about half an em; wide ones (m, w,
+    capitals) are counted more, so that a line rarely runs past the edge.
+    """
+    wide = sum(character in "mwMW@%" or character.isupper() for character in text)
+    return (0.52 * len(text) + 0.3 * wide) * CAPTION_FONT
 
 
 # --- checks ---------------------------------------------------------------------------

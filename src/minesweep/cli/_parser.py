@@ -195,8 +195,13 @@ examples:
       (avoidable or forced), certain only by counting, the game's luck
   minesweep replay --clicks --format csv replays/ > clicks.csv
       one row a click of every file
+  minesweep replay --clicks game.evf --svg guesses/
+      the verdicts, and a picture of every guess: the heat map before it,
+      the click and the best alternative marked (guesses/click-0042.svg)
   minesweep replay game.evf --gif game.gif --speed 2
       the game as an animation, twice as fast (needs minesweep[pictures])
+  minesweep replay game.evf --timeline timeline.svg
+      3BV solved against time, each guess marked with its chance, and the luck
 
 formats: AVF (Minesweeper Arbiter), RMV (Viennasweeper v1, v2), EVF
 (Metasweeper v0-v4), MVF (Minesweeper Clone 0.97) and RawVF text; the
@@ -256,6 +261,24 @@ def _add_replay(commands: _Commands) -> None:
             "changed it, the cursor and a caption (player, time, 3BV, 3BV/s), timed like "
             "the original but with pauses cut to 2 s (needs Pillow: "
             "pip install 'minesweep[pictures]')"
+        ),
+    )
+    replay.add_argument(
+        "--svg",
+        metavar="DIR",
+        help=(
+            "with --clicks, for one file: also write a picture of every guess into DIR, "
+            "the view before the click with the heat map of mine chances, the click and "
+            "the best alternative marked, and the verdict under it; named "
+            "click-NNNN.svg by the click's index (as in --format json)"
+        ),
+    )
+    replay.add_argument(
+        "--timeline",
+        metavar="OUT.svg",
+        help=(
+            "write one replay's timeline as an SVG chart: the 3BV solved against time, "
+            "each guess marked with its mine chance, and the luck running total"
         ),
     )
     replay.add_argument(

@@ -5,7 +5,7 @@ status 2 at the end; the other files are still printed. Many files are read
 on ``--workers`` processes, or on a Dask cluster (``--dask``: the files' bytes
 go to the workers, so they need no shared disk), and printed in the order
 given. ``--clicks`` prints the solver's verdict on every click instead of one
-summary a file.
+summary a file; with ``--svg DIR`` (one file) it also draws every guess.
 
 The output streams: each file's rows are written, and flushed, as soon as
 the file is read and every file before it is printed, so that a batch of any
@@ -286,6 +286,12 @@ def replay(arguments: argparse.Namespace) -> None:
     if arguments.gif is not None:
         _gif(arguments)
         return
+    if arguments.svg is not None:
+        _guess_pictures(arguments)
+        return
+    if arguments.timeline is not None:
+        _timeline(arguments)
+        return
     # Only the paths are listed ahead: the count of files is said on Ctrl-C.
     listed = list(replay_files(arguments.files))
     total = len(listed)
@@ -338,6 +344,51 @@ def _gif(arguments: argparse.Namespace) -> None:
     except OSError as error:
         raise SettingsError(f"{error.filename or path}: {error.strerror or error}") from None
     sys.stderr.write(f"wrote {arguments.gif} ({written:,} bytes)\n")
+
+
+def _guess_pictures(arguments: argparse.Namespace) -> None:
+    """``--clicks --svg DIR``: the verdicts printed, and a picture of every guess in ``DIR``."""
+    from ..replays import read
+    from ..replays.drawing import guess_pictures
+    from ..replays.verdict import judge_clicks
+
+    one_file = len(arguments.files) == 1 and not Path(arguments.files[0]).is_dir()
+    if not one_file or not arguments.clicks or arguments.gif is not None:
+        raise SettingsError("--svg takes one replay file, with --clicks (and without --gif)")
+    path = arguments.files[0]
+    folder = Path(arguments.svg)
+    try:
+        replay = read(path, name=path)
+        table = judge_clicks(replay)
+        pictures = guess_pictures(replay, table)
+        folder.mkdir(parents=True, exist_ok=True)
+        # Zero-padded to the widest index, so that the names sort in the
+        # order played.
+        width = max(4, len(str(len(table.clicks))))
+        for click, picture in pictures:
+            (folder / f"click-{click.index:0{width}d}.svg").write_text(picture, encoding="utf-8")
+    except OSError as error:
+        raise SettingsError(f"{error.filename or path}: {error.strerror or error}") from None
+    _Output(arguments.format, True, False).file((path, table.rows(), None), 1)
+    count = len(pictures)
+    sys.stderr.write(f"wrote {_count(count, 'picture')} ({_count(count, 'guess')}) to {folder}\n")
+
+
+def _timeline(arguments: argparse.Namespace) -> None:
+    """``--timeline OUT.svg``: one replay's 3BV against time, with its guesses and luck."""
+    from ..replays import read
+    from ..replays.timeline import timeline
+
+    one_file = len(arguments.files) == 1 and not Path(arguments.files[0]).is_dir()
+    if not one_file or arguments.clicks or arguments.format != "text":
+        raise SettingsError("--timeline takes one replay file, without --clicks or --format")
+    path = arguments.files[0]
+    try:
+        picture = timeline(read(path, name=path)).encode()
+        Path(arguments.timeline).write_bytes(picture)
+    except OSError as error:
+        raise SettingsError(f"{error.filename or path}: {error.strerror or error}") from None
+    sys.stderr.write(f"wrote {arguments.timeline} ({len(picture):,} bytes)\n")
 
 
 def _outcomes(listed: list[Entry], arguments: argparse.Namespace) -> Iterator[Outcome]:

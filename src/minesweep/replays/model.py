@@ -119,6 +119,34 @@ class Replay:
         mine_count: int = _FIELD.raw(self).mine_count  # a FieldMask's or a Minefield's
         return mine_count
 
+    def _repr_svg_(self) -> str:
+        """The final board, with the player, time, 3BV and 3BV/s under it, for Jupyter.
+
+        :func:`minesweep.replays.picture` draws it (see :func:`draw_with`).
+        """
+        if _DRAWER is None:  # pragma: no cover - the package installs it on import
+            raise RuntimeError("minesweep.replays.drawing was not imported")
+        return _DRAWER(self)
+
+
+# --- drawing, installed by the module that can -----------------------------------------
+#
+# The final board comes from the click analysis (.clicks), which imports this
+# module: a Replay that imported its drawing, even inside the method, would be
+# an import cycle, and the layers allow none (tests/test_package.py reads
+# function-level imports too). So the drawing depends on the model, not the
+# other way round: .drawing hands its function over here when it is imported,
+# and the package's __init__ imports it, so every Replay (a Replay cannot be
+# had without importing minesweep.replays first) draws itself.
+
+_DRAWER: Callable[[Replay], str] | None = None
+
+
+def draw_with(drawer: Callable[[Replay], str]) -> None:
+    """Make ``drawer`` what ``Replay._repr_svg_`` returns (called by :mod:`.drawing`)."""
+    global _DRAWER
+    _DRAWER = drawer
+
 
 # --- events kept as columns until asked for ------------------------------------------
 #
