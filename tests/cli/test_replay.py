@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from minesweep.replays import read, write_evf
+from minesweep.replays import read, write_evf, write_rawvf
 
 from .runner import run
 
@@ -84,12 +84,31 @@ def test_a_header_that_claims_another_3bv_is_reported(
 def test_a_folder_without_replays_says_so(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
 ) -> None:
+    # A text file and a picture are not replays, whatever the folder holds.
+    (tmp_path / "notes.txt").write_text("Board: not really\n", encoding="utf-8")
+    (tmp_path / "board.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     status, _, err = run(capsys, monkeypatch, "replay", str(tmp_path))
     assert status == 2
-    assert err == (
-        f"minesweep replay: {tmp_path}: no replay files (.avf .rmv .evf .mvf .rawvf) "
-        "in this folder\n"
-    )
+    assert err == f"minesweep replay: {tmp_path}: no replay files in this folder\n"
+
+
+def test_a_folder_finds_replays_by_their_bytes_not_their_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    # A RawVF saved as .txt, an AVF renamed without extension, an RMV named
+    # .bak: each is read. A damaged file named .evf is reported, not skipped.
+    (tmp_path / "game.txt").write_text(write_rawvf(read(DATA / "test_subject.evf")))
+    (tmp_path / "arbiter").write_bytes((DATA / "test_subject.avf").read_bytes())
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "copy.bak").write_bytes((DATA / "test_subject.rmv").read_bytes())
+    (tmp_path / "cut.evf").write_bytes(b"\x07" * 10)
+    (tmp_path / "readme.md").write_text("# not a replay\n")
+    status, out, err = run(capsys, monkeypatch, "replay", "--format", "json", str(tmp_path))
+    assert status == 2
+    found = {pathlib.Path(json.loads(line)["file"]).name: json.loads(line) for line in out.splitlines()}
+    assert sorted(found) == ["arbiter", "copy.bak", "game.txt"]
+    assert [found[name]["format"] for name in sorted(found)] == ["avf", "rmv", "rawvf"]
+    assert err.count("\n") == 1 and f"{tmp_path / 'cut.evf'}:" in err
 
 
 def _finite(value: object) -> object:

@@ -36,10 +36,7 @@ from ._args import EXIT_USAGE, interrupted
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-__all__ = ["REPLAY_SUFFIXES", "replay", "replay_files"]
-
-#: The extensions a folder's replays are found by.
-REPLAY_SUFFIXES = frozenset({".avf", ".rmv", ".evf", ".mvf", ".rawvf"})
+__all__ = ["replay", "replay_files"]
 
 # The most files a worker reads in one go: enough to hide the cost of
 # sending them, few enough that the first rows come soon (a chunk's rows are
@@ -56,18 +53,17 @@ Result = TypeVar("Result")
 def replay_files(names: Sequence[str]) -> Iterator[tuple[str, str | None]]:
     """Each file named, and each replay in a folder named (recursively, sorted), with a problem.
 
-    The problem is None for a file to read, else why it cannot be.
+    The problem is None for a file to read, else why it cannot be. A folder's
+    replays are told by their bytes (or their names: ``reading.replay_paths``).
     """
+    from ..replays.reading import replay_paths
+
     for name in names:
         path = Path(name)
         if path.is_dir():
-            found = sorted(
-                str(child)
-                for child in path.rglob("*")
-                if child.suffix.lower() in REPLAY_SUFFIXES and child.is_file()
-            )
+            found = replay_paths(path)
             if not found:
-                yield name, "no replay files (.avf .rmv .evf .mvf .rawvf) in this folder"
+                yield name, "no replay files in this folder"
             for child in found:
                 yield child, None
         elif not path.exists():

@@ -7,6 +7,13 @@ software's name as text a few bytes on; an Arbiter file has its
 ``[level|`` text header within its first few hundred bytes. Only when the
 bytes fit none of these does the extension choose the reader, whose error
 then says what is wrong.
+
+A folder's replays (:func:`replay_paths`) are chosen the same way, by the
+first 4 KiB of each file: a RawVF text saved as ``.txt``, or a replay
+renamed without its extension, is found. A file named as a replay
+(``.avf .rmv .evf .mvf .rawvf``) is taken whatever its bytes: the early
+Clone files (0.96 and before) have no header to tell them by, and a damaged
+replay is then reported rather than silently left out.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from .mvf import read_mvf
 from .rawvf import read_rawvf
 from .rmv import read_rmv
 
-__all__ = ["detect_format", "read"]
+__all__ = ["REPLAY_SUFFIXES", "detect_format", "looks_like_replay", "read", "replay_paths"]
 
 Reader = Callable[[bytes, str], Replay]
 _READERS: dict[str, Reader] = {
@@ -32,6 +39,12 @@ _READERS: dict[str, Reader] = {
 }  # fmt: skip
 _EXTENSIONS = {".avf": "avf", ".rmv": "rmv", ".evf": "evf", ".mvf": "mvf",
                ".rawvf": "rawvf", ".txt": "rawvf"}  # fmt: skip
+#: The extensions of the formats read: a file so named in a folder is taken.
+REPLAY_SUFFIXES = frozenset({".avf", ".rmv", ".evf", ".mvf", ".rawvf"})
+#: How much of a file :func:`looks_like_replay` reads: every test of
+#: :func:`detect_format` looks within it (the AVF header within 2,048 bytes,
+#: the RawVF version line within 4,096).
+SNIFF_BYTES = 4096
 _AVF_HEADER = re.compile(rb"\[[0-3]\|(?:W\d+H\d+M\d+\|)?\d{1,2}\.\d{1,2}\.\d{4}\.")
 
 
@@ -70,6 +83,33 @@ def _looks_like_evf(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return name.isprintable()
+
+
+def looks_like_replay(path: str | os.PathLike[str]) -> bool:
+    """Whether the first bytes of the file at ``path`` are a replay's; False if it cannot be read."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    return detect_format(head) is not None
+
+
+def replay_paths(folder: str | os.PathLike[str]) -> list[str]:
+    """The replays in ``folder`` and below, sorted: by their bytes, or named as replays.
+
+    A file is taken when its first bytes are a replay's (:func:`detect_format`)
+    or its extension is a replay format's: the headerless early Clone files
+    have nothing else to tell them by, and a damaged replay is read, and
+    reported, rather than skipped.
+    """
+    found = []
+    for child in Path(folder).rglob("*"):
+        if not child.is_file():
+            continue
+        if child.suffix.lower() in REPLAY_SUFFIXES or looks_like_replay(child):
+            found.append(str(child))
+    return sorted(found)
 
 
 def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Replay:
