@@ -85,6 +85,13 @@ def _looks_like_evf(data: bytes) -> bool:
     return name.isprintable()
 
 
+def _why(error: OSError) -> str:
+    """What the system said, without the path (the message names it once)."""
+    if isinstance(error, IsADirectoryError):
+        return "a folder, not a file"
+    return error.strerror or type(error).__name__
+
+
 def looks_like_replay(path: str | os.PathLike[str]) -> bool:
     """Whether the first bytes of the file at ``path`` are a replay's; False if it cannot be read."""
     try:
@@ -118,16 +125,23 @@ def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> 
     ``name`` names the file in error messages and, for bytes, gives the
     extension used when the content does not tell the format (default:
     the path, or "replay bytes"). Raises :class:`ReplayError` (a
-    ValueError) naming the file and the byte where reading failed, or
-    OSError when the file cannot be opened.
+    ValueError) and nothing else: naming the file and the byte where reading
+    failed, or the path and why it cannot be opened (missing, a folder, no
+    permission).
     """
     if isinstance(source, bytes | bytearray | memoryview):
         data = bytes(source)
         where = name or "replay bytes"
     else:
         path = Path(source)
-        data = path.read_bytes()
         where = name or str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            # One exception for every file that cannot be read, as the
+            # package promises: a caller that reads a folder of replays
+            # catches ReplayError (or ValueError) and goes on.
+            raise ReplayError(f"{where}: cannot read it: {_why(error)}") from error
     found = detect_format(data)
     if found is None:
         found = _EXTENSIONS.get(Path(where).suffix.lower())
