@@ -150,13 +150,48 @@ def test_clicks_header_counts_clicks_not_squares(
     path = DATA / "test_subject.avf"
     status, out, err = run(capsys, monkeypatch, "replay", "--clicks", str(path))
     assert (status, err) == (0, "")
-    rows = judge_clicks(read(path)).rows()
+    replay = read(path)
+    rows = judge_clicks(replay).rows()
     judged = sum(row["judged"] for row in rows)
     header = out.splitlines()[0]
-    assert f"{len(rows)} clicks, {judged} of them judged (opened squares or hit a mine)" in header
+    # Won: the judged clicks opened every safe square, 54 on 8x8 with 10 mines.
+    safe = replay.rows * replay.cols - replay.mines
+    assert (judged, safe) == (18, 54)
+    assert (
+        f"36 clicks, 18 of them judged (the clicks that opened squares, 54 squares in all, "
+        f"or hit a mine); " in header
+    )
     assert "1 guess (1 avoidable, 0 best, 0 forced, 0 worse)" in header  # no "1 guesses"
     # One line a judged click under the header and the column names.
     assert len(out.splitlines()) == 2 + judged
+
+
+def test_clicks_header_of_a_lost_game_counts_the_mine_apart(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    import numpy as np
+
+    from minesweep.field import Minefield
+
+    from ..replays._oracle import replay_of
+
+    # Mines at the corners (0, 0) and (2, 2): open the middle 2 (one square),
+    # flag (0, 1), then click the mine at (2, 2).
+    mines = np.zeros((3, 3), np.bool_)
+    mines[0, 0] = mines[2, 2] = True
+    events = [
+        (0, "lc", 24, 24), (100, "lr", 24, 24), (300, "rc", 24, 8), (400, "rr", 24, 8),
+        (600, "lc", 40, 40), (700, "lr", 40, 40),
+    ]  # fmt: skip
+    path = tmp_path / "lost.evf"
+    path.write_bytes(write_evf(replay_of(Minefield(mines), events, px=16)))
+    status, out, err = run(capsys, monkeypatch, "replay", "--clicks", str(path))
+    assert (status, err) == (0, "")
+    header = out.splitlines()[0]
+    assert (
+        f"{path}: 3 clicks, 2 of them judged (the clicks that opened squares, 1 square in all, "
+        f"or hit a mine: 1); " in header
+    )
 
 
 def test_clicks_csv_is_one_row_a_click_of_every_file(

@@ -181,11 +181,17 @@ def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
     graded = ", ".join(f"{grades.count(grade)} {grade}" for grade in _GRADES)
     hard = sum(row["by_counting"] for row in judged)
     luck = rows[-1]["pluck"] if rows else 0.0
-    # Counted in clicks: a judged click is one that opened squares (however
-    # many) or hit a mine; the others flagged, or opened nothing.
+    # Clicks and squares are counted apart: a judged click is one that opened
+    # squares (however many: a chord or an opening opens dozens) or hit a
+    # mine; the others flagged, or opened nothing. The squares are the sum of
+    # what the judged clicks opened, a won game's every safe square.
+    opened = sum(row["opened"] for row in judged)
+    hit = sum(row["effect"] == "mine" for row in judged)
+    mines = f": {hit}" if hit else ""
     lines = [
-        f"{path}: {_count(len(rows), 'click')}, {len(judged)} of them judged (opened squares "
-        f"or hit a mine); luck {luck:.3f} (-log10 of the chance of surviving the guesses), "
+        f"{path}: {_count(len(rows), 'click')}, {len(judged)} of them judged (the clicks that "
+        f"opened squares, {_count(opened, 'square')} in all, or hit a mine{mines}); "
+        f"luck {luck:.3f} (-log10 of the chance of surviving the guesses), "
         f"{_count(len(guesses), 'guess')} ({graded}), {hard} certain only by counting",
         "     time  click   square    chance  verdict",
     ]
