@@ -194,6 +194,25 @@ def test_clicks_header_of_a_lost_game_counts_the_mine_apart(
     )
 
 
+def test_stnb_off_the_standard_boards_is_said_undefined_not_zero(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    from minesweep.field import Minefield
+
+    from ..replays._oracle import replay_of
+    from ..replays._games import NINE_EVENTS, NINE_MINES
+
+    path = tmp_path / "beginner9.evf"
+    path.write_bytes(write_evf(replay_of(Minefield(NINE_MINES), NINE_EVENTS, px=16)))
+    status, out, err = run(capsys, monkeypatch, "replay", str(path), str(DATA / "test_subject.avf"))
+    assert (status, err) == (0, "")
+    assert "STNB - (defined on 8x8/10, 16x16/40 and 16x30/99 only)" in out
+    assert "STNB 57.151," in out  # the 8x8 Arbiter file has one
+    # The record keeps ms-toollib's 0.
+    status, out, err = run(capsys, monkeypatch, "replay", "--format", "json", str(path))
+    assert (status, json.loads(out)["stnb"]) == (0, 0.0)
+
+
 def test_clicks_csv_is_one_row_a_click_of_every_file(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -139,7 +139,14 @@ def _text(record: dict[str, Any]) -> str:
             return "-" if not math.isfinite(value) else f"{value:.3f}"
         return str(value)
 
+    from ..replays.stats import stnb_constant
+
     won = "won" if record["won"] else "not won"
+    # STNB exists for the three standard boards alone; elsewhere the record
+    # keeps ms-toollib's 0, which a person would read as a score.
+    stnb = number(record["stnb"])
+    if stnb_constant(record["rows"], record["cols"], record["mines"]) is None:
+        stnb = "- (defined on 8x8/10, 16x16/40 and 16x30/99 only)"
     lines = [
         f"{record['file']}: {record['format'].upper()} v{record['version']}, "
         f"{record['software'] or 'unknown software'}, player {record['player'] or '-'}",
@@ -150,7 +157,7 @@ def _text(record: dict[str, Any]) -> str:
         f"double {record['double']}), effective {record['ce']}; IOE {number(record['ioe'])}, "
         f"throughput {number(record['thrp'])}, correctness {number(record['corr'])}",
         f"  openings {record['op']}, islands {record['isl']}, ZiNi {record['zini']}, "
-        f"HZiNi {record['hzini']}, STNB {number(record['stnb'])}, RQP {number(record['rqp'])}",
+        f"HZiNi {record['hzini']}, STNB {stnb}, RQP {number(record['rqp'])}",
     ]
     lines += [f"  check: {line}" for line in record["checks"]]
     return "\n".join(lines)
