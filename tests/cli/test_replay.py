@@ -105,10 +105,13 @@ def test_a_folder_finds_replays_by_their_bytes_not_their_names(
     (tmp_path / "readme.md").write_text("# not a replay\n")
     status, out, err = run(capsys, monkeypatch, "replay", "--format", "json", str(tmp_path))
     assert status == 2
-    found = {pathlib.Path(json.loads(line)["file"]).name: json.loads(line) for line in out.splitlines()}
+    found = {
+        pathlib.Path(json.loads(line)["file"]).name: json.loads(line) for line in out.splitlines()
+    }
     assert sorted(found) == ["arbiter", "copy.bak", "game.txt"]
     assert [found[name]["format"] for name in sorted(found)] == ["avf", "rmv", "rawvf"]
-    assert err.count("\n") == 1 and f"{tmp_path / 'cut.evf'}:" in err
+    assert err.count("\n") == 1
+    assert f"{tmp_path / 'cut.evf'}:" in err
 
 
 def _finite(value: object) -> object:
@@ -158,8 +161,8 @@ def test_clicks_header_counts_clicks_not_squares(
     safe = replay.rows * replay.cols - replay.mines
     assert (judged, safe) == (18, 54)
     assert (
-        f"36 clicks, 18 of them judged (the clicks that opened squares, 54 squares in all, "
-        f"or hit a mine); " in header
+        "36 clicks, 18 of them judged (the clicks that opened squares, 54 squares in all, "
+        "or hit a mine); " in header
     )
     assert "1 guess (1 avoidable, 0 best, 0 forced, 0 worse)" in header  # no "1 guesses"
     # One line a judged click under the header and the column names.
@@ -199,8 +202,8 @@ def test_stnb_off_the_standard_boards_is_said_undefined_not_zero(
 ) -> None:
     from minesweep.field import Minefield
 
-    from ..replays._oracle import replay_of
     from ..replays._games import NINE_EVENTS, NINE_MINES
+    from ..replays._oracle import replay_of
 
     path = tmp_path / "beginner9.evf"
     path.write_bytes(write_evf(replay_of(Minefield(NINE_MINES), NINE_EVENTS, px=16)))

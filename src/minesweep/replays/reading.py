@@ -93,7 +93,7 @@ def _why(error: OSError) -> str:
 
 
 def looks_like_replay(path: str | os.PathLike[str]) -> bool:
-    """Whether the first bytes of the file at ``path`` are a replay's; False if it cannot be read."""
+    """Whether the file's first bytes are a replay's (False if it cannot be read)."""
     try:
         with open(path, "rb") as file:
             head = file.read(SNIFF_BYTES)

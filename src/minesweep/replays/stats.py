@@ -122,7 +122,7 @@ class StatRules:
 
 
 def stnb_constant(rows: int, cols: int, mines: int, rules: StatRules | None = None) -> float | None:
-    """STNB's constant for a ``rows`` x ``cols`` board of ``mines``, or None where STNB is undefined.
+    """STNB's constant for a ``rows`` x ``cols`` board of ``mines``; None where STNB is undefined.
 
     Only the three standard levels have one (8x8/10, 16x16/40, 16x30/99);
     ``stnb`` is 0 elsewhere, as in ms-toollib, and this tells that 0 apart.
