@@ -96,3 +96,58 @@ def test_stats_reads_an_mbf_file(
     status, out, err = run_raw(capsys, "stats", str(path))
     assert (status, err) == (0, "")
     assert out.startswith("size        2x3\nmines       2 (33.3%)\n")
+
+
+REPLAYS = pathlib.Path(__file__).resolve().parent.parent / "replays" / "data"
+
+
+def _replay_bytes(kind: str) -> bytes:
+    from minesweep.replays import read, write_evf, write_rawvf
+
+    if kind == "mvf":  # a Clone header is all the sniff needs
+        return b"\x11\x4d" + bytes(25) + b"5" + bytes(200)
+    if kind == "rawvf":
+        return write_rawvf(read(REPLAYS / "test_subject.avf")).encode("utf-8")
+    if kind == "evf-v4":
+        return write_evf(read(REPLAYS / "test_subject.rmv"))
+    return (REPLAYS / f"test_subject.{kind}").read_bytes()
+
+
+@pytest.mark.parametrize("command", ["stats", "solve"])
+@pytest.mark.parametrize("kind", ["avf", "evf", "rmv", "mvf", "rawvf", "evf-v4"])
+def test_a_replay_file_points_to_minesweep_replay(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], command: str, kind: str
+) -> None:
+    # Named .dat: the bytes tell it is a replay, not the name.
+    path = tmp_path / "game.dat"
+    path.write_bytes(_replay_bytes(kind))
+    status, out, err = run_raw(capsys, command, str(path))
+    assert (status, out) == (2, "")
+    name = kind.split("-")[0].upper()
+    assert err == (
+        f"minesweep {command}: {str(path)!r} is a replay ({name}), not a board: "
+        f"read it with minesweep replay {path}\n"
+    )
+
+
+def test_a_replay_on_standard_input_is_said_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _replay_bytes("evf")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, err = run_raw(capsys, "stats", "-")
+    assert (status, out) == (2, "")
+    assert err.startswith("minesweep stats: standard input is a replay (EVF), not a board")
+    assert err.count("\n") == 1
+
+
+def test_an_mbf_that_starts_as_a_clone_replay_is_a_board(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 17 wide and 77 high is 0x11 0x4D, a Clone replay's first two bytes; its
+    # length is an MBF's own, so it is read as the board it is.
+    path = tmp_path / "board.mbf"
+    path.write_bytes(bytes([17, 77, 0, 1, 16, 76]))
+    status, out, err = run_raw(capsys, "stats", str(path))
+    assert (status, err) == (0, "")
+    assert out.startswith("size        77x17\nmines       1 ")

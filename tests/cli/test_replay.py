@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from minesweep.replays import read, write_evf
+from minesweep.replays import read, write_evf, write_rawvf
 
 from .runner import run
 
@@ -84,12 +84,34 @@ def test_a_header_that_claims_another_3bv_is_reported(
 def test_a_folder_without_replays_says_so(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
 ) -> None:
+    # A text file and a picture are not replays, whatever the folder holds.
+    (tmp_path / "notes.txt").write_text("Board: not really\n", encoding="utf-8")
+    (tmp_path / "board.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     status, _, err = run(capsys, monkeypatch, "replay", str(tmp_path))
     assert status == 2
-    assert err == (
-        f"minesweep replay: {tmp_path}: no replay files (.avf .rmv .evf .mvf .rawvf) "
-        "in this folder\n"
-    )
+    assert err == f"minesweep replay: {tmp_path}: no replay files in this folder\n"
+
+
+def test_a_folder_finds_replays_by_their_bytes_not_their_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    # A RawVF saved as .txt, an AVF renamed without extension, an RMV named
+    # .bak: each is read. A damaged file named .evf is reported, not skipped.
+    (tmp_path / "game.txt").write_text(write_rawvf(read(DATA / "test_subject.evf")))
+    (tmp_path / "arbiter").write_bytes((DATA / "test_subject.avf").read_bytes())
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "copy.bak").write_bytes((DATA / "test_subject.rmv").read_bytes())
+    (tmp_path / "cut.evf").write_bytes(b"\x07" * 10)
+    (tmp_path / "readme.md").write_text("# not a replay\n")
+    status, out, err = run(capsys, monkeypatch, "replay", "--format", "json", str(tmp_path))
+    assert status == 2
+    found = {
+        pathlib.Path(json.loads(line)["file"]).name: json.loads(line) for line in out.splitlines()
+    }
+    assert sorted(found) == ["arbiter", "copy.bak", "game.txt"]
+    assert [found[name]["format"] for name in sorted(found)] == ["avf", "rmv", "rawvf"]
+    assert err.count("\n") == 1
+    assert f"{tmp_path / 'cut.evf'}:" in err
 
 
 def _finite(value: object) -> object:
@@ -131,13 +153,67 @@ def test_clicks_header_counts_clicks_not_squares(
     path = DATA / "test_subject.avf"
     status, out, err = run(capsys, monkeypatch, "replay", "--clicks", str(path))
     assert (status, err) == (0, "")
-    rows = judge_clicks(read(path)).rows()
+    replay = read(path)
+    rows = judge_clicks(replay).rows()
     judged = sum(row["judged"] for row in rows)
     header = out.splitlines()[0]
-    assert f"{len(rows)} clicks, {judged} of them judged (opened squares or hit a mine)" in header
+    # Won: the judged clicks opened every safe square, 54 on 8x8 with 10 mines.
+    safe = replay.rows * replay.cols - replay.mines
+    assert (judged, safe) == (18, 54)
+    assert (
+        "36 clicks, 18 of them judged (the clicks that opened squares, 54 squares in all, "
+        "or hit a mine); " in header
+    )
     assert "1 guess (1 avoidable, 0 best, 0 forced, 0 worse)" in header  # no "1 guesses"
     # One line a judged click under the header and the column names.
     assert len(out.splitlines()) == 2 + judged
+
+
+def test_clicks_header_of_a_lost_game_counts_the_mine_apart(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    import numpy as np
+
+    from minesweep.field import Minefield
+
+    from ..replays._oracle import replay_of
+
+    # Mines at the corners (0, 0) and (2, 2): open the middle 2 (one square),
+    # flag (0, 1), then click the mine at (2, 2).
+    mines = np.zeros((3, 3), np.bool_)
+    mines[0, 0] = mines[2, 2] = True
+    events = [
+        (0, "lc", 24, 24), (100, "lr", 24, 24), (300, "rc", 24, 8), (400, "rr", 24, 8),
+        (600, "lc", 40, 40), (700, "lr", 40, 40),
+    ]  # fmt: skip
+    path = tmp_path / "lost.evf"
+    path.write_bytes(write_evf(replay_of(Minefield(mines), events, px=16)))
+    status, out, err = run(capsys, monkeypatch, "replay", "--clicks", str(path))
+    assert (status, err) == (0, "")
+    header = out.splitlines()[0]
+    assert (
+        f"{path}: 3 clicks, 2 of them judged (the clicks that opened squares, 1 square in all, "
+        f"or hit a mine: 1); " in header
+    )
+
+
+def test_stnb_off_the_standard_boards_is_said_undefined_not_zero(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    from minesweep.field import Minefield
+
+    from ..replays._games import NINE_EVENTS, NINE_MINES
+    from ..replays._oracle import replay_of
+
+    path = tmp_path / "beginner9.evf"
+    path.write_bytes(write_evf(replay_of(Minefield(NINE_MINES), NINE_EVENTS, px=16)))
+    status, out, err = run(capsys, monkeypatch, "replay", str(path), str(DATA / "test_subject.avf"))
+    assert (status, err) == (0, "")
+    assert "STNB - (defined on 8x8/10, 16x16/40 and 16x30/99 only)" in out
+    assert "STNB 57.151," in out  # the 8x8 Arbiter file has one
+    # The record keeps ms-toollib's 0.
+    status, out, err = run(capsys, monkeypatch, "replay", "--format", "json", str(path))
+    assert (status, json.loads(out)["stnb"]) == (0, 0.0)
 
 
 def test_clicks_csv_is_one_row_a_click_of_every_file(

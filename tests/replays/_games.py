@@ -20,6 +20,15 @@ Event = tuple[int, str, int, int]
 SHAPES = ((8, 8, 10), (16, 16, 40), (16, 30, 99), (9, 9, 10), (5, 7, 6), (3, 3, 1), (4, 12, 9))
 PIXELS = (16, 16, 24, 30, 20)
 
+#: A won 9x9 game with 10 mines (minesweep's own beginner, where STNB is
+#: undefined): a wall of mines down column 4 and one more, and an opening on
+#: each side, clicked 2 s apart (16-pixel squares).
+NINE_MINES = np.zeros((9, 9), np.bool_)
+NINE_MINES[:, 4] = NINE_MINES[8, 0] = True
+NINE_EVENTS: list[Event] = [
+    (0, "lc", 8, 8), (100, "lr", 8, 8), (2000, "lc", 136, 8), (2100, "lr", 136, 8),
+]  # fmt: skip
+
 
 def random_field(rng: random.Random) -> Minefield:
     rows, cols, mines = rng.choice(SHAPES)

@@ -22,7 +22,7 @@ from minesweep.field import Minefield
 from minesweep.replays.stats import ARBITER_STNB, ReplayStats, StatRules, replay_stats
 from minesweep.replays.zini import board_profile, human_zini, zini, zini_pair
 
-from ._games import PIXELS, random_field, random_game
+from ._games import NINE_EVENTS, NINE_MINES, PIXELS, random_field, random_game
 from ._oracle import DATA, MT_STATS, REAL_FILES, evf_v3, oracle, real_replay, replay_of
 
 #: FORMATS.md §3 (measured with ms-toollib 1.5.20): the acceptance table.
@@ -217,3 +217,25 @@ def test_random_games_match_ms_toollib(seed: int) -> None:
         stats = replay_stats(replay_of(field, events, px=px))
         assert differences(stats, answer) == {}, (field.to_text(), px, events)
     assert compared >= 30
+
+
+def test_stnb_is_defined_on_the_three_standard_boards_only() -> None:
+    from minesweep.replays.stats import stnb_constant
+
+    assert stnb_constant(8, 8, 10) == 36.0
+    assert stnb_constant(16, 16, 40) == 162.0
+    assert stnb_constant(16, 30, 99) == 435.0
+    assert stnb_constant(8, 8, 10, StatRules(stnb_constants=ARBITER_STNB)) == 47.3
+    # Windows' later beginner (and minesweep's preset), and any custom board.
+    assert stnb_constant(9, 9, 10) is None
+    assert stnb_constant(30, 24, 200) is None
+    field = Minefield(NINE_MINES)
+    stats = replay_stats(replay_of(field, NINE_EVENTS, px=16))
+    assert (stats.bbbv_solved, stats.bbbv, stats.won) == (2, 2, True)
+    assert stats.rtime == pytest.approx(2.0)
+    # Undefined is 0, as ms-toollib gives it.
+    assert stats.stnb == 0.0
+    (theirs,) = oracle([{"raw": evf_v3(field, NINE_EVENTS, px=16).hex()}])
+    assert theirs is not None
+    assert theirs["stnb"] == 0.0
+    assert theirs["bbbv_solved"] == stats.bbbv_solved

@@ -65,10 +65,19 @@ def test_importing_minesweep_does_not_import_pandas() -> None:
     assert result.stdout == "False\n", result.stderr
 
 
-def test_the_cli_finds_the_same_files_in_a_folder() -> None:
-    from minesweep.cli._replay import REPLAY_SUFFIXES
+def test_a_folder_is_read_by_the_bytes_as_the_cli_reads_it(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("pandas")
+    from minesweep.cli._replay import replay_files
+    from minesweep.replays.reading import REPLAY_SUFFIXES
 
     assert {f".{name}" for name in FORMATS} == REPLAY_SUFFIXES
+    # A replay renamed .dat is found by its bytes; a text file is not.
+    (tmp_path / "game.dat").write_bytes((DATA / "test_subject.evf").read_bytes())
+    (tmp_path / "notes.txt").write_text("not a replay\n")
+    frame = table([tmp_path])
+    assert frame["file"].tolist() == [str(tmp_path / "game.dat")]
+    assert frame["format"].tolist() == ["evf"]
+    assert [path for path, _ in replay_files([str(tmp_path)])] == frame["file"].tolist()
 
 
 def test_the_readme_recipe_runs_as_written() -> None:

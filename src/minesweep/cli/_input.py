@@ -44,6 +44,33 @@ def read_bytes(path: str, command: str) -> bytes:
         fail(f"minesweep {command}: cannot read {path!r}: {error.strerror or error}")
 
 
+def _refuse_replay(data: bytes, path: str, command: str) -> None:
+    """End the command when ``data`` is a replay file: one line saying to use ``minesweep replay``.
+
+    Without this an AVF or EVF file reaches the MBF reader (its bytes are not
+    text) and is refused as "MBF data is too long", which says nothing of
+    what the file is. An exact MBF is never taken for a replay: its length
+    is its mine count's, and a few MBF boards (17 wide and 77 high) start
+    with the bytes of a Clone replay.
+    """
+    if len(data) >= 4 and len(data) == 4 + 2 * ((data[2] << 8) | data[3]):
+        return
+    from ..replays.reading import detect_format
+
+    found = detect_format(data)
+    if found is None:
+        return
+    if path == "-":
+        fail(
+            f"minesweep {command}: standard input is a replay ({found.upper()}), not a board: "
+            f"save it and read it with minesweep replay FILE"
+        )
+    fail(
+        f"minesweep {command}: {path!r} is a replay ({found.upper()}), not a board: "
+        f"read it with minesweep replay {path}"
+    )
+
+
 def decode_text(data: bytes) -> str:
     """``data`` as text: UTF-8, without the byte-order mark some editors write, lines ending in \\n.
 
@@ -94,6 +121,7 @@ def load_view(path: str) -> Position:
     from ..squares import GLYPH_HIDDEN
 
     data = read_bytes(path, "solve")
+    _refuse_replay(data, path, "solve")
     kind = sniff(data)
     field: Minefield | None = None
     if kind is Format.MBF:
@@ -165,6 +193,7 @@ def load_field_or_game(path: str) -> tuple[Any, Any]:
     from ..notation import parse_leetcode_json, parse_text_grid
 
     data = read_bytes(path, "stats")
+    _refuse_replay(data, path, "stats")
     kind = sniff(data)
     if kind is Format.MBF:
         return parse_mbf(data), None

@@ -187,7 +187,8 @@ examples:
   minesweep replay game.evf
       a summary: player, board, time, 3BV, clicks, IOE, ZiNi, STNB, and checks
   minesweep replay --format json replays/ > stats.jsonl
-      every replay in a folder (recursively), one JSON object a line
+      every replay in a folder (recursively, told by its bytes), one JSON
+      object a line
   minesweep replay --format csv --workers 2 replays/ > stats.csv
       one row a file, read on two processes
   minesweep replay --clicks game.evf
@@ -204,8 +205,10 @@ examples:
       3BV solved against time, each guess marked with its chance, and the luck
 
 formats: AVF (Minesweeper Arbiter), RMV (Viennasweeper v1, v2), EVF
-(Metasweeper v0-v4), MVF (Minesweeper Clone 0.97) and RawVF text; the
-content decides, not the extension. Statistics follow ms-toollib's
+(Metasweeper v0-v4), MVF (Minesweeper Clone) and RawVF text; the
+content decides, not the extension: a folder's replays are the files whose
+first bytes are a replay's (and any named .avf .rmv .evf .mvf .rawvf, so
+that a damaged one is reported). Statistics follow ms-toollib's
 definitions and names; the checks compare the header's claims (3BV, time,
 won) with what the board and events show.
 """

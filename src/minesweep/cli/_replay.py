@@ -36,10 +36,7 @@ from ._args import EXIT_USAGE, interrupted
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-__all__ = ["REPLAY_SUFFIXES", "replay", "replay_files"]
-
-#: The extensions a folder's replays are found by.
-REPLAY_SUFFIXES = frozenset({".avf", ".rmv", ".evf", ".mvf", ".rawvf"})
+__all__ = ["replay", "replay_files"]
 
 # The most files a worker reads in one go: enough to hide the cost of
 # sending them, few enough that the first rows come soon (a chunk's rows are
@@ -56,18 +53,17 @@ Result = TypeVar("Result")
 def replay_files(names: Sequence[str]) -> Iterator[tuple[str, str | None]]:
     """Each file named, and each replay in a folder named (recursively, sorted), with a problem.
 
-    The problem is None for a file to read, else why it cannot be.
+    The problem is None for a file to read, else why it cannot be. A folder's
+    replays are told by their bytes (or their names: ``reading.replay_paths``).
     """
+    from ..replays.reading import replay_paths
+
     for name in names:
         path = Path(name)
         if path.is_dir():
-            found = sorted(
-                str(child)
-                for child in path.rglob("*")
-                if child.suffix.lower() in REPLAY_SUFFIXES and child.is_file()
-            )
+            found = replay_paths(path)
             if not found:
-                yield name, "no replay files (.avf .rmv .evf .mvf .rawvf) in this folder"
+                yield name, "no replay files in this folder"
             for child in found:
                 yield child, None
         elif not path.exists():
@@ -143,7 +139,14 @@ def _text(record: dict[str, Any]) -> str:
             return "-" if not math.isfinite(value) else f"{value:.3f}"
         return str(value)
 
+    from ..replays.stats import stnb_constant
+
     won = "won" if record["won"] else "not won"
+    # STNB exists for the three standard boards alone; elsewhere the record
+    # keeps ms-toollib's 0, which a person would read as a score.
+    stnb = number(record["stnb"])
+    if stnb_constant(record["rows"], record["cols"], record["mines"]) is None:
+        stnb = "- (defined on 8x8/10, 16x16/40 and 16x30/99 only)"
     lines = [
         f"{record['file']}: {record['format'].upper()} v{record['version']}, "
         f"{record['software'] or 'unknown software'}, player {record['player'] or '-'}",
@@ -154,7 +157,7 @@ def _text(record: dict[str, Any]) -> str:
         f"double {record['double']}), effective {record['ce']}; IOE {number(record['ioe'])}, "
         f"throughput {number(record['thrp'])}, correctness {number(record['corr'])}",
         f"  openings {record['op']}, islands {record['isl']}, ZiNi {record['zini']}, "
-        f"HZiNi {record['hzini']}, STNB {number(record['stnb'])}, RQP {number(record['rqp'])}",
+        f"HZiNi {record['hzini']}, STNB {stnb}, RQP {number(record['rqp'])}",
     ]
     lines += [f"  check: {line}" for line in record["checks"]]
     return "\n".join(lines)
@@ -185,11 +188,17 @@ def _clicks_text(path: str, rows: list[dict[str, Any]]) -> str:
     graded = ", ".join(f"{grades.count(grade)} {grade}" for grade in _GRADES)
     hard = sum(row["by_counting"] for row in judged)
     luck = rows[-1]["pluck"] if rows else 0.0
-    # Counted in clicks: a judged click is one that opened squares (however
-    # many) or hit a mine; the others flagged, or opened nothing.
+    # Clicks and squares are counted apart: a judged click is one that opened
+    # squares (however many: a chord or an opening opens dozens) or hit a
+    # mine; the others flagged, or opened nothing. The squares are the sum of
+    # what the judged clicks opened, a won game's every safe square.
+    opened = sum(row["opened"] for row in judged)
+    hit = sum(row["effect"] == "mine" for row in judged)
+    mines = f": {hit}" if hit else ""
     lines = [
-        f"{path}: {_count(len(rows), 'click')}, {len(judged)} of them judged (opened squares "
-        f"or hit a mine); luck {luck:.3f} (-log10 of the chance of surviving the guesses), "
+        f"{path}: {_count(len(rows), 'click')}, {len(judged)} of them judged (the clicks that "
+        f"opened squares, {_count(opened, 'square')} in all, or hit a mine{mines}); "
+        f"luck {luck:.3f} (-log10 of the chance of surviving the guesses), "
         f"{_count(len(guesses), 'guess')} ({graded}), {hard} certain only by counting",
         "     time  click   square    chance  verdict",
     ]

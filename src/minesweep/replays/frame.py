@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SettingsError
-from .model import FORMATS
-from .reading import read
+from .reading import read, replay_paths
 from .report import summary
 
 if TYPE_CHECKING:
@@ -29,8 +28,9 @@ _CHUNK = 16
 def table(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1) -> pandas.DataFrame:
     """One row a replay: a ``file`` column, then every field of :func:`~.report.summary`.
 
-    ``paths`` are files, or folders whose replays (by their extension:
-    ``.avf .rmv .evf .mvf .rawvf``) are read recursively in sorted order.
+    ``paths`` are files, or folders whose replays (told by their bytes, as
+    :func:`~.reading.replay_paths` finds them) are read recursively in
+    sorted order.
     The rows are in that order, also on ``workers`` processes. A file that
     cannot be read raises :class:`~.model.ReplayError`, which names it; a
     missing pandas is a :class:`~minesweep.errors.SettingsError` that says
@@ -56,15 +56,9 @@ def table(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1) -> panda
 
 
 def _files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
-    suffixes = {f".{name}" for name in FORMATS}
     for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            yield from sorted(
-                str(child)
-                for child in path.rglob("*")
-                if child.suffix.lower() in suffixes and child.is_file()
-            )
+        if Path(name).is_dir():
+            yield from replay_paths(name)
         else:
             yield os.fspath(name)
 

@@ -7,6 +7,13 @@ software's name as text a few bytes on; an Arbiter file has its
 ``[level|`` text header within its first few hundred bytes. Only when the
 bytes fit none of these does the extension choose the reader, whose error
 then says what is wrong.
+
+A folder's replays (:func:`replay_paths`) are chosen the same way, by the
+first 4 KiB of each file: a RawVF text saved as ``.txt``, or a replay
+renamed without its extension, is found. A file named as a replay
+(``.avf .rmv .evf .mvf .rawvf``) is taken whatever its bytes: the early
+Clone files (0.96 and before) have no header to tell them by, and a damaged
+replay is then reported rather than silently left out.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from .mvf import read_mvf
 from .rawvf import read_rawvf
 from .rmv import read_rmv
 
-__all__ = ["detect_format", "read"]
+__all__ = ["REPLAY_SUFFIXES", "detect_format", "looks_like_replay", "read", "replay_paths"]
 
 Reader = Callable[[bytes, str], Replay]
 _READERS: dict[str, Reader] = {
@@ -32,6 +39,12 @@ _READERS: dict[str, Reader] = {
 }  # fmt: skip
 _EXTENSIONS = {".avf": "avf", ".rmv": "rmv", ".evf": "evf", ".mvf": "mvf",
                ".rawvf": "rawvf", ".txt": "rawvf"}  # fmt: skip
+#: The extensions of the formats read: a file so named in a folder is taken.
+REPLAY_SUFFIXES = frozenset({".avf", ".rmv", ".evf", ".mvf", ".rawvf"})
+#: How much of a file :func:`looks_like_replay` reads: every test of
+#: :func:`detect_format` looks within it (the AVF header within 2,048 bytes,
+#: the RawVF version line within 4,096).
+SNIFF_BYTES = 4096
 _AVF_HEADER = re.compile(rb"\[[0-3]\|(?:W\d+H\d+M\d+\|)?\d{1,2}\.\d{1,2}\.\d{4}\.")
 
 
@@ -72,22 +85,63 @@ def _looks_like_evf(data: bytes) -> bool:
     return name.isprintable()
 
 
+def _why(error: OSError) -> str:
+    """What the system said, without the path (the message names it once)."""
+    if isinstance(error, IsADirectoryError):
+        return "a folder, not a file"
+    return error.strerror or type(error).__name__
+
+
+def looks_like_replay(path: str | os.PathLike[str]) -> bool:
+    """Whether the file's first bytes are a replay's (False if it cannot be read)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    return detect_format(head) is not None
+
+
+def replay_paths(folder: str | os.PathLike[str]) -> list[str]:
+    """The replays in ``folder`` and below, sorted: by their bytes, or named as replays.
+
+    A file is taken when its first bytes are a replay's (:func:`detect_format`)
+    or its extension is a replay format's: the headerless early Clone files
+    have nothing else to tell them by, and a damaged replay is read, and
+    reported, rather than skipped.
+    """
+    found = []
+    for child in Path(folder).rglob("*"):
+        if not child.is_file():
+            continue
+        if child.suffix.lower() in REPLAY_SUFFIXES or looks_like_replay(child):
+            found.append(str(child))
+    return sorted(found)
+
+
 def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Replay:
     """Read a replay from a path or from its bytes.
 
     ``name`` names the file in error messages and, for bytes, gives the
     extension used when the content does not tell the format (default:
     the path, or "replay bytes"). Raises :class:`ReplayError` (a
-    ValueError) naming the file and the byte where reading failed, or
-    OSError when the file cannot be opened.
+    ValueError) and nothing else: naming the file and the byte where reading
+    failed, or the path and why it cannot be opened (missing, a folder, no
+    permission).
     """
     if isinstance(source, bytes | bytearray | memoryview):
         data = bytes(source)
         where = name or "replay bytes"
     else:
         path = Path(source)
-        data = path.read_bytes()
         where = name or str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            # One exception for every file that cannot be read, as the
+            # package promises: a caller that reads a folder of replays
+            # catches ReplayError (or ValueError) and goes on.
+            raise ReplayError(f"{where}: cannot read it: {_why(error)}") from error
     found = detect_format(data)
     if found is None:
         found = _EXTENSIONS.get(Path(where).suffix.lower())

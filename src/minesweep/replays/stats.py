@@ -37,10 +37,16 @@ Statistics ms-toollib lacks, with their sources:
 Where tools define a statistic differently, ms-toollib's is the default and
 :class:`StatRules` asks for the other:
 
-- **STNB constants** (``stnb_constants``): ms-toollib uses 36 / 162 / 435 for
-  beginner 8x8/10, intermediate 16x16/40, expert 16x30/99 (other boards 0);
+- **STNB constants** (``stnb_constants``): ms-toollib 1.5.20 uses 36 / 162 /
+  435 for beginner 8x8/10, intermediate 16x16/40, expert 16x30/99;
   minesweep-ing.pages.dev ("Arbiter-compatible") uses 47.3 / 153.7 / 435.0
-  (:data:`ARBITER_STNB`).
+  (:data:`ARBITER_STNB`), as ms-toollib's later source does (47.299 /
+  153.73 / 435.001). STNB is defined on those three boards alone: its
+  constant scales each level's 3BV and time to one scale, and none was ever
+  fitted to another board (the 9x9/10 beginner of Windows XP and later, and
+  of minesweep's own presets, included). There both tools give 0, and so
+  does ``stnb`` here, to stay equal to ms-toollib; :func:`stnb_constant`
+  tells an undefined STNB from a score of 0.
 - **RQP** (``rqp``): minesweepergame.com's "Time / 3BV/s" is ``time**2 /
   solved`` (ms-toollib); minesweep-ing.pages.dev lists ``time * (time + 1) /
   solved``.
@@ -79,7 +85,14 @@ from .model import CODE_BY_KIND, Replay, event_columns, mine_mask, slot_construc
 from .operations import OperationStats, operation_stats
 from .zini import board_profile
 
-__all__ = ["ARBITER_STNB", "MS_TOOLLIB_STNB", "ReplayStats", "StatRules", "replay_stats"]
+__all__ = [
+    "ARBITER_STNB",
+    "MS_TOOLLIB_STNB",
+    "ReplayStats",
+    "StatRules",
+    "replay_stats",
+    "stnb_constant",
+]
 
 #: STNB constants by ``(rows, cols, mines)``: ms-toollib's.
 MS_TOOLLIB_STNB: tuple[tuple[tuple[int, int, int], float], ...] = (
@@ -106,6 +119,19 @@ class StatRules:
     path: Literal["euclidean_playing", "manhattan_all"] = "euclidean_playing"
     rtime: Literal["events", "header", "ms-toollib"] = "events"
     ios: Literal["log_time_over_log_bbbv", "log_bbbv_over_log_time"] = "log_time_over_log_bbbv"
+
+
+def stnb_constant(rows: int, cols: int, mines: int, rules: StatRules | None = None) -> float | None:
+    """STNB's constant for a ``rows`` x ``cols`` board of ``mines``; None where STNB is undefined.
+
+    Only the three standard levels have one (8x8/10, 16x16/40, 16x30/99);
+    ``stnb`` is 0 elsewhere, as in ms-toollib, and this tells that 0 apart.
+    """
+    constants = (rules or StatRules()).stnb_constants
+    for key, value in constants:
+        if key == (rows, cols, mines):
+            return value
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,11 +248,9 @@ def replay_stats(
     time = _rtime(replay, analysis, rules)
     path = analysis.path if rules.path == "euclidean_playing" else _manhattan(replay)
     flag = analysis.flag
-    constant = 0.0
-    board_key = (*mine_mask(replay).shape, replay.mines)
-    for key, value in rules.stnb_constants:
-        if key == board_key:
-            constant = value
+    rows, cols = mine_mask(replay).shape
+    # Off the three standard boards STNB is undefined: 0, as ms-toollib says it.
+    constant = stnb_constant(rows, cols, replay.mines, rules) or 0.0
     if solved == 0:
         etime = 0.0 if time == 0 else math.inf
         stnb = 0.0
