@@ -219,6 +219,7 @@ def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
         "seconds": 0.0,
         "rows": 2,
         "cols": 3,
+        "mines": 3,
         "history": [{"action": action, "time": 0.0} for action in ("O0,0", "C0,0", "O0,1")],
         "views": views,
     }
@@ -235,6 +236,8 @@ def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
             )
             # read_view gives a mine's label's first letter: "e"xploded, "m"ine.
             assert read_view(page, 2, 3) == "1em\n#m#"
+            # The bar is the replay's, as it ended (no game to go back to).
+            assert bar(page) == ("3", "0", "replay: lost")
             assert "Replay over" in page.inner_text("#message")
     finally:
         server.stop()
@@ -542,5 +545,83 @@ def test_on_a_phone_expert_squares_stay_tappable_and_the_board_scrolls(tmp_path:
             # The last column is reachable: scrolled to, and played.
             page.click('[aria-label="row 8, column 30: hidden"]')
             page.wait_for_selector('.cell.open[data-col="29"]')
+    finally:
+        server.stop()
+
+
+# --- the viewer apart from the live game ------------------------------------------------------
+
+
+def bar(page: Any) -> tuple[str, str, str]:
+    """The bar's counters as shown: mines left, time, status."""
+    return (page.inner_text("#left"), page.inner_text("#time"), page.inner_text("#status"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_replay_file_opens_with_probabilities_on_and_shows_its_own_counters(
+    tmp_path: Path,
+) -> None:
+    # The live game is beginner (9×9), the file expert (16×30): before the fix the
+    # viewer painted the game's probabilities onto the file's board, and past row 9
+    # read a row the overlay does not have (a TypeError, and no frame shown).
+    path = REPLAYS / "test_subject.evf"
+    server = Server(f"sqlite:///{tmp_path / 'viewer-apart.sqlite3'}")
+    try:
+        # What the server says of the file: its last board and its result.
+        data = server.http.post(
+            "/api/replay-files?name=test_subject.evf",
+            content=path.read_bytes(),
+            headers={"Content-Type": "application/octet-stream"},
+        ).json()
+        flags = sum(line.count("F") + line.count("!") for line in data["views"][-1])
+        end = data["clicks"][-1]["time"]
+        created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
+        with browser_page(server) as page:
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            open_game(page, created["id"])
+            page.click('[aria-label="row 5, column 5: hidden"]')
+            page.wait_for_selector(".cell.open")
+            page.click("#overlay")
+            page.wait_for_selector(".cell .p")
+            page.wait_for_timeout(300)  # the opening's animation
+            live = bar(page)
+            assert live[2].startswith("playing (assisted)")
+            shown_odds = page.locator(".cell .p").count()
+            page.set_input_files("#replayfile", str(path))
+            page.wait_for_selector("#viewer:not([hidden])")
+            page.wait_for_function("document.getElementById('frame').textContent !== ''")
+            assert errors == []
+            assert page.inner_text("#frame").startswith("Click 1 of ")
+            assert page.locator(".cell").count() == 16 * 30
+            assert page.locator(".cell .p").count() == 0  # the game's odds are not the file's
+            # The bar is the replay's: its 99 mines, its clock, its state.
+            assert bar(page) == ("99", "0", "replay: ready")
+            page.keyboard.press("End")
+            assert bar(page) == (
+                str(99 - flags),
+                f"{end:.0f}",
+                "replay: won" if data["summary"]["won"] else "replay: lost",
+            )
+            # The live game's clock does not run over the replay's.
+            page.wait_for_timeout(600)
+            assert bar(page)[2].startswith("replay: ")
+            # Back: the game's board, probabilities and counters again, untouched.
+            page.keyboard.press("Escape")
+            assert page.is_hidden("#viewer")
+            assert page.locator(".cell").count() == 81
+            assert page.locator(".cell .p").count() == shown_odds
+            assert bar(page)[0] == live[0]
+            assert bar(page)[2] == live[2]
+            # A file smaller than the game (8×8 on 9×9): no odds of the game on it either.
+            page.set_input_files("#replayfile", str(REPLAYS / "test_subject.rmv"))
+            page.wait_for_function(
+                "document.getElementById('viewertitle').textContent.startsWith('test_subject.rmv')"
+            )
+            assert page.locator(".cell").count() == 64
+            assert page.locator(".cell .p").count() == 0
+            assert bar(page) == ("10", "0", "replay: ready")
+            assert errors == []
     finally:
         server.stop()
