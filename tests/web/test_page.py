@@ -625,3 +625,45 @@ def test_a_replay_file_opens_with_probabilities_on_and_shows_its_own_counters(
             assert errors == []
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+@pytest.mark.parametrize("width", [1400, 900, 390])
+def test_the_probabilities_fit_their_squares(tmp_path: Path, width: int) -> None:
+    # 1400 px wide fits expert's squares at 32 px, 900 at 27, a phone at 24 (the floor).
+    server = Server(f"sqlite:///{tmp_path / 'odds-fit.sqlite3'}")
+    try:
+        with browser_page(server, width=width) as page:
+            spills = page.evaluate(
+                """() => {
+                    // The widest texts there are: 100, 0 (safe), two digits, one.
+                    const values = [1, 0, 0.57, 0.07, 0.995];
+                    overlay = game.view.map((line, r) =>
+                        [...line].map((_, c) => values[(r + c) % values.length]));
+                    paintAll();
+                    const spills = [];
+                    for (const span of document.querySelectorAll(".cell .p")) {
+                        // The text's own extent, whatever the square clips.
+                        const range = document.createRange();
+                        range.selectNodeContents(span);
+                        const text = range.getBoundingClientRect();
+                        const square = span.parentElement.getBoundingClientRect();
+                        if (text.left < square.left - 0.5 || text.right > square.right + 0.5 ||
+                            text.top < square.top - 0.5 || text.bottom > square.bottom + 0.5) {
+                            spills.push([span.textContent, text.width, square.width]);
+                        }
+                    }
+                    return [document.querySelectorAll(".cell .p").length, spills];
+                }"""
+            )
+            count, spilled = spills
+            assert count == 16 * 30
+            assert spilled == []
+            # Readable: not shrunk below 9 px to fit.
+            size = page.eval_on_selector(
+                ".cell .p", "s => parseFloat(getComputedStyle(s).fontSize)"
+            )
+            assert size >= 9
+    finally:
+        server.stop()

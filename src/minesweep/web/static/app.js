@@ -71,6 +71,7 @@ function build(rows, cols) {
   // (2.5.8): a wider board scrolls sideways in its frame instead (style.css).
   const size = Math.max(MIN_CELL, Math.min(32, Math.floor((window.innerWidth - 40) / cols) - 1));
   cellSize = size;
+  board.classList.toggle("narrow", size < 30);
   document.documentElement.style.setProperty("--cell", `${size}px`);
   cells = [];
   board.setAttribute("aria-rowcount", rows);
