@@ -21,7 +21,12 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 @contextlib.contextmanager
 def browser_page(
-    server: Server, *, bypass_csp: bool = True, width: int = 900, height: int = 800
+    server: Server,
+    *,
+    bypass_csp: bool = True,
+    width: int = 900,
+    height: int = 800,
+    touch: bool = False,
 ) -> Iterator[Any]:
     """A page of Debian's Chromium (headless, driven by Playwright) on the server's game.
 
@@ -45,7 +50,9 @@ def browser_page(
         )
         try:
             page = browser.new_page(
-                viewport={"width": width, "height": height}, bypass_csp=bypass_csp
+                viewport={"width": width, "height": height},
+                bypass_csp=bypass_csp,
+                has_touch=touch,
             )
             page.goto(server.base)
             page.wait_for_selector(".cell")
@@ -665,5 +672,61 @@ def test_the_probabilities_fit_their_squares(tmp_path: Path, width: int) -> None
                 ".cell .p", "s => parseFloat(getComputedStyle(s).fontSize)"
             )
             assert size >= 9
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_over(
+    tmp_path: Path,
+) -> None:
+    from minesweep import Game
+
+    server = Server(f"sqlite:///{tmp_path / 'phone-360.sqlite3'}")
+    try:
+        created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
+        local = Game.new("beginner", seed=3)  # the same seed and first click: the same field
+        local.reveal(4, 4)
+        assert local.field is not None
+        mines = [(r, c) for r in range(9) for c in range(9) if local.field.mines[r, c]]
+        with browser_page(server, width=360, height=760, touch=True) as page:
+            open_game(page, created["id"])
+            # Nothing is wider than the phone: the page does not scroll sideways, and the
+            # whole beginner board, the counters and the face are on screen.
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            for selector in ("#left", "#face", "#time", '.cell[data-row="8"][data-col="8"]'):
+                box = page.locator(selector).bounding_box()
+                assert box is not None
+                assert box["x"] >= 0
+                assert box["x"] + box["width"] <= 360, selector
+            assert page.get_attribute("#face", "data-state") == "ready"
+            # A tap reveals.
+            page.tap('.cell[data-row="4"][data-col="4"]')
+            page.wait_for_selector('.cell.open[data-row="4"][data-col="4"]')
+            page.wait_for_function("game.status === 'playing'")
+            assert page.get_attribute("#face", "data-state") == "playing"
+            # A long press (a finger held 0.7 s, by the browser's own touch events) flags.
+            r, c = mines[0]
+            box = page.locator(f'.cell[data-row="{r}"][data-col="{c}"]').bounding_box()
+            assert box is not None
+            point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+            page.wait_for_timeout(700)
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            page.wait_for_selector(f'.cell.flag[data-row="{r}"][data-col="{c}"]')
+            page.wait_for_timeout(300)
+            assert page.inner_text("#left") == "9"
+            assert page.is_visible(f'.cell.flag[data-row="{r}"][data-col="{c}"]')
+            # A mine tapped: the face is knocked out; tapped, it starts a new game.
+            r, c = mines[1]
+            page.tap(f'.cell[data-row="{r}"][data-col="{c}"]')
+            page.wait_for_function("game.status === 'lost'")
+            assert page.get_attribute("#face", "data-state") == "lost"
+            page.tap("#face")
+            page.wait_for_function(f"game.id !== '{created['id']}' && game.status === 'ready'")
+            assert page.get_attribute("#face", "data-state") == "ready"
+            assert page.inner_text("#left") == "10"
     finally:
         server.stop()

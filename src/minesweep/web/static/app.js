@@ -61,6 +61,13 @@ function refused(error) {
 
 function say(text) { $("message").textContent = text; }
 
+// The new-game face, as players of the classic game know it: it smiles while the game
+// goes on, wears sunglasses for a win, is knocked out by a loss, and gasps while a
+// button is held over the board. Its label says what it does, not what it shows.
+function face(state) {
+  $("face").dataset.state = state === "not won" ? "lost" : state;
+}
+
 // --- drawing -----------------------------------------------------------------------------
 
 function build(rows, cols) {
@@ -146,6 +153,7 @@ function status() {
   const node = $("status");
   node.textContent = game.status + (game.assisted ? " (assisted)" : "") + (game.seeded ? " (seeded)" : "");
   node.className = game.status;
+  face(game.status);
   timerBase = game.elapsed;
   timerAt = performance.now();
   // A finished game's replay file holds its mines: offered only once it is over.
@@ -444,6 +452,10 @@ for (const name of ["touchend", "touchcancel", "touchmove"]) {
 document.addEventListener("keydown", (event) => {
   if (replaying) { viewerKey(event); return; }
   if (!game || event.target.closest("form")) return;
+  // Space and Enter on a focused control (the face, a bar button, a link) are that
+  // control's own: they must not also reveal the square under the board's cursor.
+  if ((event.key === " " || event.key === "Enter") &&
+      event.target.closest("button, a, summary, input, select")) return;
   const [r, c] = cursor;
   const moves = { ArrowUp: [-1, 0], k: [-1, 0], ArrowDown: [1, 0], j: [1, 0],
                   ArrowLeft: [0, -1], h: [0, -1], ArrowRight: [0, 1], l: [0, 1] };
@@ -499,6 +511,16 @@ $("undo").addEventListener("click", queued(async () => {
     say("Undone.");
   } catch (error) { refused(error); }
 }));
+
+$("face").addEventListener("click", () => $("setup").requestSubmit());
+// The gasp while a button is down over a square of a game still going (not a replay's).
+board.addEventListener("mousedown", (event) => {
+  if (event.button === 0 && !replaying && game && (game.status === "ready" || game.status === "playing") &&
+      event.target.closest(".cell:not(.open)")) face("press");
+});
+window.addEventListener("mouseup", () => {
+  if ($("face").dataset.state === "press") face(replaying || !game ? "ready" : game.status);
+});
 
 $("flagmode").addEventListener("click", () => {
   flagMode = !flagMode;
@@ -713,6 +735,7 @@ function viewerBar(i, last) {
   const node = $("status");
   node.textContent = `replay: ${state}`;
   node.className = state === "not won" ? "lost" : state;
+  face(state);
   $("download").hidden = true;
 }
 
