@@ -730,3 +730,29 @@ def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_ove
             assert page.inner_text("#left") == "10"
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_enter_on_a_focused_button_is_the_buttons_not_a_reveal(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'enter-button.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            page.wait_for_function("game && game.status === 'ready'")
+            page.focus("#flagmode")
+            page.keyboard.press("Enter")
+            page.keyboard.press(" ")
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(500)
+            # The button toggled (three times), and no square under the cursor opened.
+            assert page.get_attribute("#flagmode", "aria-pressed") == "true"
+            assert page.evaluate("game.status") == "ready"
+            assert page.locator(".cell.open").count() == 0
+            # The board's own keys still play: the cursor's square opens on Enter.
+            page.focus('.cell[tabindex="0"]')
+            page.click("#flagmode")  # flag mode off again, by mouse
+            page.focus('.cell[tabindex="0"]')
+            page.keyboard.press("Enter")
+            page.wait_for_function("game.status === 'playing'")
+    finally:
+        server.stop()
