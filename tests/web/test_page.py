@@ -21,7 +21,12 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 @contextlib.contextmanager
 def browser_page(
-    server: Server, *, bypass_csp: bool = True, width: int = 900, height: int = 800
+    server: Server,
+    *,
+    bypass_csp: bool = True,
+    width: int = 900,
+    height: int = 800,
+    touch: bool = False,
 ) -> Iterator[Any]:
     """A page of Debian's Chromium (headless, driven by Playwright) on the server's game.
 
@@ -45,7 +50,9 @@ def browser_page(
         )
         try:
             page = browser.new_page(
-                viewport={"width": width, "height": height}, bypass_csp=bypass_csp
+                viewport={"width": width, "height": height},
+                bypass_csp=bypass_csp,
+                has_touch=touch,
             )
             page.goto(server.base)
             page.wait_for_selector(".cell")
@@ -219,6 +226,7 @@ def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
         "seconds": 0.0,
         "rows": 2,
         "cols": 3,
+        "mines": 3,
         "history": [{"action": action, "time": 0.0} for action in ("O0,0", "C0,0", "O0,1")],
         "views": views,
     }
@@ -235,6 +243,8 @@ def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
             )
             # read_view gives a mine's label's first letter: "e"xploded, "m"ine.
             assert read_view(page, 2, 3) == "1em\n#m#"
+            # The bar is the replay's, as it ended (no game to go back to).
+            assert bar(page) == ("3", "0", "replay: lost")
             assert "Replay over" in page.inner_text("#message")
     finally:
         server.stop()
@@ -542,5 +552,207 @@ def test_on_a_phone_expert_squares_stay_tappable_and_the_board_scrolls(tmp_path:
             # The last column is reachable: scrolled to, and played.
             page.click('[aria-label="row 8, column 30: hidden"]')
             page.wait_for_selector('.cell.open[data-col="29"]')
+    finally:
+        server.stop()
+
+
+# --- the viewer apart from the live game ------------------------------------------------------
+
+
+def bar(page: Any) -> tuple[str, str, str]:
+    """The bar's counters as shown: mines left, time, status."""
+    return (page.inner_text("#left"), page.inner_text("#time"), page.inner_text("#status"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_a_replay_file_opens_with_probabilities_on_and_shows_its_own_counters(
+    tmp_path: Path,
+) -> None:
+    # The live game is beginner (9×9), the file expert (16×30): before the fix the
+    # viewer painted the game's probabilities onto the file's board, and past row 9
+    # read a row the overlay does not have (a TypeError, and no frame shown).
+    path = REPLAYS / "test_subject.evf"
+    server = Server(f"sqlite:///{tmp_path / 'viewer-apart.sqlite3'}")
+    try:
+        # What the server says of the file: its last board and its result.
+        data = server.http.post(
+            "/api/replay-files?name=test_subject.evf",
+            content=path.read_bytes(),
+            headers={"Content-Type": "application/octet-stream"},
+        ).json()
+        flags = sum(line.count("F") + line.count("!") for line in data["views"][-1])
+        end = data["clicks"][-1]["time"]
+        created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
+        with browser_page(server) as page:
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            open_game(page, created["id"])
+            page.click('[aria-label="row 5, column 5: hidden"]')
+            page.wait_for_selector(".cell.open")
+            page.click("#overlay")
+            page.wait_for_selector(".cell .p")
+            page.wait_for_timeout(300)  # the opening's animation
+            live = bar(page)
+            assert live[2].startswith("playing (assisted)")
+            shown_odds = page.locator(".cell .p").count()
+            page.set_input_files("#replayfile", str(path))
+            page.wait_for_selector("#viewer:not([hidden])")
+            page.wait_for_function("document.getElementById('frame').textContent !== ''")
+            assert errors == []
+            assert page.inner_text("#frame").startswith("Click 1 of ")
+            assert page.locator(".cell").count() == 16 * 30
+            assert page.locator(".cell .p").count() == 0  # the game's odds are not the file's
+            # The bar is the replay's: its 99 mines, its clock, its state.
+            assert bar(page) == ("99", "0", "replay: ready")
+            page.keyboard.press("End")
+            assert bar(page) == (
+                str(99 - flags),
+                f"{end:.0f}",
+                "replay: won" if data["summary"]["won"] else "replay: lost",
+            )
+            # The live game's clock does not run over the replay's.
+            page.wait_for_timeout(600)
+            assert bar(page)[2].startswith("replay: ")
+            # Back: the game's board, probabilities and counters again, untouched.
+            page.keyboard.press("Escape")
+            assert page.is_hidden("#viewer")
+            assert page.locator(".cell").count() == 81
+            assert page.locator(".cell .p").count() == shown_odds
+            assert bar(page)[0] == live[0]
+            assert bar(page)[2] == live[2]
+            # A file smaller than the game (8×8 on 9×9): no odds of the game on it either.
+            page.set_input_files("#replayfile", str(REPLAYS / "test_subject.rmv"))
+            page.wait_for_function(
+                "document.getElementById('viewertitle').textContent.startsWith('test_subject.rmv')"
+            )
+            assert page.locator(".cell").count() == 64
+            assert page.locator(".cell .p").count() == 0
+            assert bar(page) == ("10", "0", "replay: ready")
+            assert errors == []
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+@pytest.mark.parametrize("width", [1400, 900, 390])
+def test_the_probabilities_fit_their_squares(tmp_path: Path, width: int) -> None:
+    # 1400 px wide fits expert's squares at 32 px, 900 at 27, a phone at 24 (the floor).
+    server = Server(f"sqlite:///{tmp_path / 'odds-fit.sqlite3'}")
+    try:
+        with browser_page(server, width=width) as page:
+            spills = page.evaluate(
+                """() => {
+                    // The widest texts there are: 100, 0 (safe), two digits, one.
+                    const values = [1, 0, 0.57, 0.07, 0.995];
+                    overlay = game.view.map((line, r) =>
+                        [...line].map((_, c) => values[(r + c) % values.length]));
+                    paintAll();
+                    const spills = [];
+                    for (const span of document.querySelectorAll(".cell .p")) {
+                        // The text's own extent, whatever the square clips.
+                        const range = document.createRange();
+                        range.selectNodeContents(span);
+                        const text = range.getBoundingClientRect();
+                        const square = span.parentElement.getBoundingClientRect();
+                        if (text.left < square.left - 0.5 || text.right > square.right + 0.5 ||
+                            text.top < square.top - 0.5 || text.bottom > square.bottom + 0.5) {
+                            spills.push([span.textContent, text.width, square.width]);
+                        }
+                    }
+                    return [document.querySelectorAll(".cell .p").length, spills];
+                }"""
+            )
+            count, spilled = spills
+            assert count == 16 * 30
+            assert spilled == []
+            # Readable: not shrunk below 9 px to fit.
+            size = page.eval_on_selector(
+                ".cell .p", "s => parseFloat(getComputedStyle(s).fontSize)"
+            )
+            assert size >= 9
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_over(
+    tmp_path: Path,
+) -> None:
+    from minesweep import Game
+
+    server = Server(f"sqlite:///{tmp_path / 'phone-360.sqlite3'}")
+    try:
+        created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
+        local = Game.new("beginner", seed=3)  # the same seed and first click: the same field
+        local.reveal(4, 4)
+        assert local.field is not None
+        mines = [(r, c) for r in range(9) for c in range(9) if local.field.mines[r, c]]
+        with browser_page(server, width=360, height=760, touch=True) as page:
+            open_game(page, created["id"])
+            # Nothing is wider than the phone: the page does not scroll sideways, and the
+            # whole beginner board, the counters and the face are on screen.
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            for selector in ("#left", "#face", "#time", '.cell[data-row="8"][data-col="8"]'):
+                box = page.locator(selector).bounding_box()
+                assert box is not None
+                assert box["x"] >= 0
+                assert box["x"] + box["width"] <= 360, selector
+            assert page.get_attribute("#face", "data-state") == "ready"
+            # A tap reveals.
+            page.tap('.cell[data-row="4"][data-col="4"]')
+            page.wait_for_selector('.cell.open[data-row="4"][data-col="4"]')
+            page.wait_for_function("game.status === 'playing'")
+            assert page.get_attribute("#face", "data-state") == "playing"
+            # A long press (a finger held 0.7 s, by the browser's own touch events) flags.
+            r, c = mines[0]
+            box = page.locator(f'.cell[data-row="{r}"][data-col="{c}"]').bounding_box()
+            assert box is not None
+            point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+            page.wait_for_timeout(700)
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            page.wait_for_selector(f'.cell.flag[data-row="{r}"][data-col="{c}"]')
+            page.wait_for_timeout(300)
+            assert page.inner_text("#left") == "9"
+            assert page.is_visible(f'.cell.flag[data-row="{r}"][data-col="{c}"]')
+            # A mine tapped: the face is knocked out; tapped, it starts a new game.
+            r, c = mines[1]
+            page.tap(f'.cell[data-row="{r}"][data-col="{c}"]')
+            page.wait_for_function("game.status === 'lost'")
+            assert page.get_attribute("#face", "data-state") == "lost"
+            page.tap("#face")
+            page.wait_for_function(f"game.id !== '{created['id']}' && game.status === 'ready'")
+            assert page.get_attribute("#face", "data-state") == "ready"
+            assert page.inner_text("#left") == "10"
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_enter_on_a_focused_button_is_the_buttons_not_a_reveal(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'enter-button.sqlite3'}")
+    try:
+        with browser_page(server) as page:
+            page.wait_for_function("game && game.status === 'ready'")
+            page.focus("#flagmode")
+            page.keyboard.press("Enter")
+            page.keyboard.press(" ")
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(500)
+            # The button toggled (three times), and no square under the cursor opened.
+            assert page.get_attribute("#flagmode", "aria-pressed") == "true"
+            assert page.evaluate("game.status") == "ready"
+            assert page.locator(".cell.open").count() == 0
+            # The board's own keys still play: the cursor's square opens on Enter.
+            page.focus('.cell[tabindex="0"]')
+            page.click("#flagmode")  # flag mode off again, by mouse
+            page.focus('.cell[tabindex="0"]')
+            page.keyboard.press("Enter")
+            page.wait_for_function("game.status === 'playing'")
     finally:
         server.stop()

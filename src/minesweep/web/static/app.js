@@ -15,6 +15,7 @@ let game = null;          // the last state the server sent
 let cells = [];           // the buttons, row by row
 let cursor = [0, 0];
 let flagMode = false;
+let cellSize = 28;        // px: the squares' size, as build() fitted them to the screen
 let overlay = null;       // mine probabilities, when shown
 let timerBase = 0;        // elapsed seconds at the last response
 let timerAt = 0;          // local time of that response
@@ -60,6 +61,13 @@ function refused(error) {
 
 function say(text) { $("message").textContent = text; }
 
+// The new-game face, as players of the classic game know it: it smiles while the game
+// goes on, wears sunglasses for a win, is knocked out by a loss, and gasps while a
+// button is held over the board. Its label says what it does, not what it shows.
+function face(state) {
+  $("face").dataset.state = state === "not won" ? "lost" : state;
+}
+
 // --- drawing -----------------------------------------------------------------------------
 
 function build(rows, cols) {
@@ -69,6 +77,8 @@ function build(rows, cols) {
   // Squares fit the screen, but never below 24 px, WCAG 2.2's minimum target size
   // (2.5.8): a wider board scrolls sideways in its frame instead (style.css).
   const size = Math.max(MIN_CELL, Math.min(32, Math.floor((window.innerWidth - 40) / cols) - 1));
+  cellSize = size;
+  board.classList.toggle("narrow", size < 30);
   document.documentElement.style.setProperty("--cell", `${size}px`);
   cells = [];
   board.setAttribute("aria-rowcount", rows);
@@ -93,7 +103,9 @@ function build(rows, cols) {
   }
 }
 
-function paint(r, c, symbol) {
+// ``odds`` is the probability grid to draw on hidden squares, or none: the caller says
+// whose board it paints, so the viewer never draws the live game's overlay (issue 53).
+function paint(r, c, symbol, odds = null) {
   const button = cells[r][c];
   const number = symbol >= "1" && symbol <= "8";
   button.className = "cell";
@@ -104,12 +116,12 @@ function paint(r, c, symbol) {
   if (symbol === "!") button.classList.add("wrong");
   let label = number ? `${symbol} ${symbol === "1" ? "mine" : "mines"} around` : NAMES[symbol];
   let text = number ? symbol : SYMBOLS[symbol];
-  const p = overlay && overlay[r][c];
-  if (overlay && symbol === "#" && p !== null && p !== undefined) {
+  const p = odds && odds[r] ? odds[r][c] : null;
+  if (symbol === "#" && p !== null && p !== undefined) {
     text = "";
     const span = document.createElement("span");
     span.className = "p";
-    span.textContent = p === 0 ? "safe" : Math.round(p * 100) + "%";
+    span.textContent = oddsText(p);
     button.replaceChildren(span);
     label += `, mine probability ${Math.round(p * 100)}%`;
   } else {
@@ -118,15 +130,30 @@ function paint(r, c, symbol) {
   button.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}: ${label}`);
 }
 
-function paintAll() {
-  game.view.forEach((line, r) => [...line].forEach((symbol, c) => paint(r, c, symbol)));
+// The live game's board. While the viewer is open the board is the replay's: a response
+// that lands then (a click sent just before) must not draw over it; closing redraws.
+// A probability as a square shows it. "100%" or "safe" needs about 2.6 em, more than a
+// narrow square holds at a readable size, so below 30 px the square shows the number
+// alone ("100", "0"); the label always says it in full. style.css clips whatever is left.
+function oddsText(p) {
+  const percent = Math.round(p * 100);
+  if (cellSize >= 30) return p === 0 ? "safe" : `${percent}%`;
+  return String(percent);
 }
 
+function paintAll() {
+  if (replaying) return;
+  game.view.forEach((line, r) => [...line].forEach((symbol, c) => paint(r, c, symbol, overlay)));
+}
+
+// The bar's counters are the live game's, except while a replay is open (viewerBar).
 function status() {
+  if (replaying) return;
   $("left").textContent = game.mines_left;
   const node = $("status");
   node.textContent = game.status + (game.assisted ? " (assisted)" : "") + (game.seeded ? " (seeded)" : "");
   node.className = game.status;
+  face(game.status);
   timerBase = game.elapsed;
   timerAt = performance.now();
   // A finished game's replay file holds its mines: offered only once it is over.
@@ -183,7 +210,10 @@ function animate(changed, origin, view) {
     else { const step = [square]; step.restDistance = distance(square); steps.push(step); }
   }
   const delay = steps.length > 40 ? 4 : 18;
+  // The squares are drawn later: not on a board rebuilt since (a replay opened, a new game).
+  const drawnOn = cells;
   steps.forEach((step, i) => setTimeout(() => {
+    if (cells !== drawnOn) return;
     for (const [r, c] of step) paint(r, c, view[r][c]);
   }, i * delay));
   return steps.length * delay;
@@ -422,6 +452,10 @@ for (const name of ["touchend", "touchcancel", "touchmove"]) {
 document.addEventListener("keydown", (event) => {
   if (replaying) { viewerKey(event); return; }
   if (!game || event.target.closest("form")) return;
+  // Space and Enter on a focused control (the face, a bar button, a link) are that
+  // control's own: they must not also reveal the square under the board's cursor.
+  if ((event.key === " " || event.key === "Enter") &&
+      event.target.closest("button, a, summary, input, select")) return;
   const [r, c] = cursor;
   const moves = { ArrowUp: [-1, 0], k: [-1, 0], ArrowDown: [1, 0], j: [1, 0],
                   ArrowLeft: [0, -1], h: [0, -1], ArrowRight: [0, 1], l: [0, 1] };
@@ -477,6 +511,16 @@ $("undo").addEventListener("click", queued(async () => {
     say("Undone.");
   } catch (error) { refused(error); }
 }));
+
+$("face").addEventListener("click", () => $("setup").requestSubmit());
+// The gasp while a button is down over a square of a game still going (not a replay's).
+board.addEventListener("mousedown", (event) => {
+  if (event.button === 0 && !replaying && game && (game.status === "ready" || game.status === "playing") &&
+      event.target.closest(".cell:not(.open)")) face("press");
+});
+window.addEventListener("mouseup", () => {
+  if ($("face").dataset.state === "press") face(replaying || !game ? "ready" : game.status);
+});
 
 $("flagmode").addEventListener("click", () => {
   flagMode = !flagMode;
@@ -561,7 +605,7 @@ async function replay(publicId) {
                 note: [["End", `${data.name}: ${seconds} s`]] });
   const closed = openViewer({
     title: `Replay: ${data.name}, ${seconds} s${data.bbbv ? `, 3BV ${data.bbbv}` : ""}.`,
-    unit: "Action", rows: data.rows, cols: data.cols, views: data.views, frames,
+    unit: "Action", rows: data.rows, cols: data.cols, mines: data.mines, views: data.views, frames,
     evf: `/api/replays/${publicId}.evf`, closeAtEnd: true,
   });
   say(`Replay: ${data.name}, ${seconds} s.`);
@@ -593,15 +637,20 @@ function actionNote(step, i) {
 // board just before action (or click) i, its square marked; the last frame is the board at
 // the end. As everywhere, the page draws only what the server sent.
 
+// The viewer's state is its own: its board, its mines, its frames. Nothing of the live
+// game (its overlay, its counters, its clock) is read or drawn while it is open.
 const viewer = {
   frames: [], views: [], at: 0, unit: "Click", shown: null, marked: null, timer: null,
-  done: null, closeAtEnd: false,
+  done: null, closeAtEnd: false, mines: null,
 };
 
-function openViewer({ title, unit, rows, cols, views, frames, evf, stats, closeAtEnd }) {
+function openViewer({ title, unit, rows, cols, mines, views, frames, evf, stats, closeAtEnd }) {
   closeViewer(false);
   replaying = true;
-  Object.assign(viewer, { frames, views, unit, at: 0, shown: null, marked: null, closeAtEnd });
+  Object.assign(viewer, {
+    frames, views, unit, at: 0, shown: null, marked: null, closeAtEnd,
+    mines: Number.isInteger(mines) ? mines : null,
+  });
   build(rows, cols);
   $("viewer").hidden = false;
   $("viewertitle").textContent = title;
@@ -649,7 +698,7 @@ function showFrame(i) {
   if (frame.square) cells[frame.square[0]][frame.square[1]].classList.add("clicked");
   $("frame").textContent = i < last ? `${viewer.unit} ${i + 1} of ${last}` :
     `End, after ${last} ${viewer.unit.toLowerCase()}${last === 1 ? "" : "s"}`;
-  $("time").textContent = Math.max(0, frame.time).toFixed(0);
+  viewerBar(i, last);
   $("first").disabled = $("prev").disabled = i === 0;
   $("next").disabled = $("last").disabled = i === last;
   const note = $("note");
@@ -661,6 +710,33 @@ function showFrame(i) {
     dd.textContent = text;
     note.append(dt, dd);
   }
+}
+
+// The bar while a replay is open: the replay's mines left (its mines less its flags), its
+// clock and its state at the frame shown. Frame i appears when action i - 1 was done (see
+// play()), so its clock reads that action's time: 0 before the first. The live game's
+// download is hidden (it is not this board's file); closing the viewer redraws the bar.
+function viewerBar(i, last) {
+  const frames = viewer.frames;
+  const view = viewer.views[frames[i].view];
+  let flags = 0, covered = 0, exploded = false;
+  for (const line of view) {
+    for (const symbol of line) {
+      if (symbol === "F" || symbol === "!") flags++;
+      if (symbol === "#" || symbol === "F" || symbol === "?" || symbol === "*") covered++;
+      if (symbol === "X") exploded = true;
+    }
+  }
+  $("left").textContent = viewer.mines === null ? "–" : String(viewer.mines - flags);
+  $("time").textContent = i > 0 ? Math.max(0, frames[i - 1].time).toFixed(0) : "0";
+  // Won: every safe square open, as the rules say; the file's own claim is in its checks.
+  const state = exploded ? "lost" : i === 0 ? "ready" :
+    i === last && covered === viewer.mines ? "won" : i === last ? "not won" : "playing";
+  const node = $("status");
+  node.textContent = `replay: ${state}`;
+  node.className = state === "not won" ? "lost" : state;
+  face(state);
+  $("download").hidden = true;
 }
 
 // Plays from the frame shown, each board at its time; from the start if at the end.
@@ -814,7 +890,7 @@ function watchFile(data, name) {
   return openViewer({
     title: `${name}: ${who}, ${data.format.toUpperCase()}, ${data.rows}×${data.cols}, ` +
       `${data.mines} mines`,
-    unit: "Click", rows: data.rows, cols: data.cols, views: data.views, frames,
+    unit: "Click", rows: data.rows, cols: data.cols, mines: data.mines, views: data.views, frames,
     stats: { headline, checks, all: s }, closeAtEnd: false,
   });
 }
