@@ -206,58 +206,59 @@ def pair_mask(revealed, doubtful):  # pragma: no cover - compiled
     the two lines past the pair's ends, or a 2x2 block of squares in doubt
     with no revealed square at its corners (off the board counts as neither).
     :func:`.fiftyfifty.could_pair` is this; :func:`._guesses.fifty_structures`
-    then finds the structures one square at a time.
+    then finds the structures one square at a time. Whole-board array
+    operations, not a loop per square: until the kernels are compiled (the
+    first minute after an install) they run interpreted, and numpy's
+    slices keep that cheap.
     """
     rows, cols = revealed.shape
+    shown = np.zeros((rows + 4, cols + 4), np.bool_)
+    shown[2 : rows + 2, 2 : cols + 2] = revealed
+    open_ = np.zeros((rows + 4, cols + 4), np.bool_)
+    open_[2 : rows + 2, 2 : cols + 2] = doubtful
     found = np.zeros((rows, cols), np.bool_)
-    for r in range(rows):
-        for c in range(cols):
-            hit = False
-            for direction in range(4):
-                dr = (0, 0, 1, -1)[direction]
-                dc = (1, -1, 0, 0)[direction]
-                pr, pc = r + dr, c + dc
-                if not (0 <= pr < rows and 0 <= pc < cols and doubtful[pr, pc]):
-                    continue
-                along = dr + dc
-                walled = False
-                for end in (min(0, along) - 1, max(0, along) + 1):
-                    for side in (-1, 0, 1):
-                        rr, cc = (r + end, c + side) if dr else (r + side, c + end)
-                        if 0 <= rr < rows and 0 <= cc < cols and revealed[rr, cc]:
-                            walled = True
-                if not walled:
-                    hit = True
-            for corner in range(4):
-                top = r - 1 if corner < 2 else r
-                left = c - 1 if corner % 2 == 0 else c
-                inside = True
-                for rr in (top, top + 1):
-                    for cc in (left, left + 1):
-                        if not (0 <= rr < rows and 0 <= cc < cols and doubtful[rr, cc]):
-                            inside = False
-                if not inside:
-                    continue
-                cornered = False
-                for rr in (top - 1, top + 2):
-                    for cc in (left - 1, left + 2):
-                        if 0 <= rr < rows and 0 <= cc < cols and revealed[rr, cc]:
-                            cornered = True
-                if not cornered:
-                    hit = True
-            found[r, c] = hit
+    # A pair: the partner beside (or above, below), walls in the two lines past its ends.
+    for direction in range(4):
+        dr = (0, 0, 1, -1)[direction]
+        dc = (1, -1, 0, 0)[direction]
+        along = dr + dc
+        walled = np.zeros((rows, cols), np.bool_)
+        for end in (min(0, along) - 1, max(0, along) + 1):
+            for side in (-1, 0, 1):
+                r0, c0 = (2 + end, 2 + side) if dr else (2 + side, 2 + end)
+                walled = walled | shown[r0 : r0 + rows, c0 : c0 + cols]
+        found = found | (open_[2 + dr : 2 + dr + rows, 2 + dc : 2 + dc + cols] & ~walled)
+    # A block: its four squares in doubt, no revealed square at its corners.
+    for corner in range(4):
+        top = -1 if corner < 2 else 0
+        left = -1 if corner % 2 == 0 else 0
+        inside = open_[2 + top : 2 + top + rows, 2 + left : 2 + left + cols].copy()
+        cornered = np.zeros((rows, cols), np.bool_)
+        for dr in (0, 1):
+            for dc in (0, 1):
+                r0, c0 = 2 + top + dr, 2 + left + dc
+                inside = inside & open_[r0 : r0 + rows, c0 : c0 + cols]
+        for dr in (-1, 2):
+            for dc in (-1, 2):
+                r0, c0 = 2 + top + dr, 2 + left + dc
+                cornered = cornered | shown[r0 : r0 + rows, c0 : c0 + cols]
+        found = found | (inside & ~cornered)
     return found
 
 
 @kernel(cache=True, part="solver", nogil=True)
-def _neighbours_in(mask, r, c):  # pragma: no cover - compiled
+def _neighbour_counts(mask):  # pragma: no cover - compiled
+    """How many of each square's eight neighbours are in ``mask`` (whole-board slices)."""
     rows, cols = mask.shape
-    n = 0
-    for rr in range(max(0, r - 1), min(rows, r + 2)):
-        for cc in range(max(0, c - 1), min(cols, c + 2)):
-            if (rr != r or cc != c) and mask[rr, cc]:
-                n += 1
-    return n
+    padded = np.zeros((rows + 2, cols + 2), np.int64)
+    for r in range(rows):
+        padded[r + 1, 1 : cols + 1] = mask[r]
+    total = np.zeros((rows, cols), np.int64)
+    for dr in range(3):
+        for dc in range(3):
+            if dr != 1 or dc != 1:
+                total += padded[dr : dr + rows, dc : dc + cols]
+    return total
 
 
 @kernel(cache=True, part="solver", nogil=True)
@@ -294,6 +295,7 @@ def fifty_or_safe(  # pragma: no cover - compiled
             revealed[r, c] = view[r, c] < GLYPH_HIDDEN
             doubtful[r, c] = np.isfinite(risk[r, c])
     pairable = pair_mask(revealed, doubtful)
+    next_to_revealed = _neighbour_counts(revealed)
     cells = [0]
     cells.pop()
     chances = [0.0]
@@ -302,7 +304,7 @@ def fifty_or_safe(  # pragma: no cover - compiled
         for c in range(cols):
             if (
                 doubtful[r, c] and risk[r, c] > 0 and not revealed[r, c]
-                and _neighbours_in(revealed, r, c) > 0 and pairable[r, c]
+                and next_to_revealed[r, c] > 0 and pairable[r, c]
             ):  # fmt: skip
                 cells.append(r * cols + c)
                 chances.append(risk[r, c])
@@ -405,11 +407,9 @@ def candidates(view, risk, own, cut, interior_count, most):  # pragma: no cover 
             doubtful[r, c] = np.isfinite(risk[r, c])
             lowest = min(lowest, risk[r, c])
     revealed = ~hidden
-    seen = np.zeros((rows, cols), np.bool_)
-    for r in range(rows):
-        for c in range(cols):
-            seen[r, c] = revealed[r, c] or _neighbours_in(revealed, r, c) > 0
+    seen = revealed | (_neighbour_counts(revealed) > 0)
     frontier = doubtful & seen
+    next_to_frontier = _neighbour_counts(frontier)
     least = (1.0 - lowest) * cut
     blank = blank_chances(_mines_sure(risk))
     near = [0]
@@ -422,7 +422,7 @@ def candidates(view, risk, own, cut, interior_count, most):  # pragma: no cover 
             good = (1.0 - risk[r, c]) >= least
             if frontier[r, c] and good:
                 chosen[r * cols + c] = True
-            elif doubtful[r, c] and not seen[r, c] and good and _neighbours_in(frontier, r, c):
+            elif doubtful[r, c] and not seen[r, c] and good and next_to_frontier[r, c] > 0:
                 near.append(r * cols + c)
                 near_keys.append(-settled_key(blank[r, c]))
     # Likeliest blank first, then board order (the sort is stable).
