@@ -24,11 +24,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if not POSTGRES:
         pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
     # One shared test database: every test starts from empty tables.
-    from minesweep.web.db import Database, accounts, actions, games, sessions, traces
+    from minesweep.web.db import Database, accounts, actions, games, reviews, sessions, traces
 
     database = Database(POSTGRES)
     with database.engine.begin() as connection:
         connection.execute(traces.delete())
+        connection.execute(reviews.delete())
         connection.execute(games.delete())
         connection.execute(actions.delete())
         connection.execute(sessions.delete())
@@ -81,5 +82,6 @@ def client(make_client: Callable[..., Any]) -> Any:
             action_rate=None,
             human_limits=None,
             require_trace=False,
+            require_review=False,
         )
     )

@@ -146,6 +146,7 @@ class Server:
 
     def __init__(self, url: str, *options: str) -> None:
         self.port = free_port()
+        self.url = url
         self.base = f"http://127.0.0.1:{self.port}"
         # Tests act faster than people: no rate limit unless a test asks for one.
         limits = ("--create-rate", "0", "--action-rate", "0", "--log-level", "warning")

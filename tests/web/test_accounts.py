@@ -27,7 +27,12 @@ from minesweep.web.db import accounts, actions, games, sessions
 from .helpers import PASSWORD, account_token, act, auth, get, new_game, sign_up, win
 
 MakeClient = Callable[..., Any]
-OPEN: dict[str, Any] = {"create_rate": None, "action_rate": None, "human_limits": None}
+OPEN: dict[str, Any] = {
+    "create_rate": None,
+    "action_rate": None,
+    "human_limits": None,
+    "require_review": False,
+}
 
 
 def rows(client: Any, table: Any, *where: Any) -> list[Any]:

@@ -44,6 +44,7 @@ OPEN: dict[str, Any] = {
     "action_rate": None,
     "human_limits": None,
     "require_trace": False,
+    "require_review": False,
 }
 
 
@@ -212,6 +213,7 @@ def metered_client(make_client: MakeClient, **limits: Any) -> tuple[Any, list[fl
     options: dict[str, Any] = {"create_rate": None, "action_rate": 1000.0, "action_burst": 1000}
     # Wins rank without the page's record of the mouse here (test_trace.py checks it).
     options["require_trace"] = False
+    options["require_review"] = False
     client = make_client(
         limits=Limits(human_limits=None, **(options | limits)),
         clock=lambda: now[0],

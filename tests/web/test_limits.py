@@ -38,6 +38,7 @@ OPEN: dict[str, Any] = {
     "action_rate": None,
     "human_limits": None,
     "require_trace": False,
+    "require_review": False,
 }
 
 
@@ -410,7 +411,9 @@ def test_a_win_faster_than_people_play_is_not_ranked_among_them(make_client: Mak
     now = [0.0]
     # The speed limit alone: the page's record of the mouse is test_trace.py's.
     client = make_client(
-        limits=Limits(create_rate=None, action_rate=None, require_trace=False),
+        limits=Limits(
+            create_rate=None, action_rate=None, require_trace=False, require_review=False
+        ),
         clock=lambda: now[0],
     )
     fast = new_game(client, preset="beginner", name="bot-maybe")["id"]
@@ -472,7 +475,7 @@ def test_serve_passes_its_ipv6_prefix_to_the_limits(
 
     seen: list[Limits] = []
 
-    def create_app(url: str | None, *, limits: Limits) -> Any:
+    def create_app(url: str | None, *, limits: Limits, operators: Any = ()) -> Any:
         seen.append(limits)
         raise RuntimeError("no database in this test")
 

@@ -22,6 +22,7 @@ BODIES: dict[str, Any] = {
     "/api/account/name": {"name": "ada"},
     "/api/account": {"password": "correct horse"},
     "/api/game/trace": {"cell_px": 16, "events": [[0, "mv", 1, 1]]},
+    "/api/reviews/{public_id}": {"verdict": "confirm"},
 }
 
 
@@ -54,7 +55,7 @@ def test_every_route_served_is_described_and_every_route_described_is_served(
     api = served(client) - PAGE
     assert served(client) & PAGE == PAGE
     assert api == described
-    assert len(described) == 20
+    assert len(described) == 24
 
 
 def test_exactly_the_routes_described_as_needing_the_token_refuse_a_request_without_it(

@@ -61,7 +61,9 @@ def test_each_reason_a_game_does_not_rank_is_told_in_its_words(
     waiting = played()
     assert (waiting["ranked"], waiting["unranked_because"]) == (False, AWAITING_TRACE)
     off = make_client(
-        limits=Limits(create_rate=None, action_rate=None, require_trace=False),
+        limits=Limits(
+            create_rate=None, action_rate=None, require_trace=False, require_review=False
+        ),
         clock=lambda: now[0],
     )
     sign_up(off, "grace")

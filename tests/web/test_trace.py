@@ -49,7 +49,10 @@ def paced(make_client: Callable[..., Any]) -> tuple[Any, list[float]]:
     """A client whose server clock the test moves ([0] is now), with the real limits
     on speed and the page's record required (no rate limit: tests act at once)."""
     now = [1000.0]
-    client = make_client(limits=Limits(create_rate=None, action_rate=None), clock=lambda: now[0])
+    client = make_client(
+        limits=Limits(create_rate=None, action_rate=None, require_review=False),
+        clock=lambda: now[0],
+    )
     sign_up(client, "ada")
     return client, now
 
@@ -292,7 +295,10 @@ def test_a_record_that_does_not_match_the_actions_does_not_rank(
 
 def test_a_bot_account_needs_no_record(make_client: Callable[..., Any]) -> None:
     now = [0.0]
-    client = make_client(limits=Limits(create_rate=None, action_rate=None), clock=lambda: now[0])
+    client = make_client(
+        limits=Limits(create_rate=None, action_rate=None, require_review=False),
+        clock=lambda: now[0],
+    )
     sign_up(client, "robot", bot=True)
     state = play(client, now, lambda: 0.12)
     assert state["unranked_because"] == "declared a bot: see the bot leaderboard"
@@ -361,7 +367,13 @@ def test_the_leaderboard_ranks_by_time_and_by_3bv_per_second(
     """Two wins whose orders differ: the one with more 3BV takes longer, but less per 3BV."""
     now = [0.0]
     client = make_client(
-        limits=Limits(create_rate=None, action_rate=None, human_limits=None, require_trace=False),
+        limits=Limits(
+            create_rate=None,
+            action_rate=None,
+            human_limits=None,
+            require_trace=False,
+            require_review=False,
+        ),
         clock=lambda: now[0],
     )
     sign_up(client, "ada")
@@ -409,7 +421,7 @@ def _won_in(
 
 
 @pytest.mark.slow
-def test_the_page_records_a_hands_mouse_and_its_win_ranks(tmp_path: Path) -> None:
+def test_the_page_records_a_hands_mouse_and_its_win_ranks_once_reviewed(tmp_path: Path) -> None:
     """The page (app.js in Chromium) records the mouse and sends the record at the end.
 
     Playwright's own ``mouse.move(steps=...)`` moves in straight lines, which
@@ -475,12 +487,30 @@ def test_the_page_records_a_hands_mouse_and_its_win_ranks(tmp_path: Path) -> Non
             page.wait_for_function("game.status === 'won' && game.ranked !== undefined")
             state = server.http.get("/api/game", headers=auth(created["id"])).json()
             assert state["status"] == "won"
-            assert state["ranked"] is True, state.get("unranked_because")
-            assert "on the leaderboard" in page.inner_text("#message")
-            evf = server.http.get(f"/api/replays/{state['public_id']}.evf")
-            assert evf.status_code == 200
-            from minesweep.replays import read
+            # The first win of a board would top it: held for an operator's review.
+            assert state["ranked"] is False
+            assert state["unranked_because"] == "pending review"
+            assert "pending review" in page.inner_text("#message")
+        # An operator, named at a server's start, confirms it: it ranks.
+        body = {"name": "bo", "password": PASSWORD}
+        assert server.http.post("/api/accounts", json=body).status_code == 201
+        operator = Server(server.url, "--operator", "bo")
+        try:
+            token = operator.http.post("/api/tokens", json=body).json()["token"]
+            decided = operator.http.post(
+                f"/api/reviews/{state['public_id']}",
+                json={"verdict": "confirm"},
+                headers=auth(token),
+            )
+            assert decided.status_code == 200, decided.text
+        finally:
+            operator.stop()
+        state = server.http.get("/api/game", headers=auth(created["id"])).json()
+        assert state["ranked"] is True, state.get("unranked_because")
+        evf = server.http.get(f"/api/replays/{state['public_id']}.evf")
+        assert evf.status_code == 200
+        from minesweep.replays import read
 
-            assert sum(event.kind == "mv" for event in read(evf.content).events) > 20
+        assert sum(event.kind == "mv" for event in read(evf.content).events) > 20
     finally:
         server.stop()

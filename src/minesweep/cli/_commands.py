@@ -207,6 +207,7 @@ def serve(arguments: argparse.Namespace) -> None:
     except ImportError:
         fail("minesweep serve: the web game needs its extra: pip install 'minesweep[web]'")
     from ..web import Limits
+    from ..web.review import UnknownOperatorError
 
     limits = Limits(
         no_guess_workers=arguments.no_guess_workers,
@@ -218,9 +219,11 @@ def serve(arguments: argparse.Namespace) -> None:
         ipv6_prefix=arguments.ipv6_prefix,
     )
     try:
-        app = create_app(arguments.db, limits=limits)
+        app = create_app(arguments.db, limits=limits, operators=arguments.operator)
     except StorageError:
         raise  # the data directory: said by main in one line, as play says it
+    except UnknownOperatorError as error:
+        fail(f"minesweep serve: {error}")
     except Exception as error:  # a bad URL or an unreachable database
         fail(f"minesweep serve: cannot open the database: {str(error).splitlines()[0]}")
     _check_listen(arguments.host, arguments.port)

@@ -460,6 +460,14 @@ def _add_serve(commands: _Commands) -> None:
         "by default none is trusted and the client is the connection's address",
     )
     serve.add_argument(
+        "--operator",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="the account NAME reviews records: sees the wins held for review and confirms or "
+        "voids them (repeatable; the account must exist: register it first)",
+    )
+    serve.add_argument(
         "--header-timeout",
         type=seconds,
         default=10.0,

@@ -13,7 +13,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -67,11 +67,14 @@ def create_app(
     pool: NoGuessPool | None = None,
     cpu: Callable[[], float] = time.thread_time,
     accounts: AccountSettings | None = None,
+    operators: Sequence[str] = (),
 ) -> Starlette:
     """The ASGI app; ``db_url`` is an SQLAlchemy URL (default: a SQLite file).
 
     ``accounts`` says how accounts are kept (the password hash's cost, the
-    sign-in limits); a test makes hashing cheap.
+    sign-in limits); a test makes hashing cheap. ``operators`` name the
+    accounts that review records (:mod:`minesweep.web.review`): each must
+    exist (:class:`minesweep.web.review.UnknownOperatorError` otherwise).
 
     ``cpu`` is the clock a request's CPU time is read on, in its own thread
     (see :class:`Guards`); a test freezes it, as it does ``clock``.
@@ -86,6 +89,12 @@ def create_app(
         pool=pool,
         accounts=accounts,
     )
+    try:
+        service.reviews.add_operators(operators)
+    except ValueError:
+        service.db.dispose()
+        service.pool.close(wait=True)
+        raise
     # Load the compiled kernels now rather than in the first player's request.
     frontend.warm_up()
     guards = Guards.of(limits, clock=clock, cpu=cpu)

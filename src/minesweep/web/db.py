@@ -27,9 +27,13 @@ a rename renames every game, and the leaderboard shows the current name.
 
 ``web_traces`` holds the page's own record of a finished game (its mouse
 trace, as EVF bytes; :mod:`minesweep.web.trace`), which a win needs to rank.
+``web_reviews`` holds operators' decisions on the wins held for review
+(:mod:`minesweep.web.review`).
 
-Tables are created when missing; a database made before accounts gets the
-games' ``account_id`` column and its index added when the server starts.
+Tables are created when missing (that is the migration of a new table); a
+database made before accounts gets the games' ``account_id`` column and its
+index added when the server starts, and one made before review its index of
+the records held.
 """
 
 from __future__ import annotations
@@ -65,7 +69,14 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
-__all__ = ["AccountRow", "Database", "GameRow", "NameTakenError", "default_url"]
+__all__ = [
+    "PENDING_REVIEW",
+    "AccountRow",
+    "Database",
+    "GameRow",
+    "NameTakenError",
+    "default_url",
+]
 
 metadata = MetaData()
 
@@ -148,6 +159,28 @@ traces = Table(
     Column("evf", LargeBinary, nullable=False),
     Column("created_at", Float, nullable=False),
 )
+
+#: Operators' decisions on the records held for review (minesweep.web.review):
+#: one row a decided record. A record waiting is a game whose
+#: ``unranked_because`` is :data:`PENDING_REVIEW` (found by ``games_pending``).
+#: A table of its own, so that an older database gets it by create_all.
+reviews = Table(
+    "web_reviews",
+    metadata,
+    Column("token", String(64), primary_key=True),
+    # "confirmed" or "voided".
+    Column("state", String(16), nullable=False),
+    Column("reason", String(200)),
+    Column("operator_id", Integer),
+    Column("decided_at", Float, nullable=False),
+)
+
+#: Why a win is not ranked yet: an operator has to confirm it.
+PENDING_REVIEW = "pending review"
+
+#: The records held for review, found without reading every game; made apart
+#: (as ``games_by_account``) when an older database starts.
+games_pending = Index("web_games_pending", games.c.unranked_because, games.c.kind)
 
 actions = Table(
     "web_actions",
@@ -479,6 +512,7 @@ class Database:
                 chunk = tokens[start : start + 500]
                 connection.execute(delete(actions).where(actions.c.token.in_(chunk)))
                 connection.execute(delete(traces).where(traces.c.token.in_(chunk)))
+                connection.execute(delete(reviews).where(reviews.c.token.in_(chunk)))
                 connection.execute(delete(games).where(games.c.token.in_(chunk)))
             connection.execute(update(games).where(mine).values(account_id=None, name=None))
             connection.execute(delete(accounts).where(accounts.c.id == account_id))
@@ -559,13 +593,15 @@ def _add_account_column(engine: Engine) -> None:
             if not has_column():
                 raise
     # Every start: a server stopped between the two steps left the column alone.
-    try:
-        with engine.begin() as connection:
-            games_by_account.create(connection, checkfirst=True)
-    except (OperationalError, ProgrammingError):
-        indexes = {index["name"] for index in inspect(engine).get_indexes("web_games")}
-        if games_by_account.name not in indexes:
-            raise
+    # (And an older database gets the index of the records held for review.)
+    for index in (games_by_account, games_pending):
+        try:
+            with engine.begin() as connection:
+                index.create(connection, checkfirst=True)
+        except (OperationalError, ProgrammingError):
+            indexes = {found["name"] for found in inspect(engine).get_indexes("web_games")}
+            if index.name not in indexes:
+                raise
 
 
 def _sqlite_pragmas(connection: Any, _: Any) -> None:

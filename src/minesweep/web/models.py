@@ -504,3 +504,51 @@ T = TypeVar("T")
 def decode(raw: bytes, kind: type[T]) -> T:
     """``raw`` as a ``kind``; raises msgspec.ValidationError or DecodeError."""
     return msgspec.json.decode(raw or b"{}", type=kind)
+
+
+# --- review: the records an operator checks before they rank (minesweep.web.review) ----------
+
+#: Where a reviewed record stands: waiting for an operator, confirmed (ranked), or voided.
+ReviewState = Literal["pending", "confirmed", "voided"]
+
+
+class ReviewEntry(Struct, kw_only=True):
+    public_id: Annotated[
+        str, Meta(description="The record's id: GET /api/reviews/{public_id} for its replay")
+    ]
+    kind: str
+    name: Annotated[str, Meta(description="The player's current name ('anonymous': deleted)")]
+    seconds: float
+    bbbv: int
+    bbbv_per_second: float
+    finished_at: float
+    state: ReviewState
+    why: Annotated[
+        str,
+        Meta(
+            description="Why it is reviewed: a place in the top 10, or a speed past the "
+            "board's review threshold"
+        ),
+    ]
+    reason: Annotated[
+        str | None, Meta(description="A voided record's reason, as the operator gave it")
+    ] = None
+    decided_at: float | None = None
+
+
+class ReviewList(Struct, kw_only=True):
+    records: list[ReviewEntry]
+
+
+class ReviewDecision(Struct, forbid_unknown_fields=True, kw_only=True):
+    verdict: Annotated[
+        Literal["confirm", "void"],
+        Meta(description="'confirm' ranks the record; 'void' keeps it off the leaderboards"),
+    ]
+    reason: Annotated[
+        str,
+        Meta(
+            max_length=200,
+            description="Why a record is voided (its owner reads it); required to void",
+        ),
+    ] = ""

@@ -271,6 +271,41 @@ ENDPOINTS: Final[tuple[Endpoint, ...]] = (
         lambda service, call: service.replay_json(call.params["public_id"]),
         "reads",
     ),
+    # Review (minesweep.web.review): the wins held before they rank, and the
+    # operators' decisions. Every route needs an account; the writes its CSRF token.
+    Endpoint(
+        "GET", "/api/reviews", "The records waiting for review, oldest first (operators only)",
+        None, models.ReviewList, 200, (),
+        lambda service, call: service.reviews.pending(call.credentials),
+        "reads", account="required",
+    ),
+    Endpoint(
+        "GET", "/api/account/reviews",
+        "The signed-in account's records held for review: pending, confirmed, or voided "
+        "with the operator's reason",
+        None, models.ReviewList, 200, (),
+        lambda service, call: service.reviews.mine(call.credentials),
+        "reads", account="required",
+    ),
+    # The solver judges every click, as for an uploaded file: priced as one.
+    Endpoint(
+        "GET", "/api/reviews/{public_id}",
+        "A record held for review, for its player or an operator: its replay (the page's "
+        "record of the mouse) with the exact solver's verdict on every click",
+        None, models.ReplayFile, 200, (404, 409, 422),
+        lambda service, call: service.review_replay(call.params["public_id"], call.credentials),
+        "reads", cost=120, account="required",
+    ),
+    Endpoint(
+        "POST", "/api/reviews/{public_id}",
+        "Confirm a pending record (it ranks) or void it with a reason its player reads "
+        "(operators only)",
+        models.ReviewDecision, models.ReviewEntry, 200, (404, 409, 422),
+        lambda service, call: service.reviews.decide(
+            call.params["public_id"], call.body, call.credentials
+        ),
+        "actions", account="required",
+    ),
     # The exact solver judges every click: a file costs a hundred and twenty
     # reads, one a second at the default rates.
     Endpoint(

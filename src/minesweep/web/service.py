@@ -59,9 +59,10 @@ from minesweep.squares import square_name
 
 from . import leaderboards, models
 from .accounts import Accounts, AccountSettings, Credentials
-from .db import Database, GameRow, wall_clock
+from .db import PENDING_REVIEW, Database, GameRow, wall_clock
 from .guards import BusyError, ByteCache, NoGuessPool
 from .limits import ApiError, Limits
+from .review import VOIDED, Reviews
 from .trace import TraceError, TraceRules, judge, parse_trace, trace_replay
 
 __all__ = ["AWAITING_TRACE", "Service", "page_numbering"]
@@ -164,6 +165,8 @@ class Service:
         self.replays: ByteCache[tuple[str, str, str]] = ByteCache(limits.replay_cache_bytes)
         #: What the page's record of a game is judged by (minesweep.web.trace).
         self.trace_rules = TraceRules()
+        #: The wins held for an operator's review, and the operators (minesweep.web.review).
+        self.reviews = Reviews(database, limits, self.accounts)
 
     # --- games ----------------------------------------------------------------------
 
@@ -437,6 +440,8 @@ class Service:
                 changes: dict[str, Any] = {}
                 if row.unranked_because == AWAITING_TRACE:
                     because = judge(replay, game.history, self.trace_rules, analyse_clicks(replay))
+                    if because is None:
+                        because = self.reviews.hold(row.kind, row.seconds, row.bbbv)
                     # The column holds 200 characters; the reasons are shorter.
                     changes = {
                         "ranked": because is None,
@@ -504,6 +509,14 @@ class Service:
         if row is None:
             raise ApiError(404, "no ranked game with that id")
         return row
+
+    def review_replay(self, public_id: str, credentials: Credentials) -> models.ReplayFile:
+        """A record held for review, for its player or an operator: its replay (the page's
+        own record of the mouse when it sent one) with the exact solver's verdict on
+        every click, as an uploaded file's."""
+        row = self.reviews.record(public_id, credentials)
+        download = self._evf(row, self._rebuild(row))
+        return self.replay_file(download.data, download.filename)
 
     # --- replay files ----------------------------------------------------------------------
 
@@ -764,8 +777,11 @@ class Service:
         if row.account_id is None and because is None:
             because = "played as a guest: sign in to rank"
         if because is None and self.limits.require_trace:
-            # Ranked once the page's record of it comes and matches (trace()).
+            # Ranked once the page's record of it comes and matches (trace()),
+            # and then reviewed if it is held (minesweep.web.review).
             because = AWAITING_TRACE
+        if because is None:
+            because = self.reviews.hold(row.kind, final.seconds, final.bbbv)
         return because is None, because
 
     def _forget_replays(self) -> None:
@@ -832,7 +848,12 @@ class Service:
             )
             state.ranked = row.ranked
             state.unranked_because = row.unranked_because
-            if row.ranked:
+            if (
+                row.ranked
+                or row.unranked_because == PENDING_REVIEW
+                or ((row.unranked_because or "").startswith(VOIDED))
+            ):
+                # A record held for review: its player opens it (GET /api/reviews/ID).
                 state.public_id = row.public_id
         return state
 

@@ -163,6 +163,8 @@ function status() {
     say(`${game.status === "won" ? "Won" : "Lost"} in ${game.elapsed.toFixed(1)} s: 3BV ${s.solved_bbbv}/${s.bbbv}, ` +
         `3BV/s ${s.bbbv_per_second.toFixed(2)}, efficiency ${Math.round(s.efficiency * 100)}%` +
         (game.ranked ? " — on the leaderboard." :
+         game.unranked_because === "pending review"
+           ? " — pending review: an operator checks it before it ranks." :
          game.status === "won" ? ` (not ranked: ${game.unranked_because}).` : "."));
     leaderboard();
   }
