@@ -91,11 +91,12 @@ class WhatIf(NamedTuple):
 def what_if(  # pragma: no cover - compiled
     view, probability, sure, settled_mask, interior_mask, group_at, group_start, group_cells,
     witness_start, group_witnesses, targets, component_start, component_groups, ids_start, ids,
-    w_start, layouts, e_start, mines, mine_count, log_factorial,
+    w_start, layouts, e_start, mines, mine_count, settled, interior, log_factorial,
 ):  # fmt: skip
     """A :class:`WhatIf` from :func:`._batch.count_components`'s output for every component.
 
-    Each component's counts are divided by its largest layout count, as
+    ``settled`` and ``interior`` count the squares of those masks. Each
+    component's counts are divided by its largest layout count, as
     :class:`minesweep.solver.whatif.Lookahead` divides them; its rows are
     its groups in counting order.
     """
@@ -119,15 +120,6 @@ def what_if(  # pragma: no cover - compiled
         for j in range(ids_start[k], ids_start[k + 1]):
             g = ids[j]
             sizes[j] = group_start[g + 1] - group_start[g]
-    settled = 0
-    interior = 0
-    rows, cols = view.shape
-    for r in range(rows):
-        for c in range(cols):
-            if settled_mask[r, c]:
-                settled += 1
-            if interior_mask[r, c]:
-                interior += 1
     return WhatIf(
         view, probability, sure, settled_mask, interior_mask, group_at, group_start, group_cells,
         witness_start, group_witnesses, targets, component_of, component_start,
@@ -262,6 +254,12 @@ def _neighbour_counts(mask):  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="solver", nogil=True)
+def _revealed_and_doubtful(view, risk):  # pragma: no cover - compiled
+    """The revealed squares, and those in doubt (hidden, not known mines)."""
+    return view < GLYPH_HIDDEN, np.isfinite(risk)
+
+
+@kernel(cache=True, part="solver", nogil=True)
 def risk_map(view, probability, sure):  # pragma: no cover - compiled
     """:func:`.guess.risk_of`: the probability, infinite where revealed or certainly a mine."""
     risk = probability.copy()
@@ -288,12 +286,7 @@ def fifty_or_safe(  # pragma: no cover - compiled
     view = t.glyphs
     rows, cols = view.shape
     risk = risk_map(view, t.probability, t.sure)
-    revealed = np.zeros((rows, cols), np.bool_)
-    doubtful = np.zeros((rows, cols), np.bool_)
-    for r in range(rows):
-        for c in range(cols):
-            revealed[r, c] = view[r, c] < GLYPH_HIDDEN
-            doubtful[r, c] = np.isfinite(risk[r, c])
+    revealed, doubtful = _revealed_and_doubtful(view, risk)
     pairable = pair_mask(revealed, doubtful)
     next_to_revealed = _neighbour_counts(revealed)
     cells = [0]
@@ -463,12 +456,7 @@ def weighed_square(  # pragma: no cover - compiled
     found = candidates(view, risk, own, cut, interior_count, most)
     if found.shape[0] == 1 and not dead_last:
         return KEEP, own, 0.0, 1.0
-    revealed = np.zeros((rows, cols), np.bool_)
-    doubtful = np.zeros((rows, cols), np.bool_)
-    for r in range(rows):
-        for c in range(cols):
-            revealed[r, c] = view[r, c] < GLYPH_HIDDEN
-            doubtful[r, c] = np.isfinite(risk[r, c])
+    revealed, doubtful = _revealed_and_doubtful(view, risk)
     mines_left = t.mine_count - _count(t.sure)
     limits = (min(pair_missing, mines_left - 1), min(block_missing, mines_left - 2))
     outcome_states = budget

@@ -36,7 +36,7 @@ def plain_analysis(  # pragma: no cover - compiled
     component_start, component_groups, group_start, group_cells, interior,
     rest)``, ``rest`` what the lookahead reads besides (``settled_mask,
     interior_mask, group_at, witness_start, group_witnesses, targets,
-    ids_start, ids, e_start, mines``: see :func:`._lookahead.what_if`).
+    ids_start, ids, e_start, mines, settled``: see :func:`._lookahead.what_if`).
     ``budget`` is the states counting may make (negative: no limit).
     """
     (
@@ -53,7 +53,7 @@ def plain_analysis(  # pragma: no cover - compiled
     no_ids = np.zeros(1, np.int64)
     rest = (
         settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, no_ids,
-        no_ids, no_ids, layouts,
+        no_ids, no_ids, layouts, 0,
     )  # fmt: skip
     nothing = (
         False, probability, safe, mine, 0.0, w_start, layouts, component_start,
@@ -98,7 +98,7 @@ def plain_analysis(  # pragma: no cover - compiled
         return nothing
     rest = (
         settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
-        ids, e_start, mines,
+        ids, e_start, mines, settled,
     )  # fmt: skip
     return (
         True, probability, safe, mine, log_layouts, w_start, layouts, component_start,

@@ -163,7 +163,7 @@ def play_plain(  # pragma: no cover - compiled
                     view[r, c] = numbers[r, c]
         (
             ok, probability, safe, mine, log_layouts, w_start, layouts, component_start,
-            component_groups, group_start, group_cells, _interior, rest,
+            component_groups, group_start, group_cells, interior, rest,
         ) = plain_analysis(
             view, total, wide, -1, max_coefficients, tiny, plain_components
         )  # fmt: skip
@@ -191,7 +191,7 @@ def play_plain(  # pragma: no cover - compiled
         if guess < 0 and lookahead:
             guess = _looked_ahead(
                 view, probability, mine, w_start, layouts, component_start, component_groups,
-                group_start, group_cells, rest, total, tolerance, opening_weight, cut,
+                group_start, group_cells, rest, interior, total, tolerance, opening_weight, cut,
                 interior_count, most, dead_last, living_search, long_term, influence_weight,
                 pair_missing, block_missing, structure_floor, states, log_factorial,
             )  # fmt: skip
@@ -206,9 +206,9 @@ def play_plain(  # pragma: no cover - compiled
 @kernel(cache=True, part="autoplay", nogil=True)
 def _looked_ahead(  # pragma: no cover - compiled
     view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
-    group_cells, rest, total, tolerance, opening_weight, cut, interior_count, most, dead_last,
-    living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
-    states, log_factorial,
+    group_cells, rest, interior, total, tolerance, opening_weight, cut, interior_count, most,
+    dead_last, living_search, long_term, influence_weight, pair_missing, block_missing,
+    structure_floor, states, log_factorial,
 ):  # fmt: skip
     """The lookahead's guess, as :func:`.policy.choose_guess` makes it after the searches.
 
@@ -218,12 +218,12 @@ def _looked_ahead(  # pragma: no cover - compiled
     """
     (
         settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
-        ids, e_start, e_mines,
+        ids, e_start, e_mines, settled,
     ) = rest  # fmt: skip
     tables = what_if(
         view, probability, mine, settled_mask, interior_mask, group_at, group_start, group_cells,
         witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
-        ids, w_start, layouts, e_start, e_mines, total, log_factorial,
+        ids, w_start, layouts, e_start, e_mines, total, settled, interior, log_factorial,
     )  # fmt: skip
     early = fifty_or_safe(tables, pair_missing, block_missing, states)
     if early >= 0:

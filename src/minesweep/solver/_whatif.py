@@ -102,6 +102,43 @@ def _best_elsewhere(  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="solver", nogil=True)
+def _planned(  # pragma: no cover - compiled
+    witness_list, link_start, cell_start, need, n_witnesses
+):  # fmt: skip
+    """Plan a component made of groups given as lists of witnesses (global numbers).
+
+    Group ``g`` has ``cell_start[g + 1] - cell_start[g]`` squares and the
+    witnesses ``witness_list[link_start[g]:link_start[g + 1]]``; the
+    witnesses are renumbered from 0 in order, each needing ``need[w]``
+    mines (0 past ``need``'s end). Returns ``(local, starts, flat, plan)``:
+    the renumbering, the groups' links in local numbers, and
+    :func:`._count.plan_component`'s plan.
+    """
+    local = np.full(n_witnesses, -1, np.int64)
+    for w in witness_list:
+        local[w] = 0
+    n_local = 0
+    for w in range(n_witnesses):
+        if local[w] == 0:
+            local[w] = n_local
+            n_local += 1
+    n_groups = len(cell_start) - 1
+    starts = np.zeros(n_groups + 1, np.int64)
+    sizes = np.empty(n_groups, np.int64)
+    for g in range(n_groups):
+        starts[g + 1] = link_start[g + 1]
+        sizes[g] = cell_start[g + 1] - cell_start[g]
+    flat = np.empty(len(witness_list), np.int64)
+    for j in range(len(witness_list)):
+        flat[j] = local[witness_list[j]]
+    needs = np.zeros(n_local, np.int64)
+    for w in range(min(n_witnesses, need.shape[0])):
+        if local[w] >= 0:
+            needs[local[w]] = need[w]
+    return local, starts, flat, plan_component(starts, flat, sizes, needs, -1, 1)
+
+
+@kernel(cache=True, part="solver", nogil=True)
 def square_outcomes(  # pragma: no cover - compiled
     row, col, view, hidden_code, safe_now, sure, settled_mask, interior_mask, group_at,
     group_start, group_cells, witness_start, group_witnesses, targets, component_of,
@@ -258,32 +295,13 @@ def square_outcomes(  # pragma: no cover - compiled
             ANSWERED, np.array([settled], np.int64), np.array([safe_now]), np.array([safest]),
             states_left,
         )  # fmt: skip
-    # Plan the merged component, its numbers renumbered from 0 in order.
-    local = np.full(n_witnesses, -1, np.int64)
-    for w in witness_list:
-        local[w] = 0
-    n_local = 0
-    for w in range(n_witnesses):
-        if local[w] == 0:
-            local[w] = n_local
-            n_local += 1
-    starts = np.zeros(n_groups + 1, np.int64)
-    for g in range(n_groups):
-        starts[g + 1] = link_start[g + 1]
-    flat = np.empty(len(witness_list), np.int64)
-    for j in range(len(witness_list)):
-        flat[j] = local[witness_list[j]]
-    group_sizes = np.empty(n_groups, np.int64)
-    for g in range(n_groups):
-        group_sizes[g] = cell_start[g + 1] - cell_start[g]
-    needs = np.zeros(n_local, np.int64)
-    for w in range(new):
-        if local[w] >= 0:
-            needs[local[w]] = targets[w]
+    # Plan the merged component; the square's own number needs nothing yet
+    # (each number it could show is set in the plan's targets below).
+    local, starts, flat, plan = _planned(witness_list, link_start, cell_start, targets, n_witnesses)
     (
         order, plan_sizes, touch_start, touch_before, touch_after, touch_target, touch_capacity,
         carry_start, carry_pairs, widths,
-    ) = plan_component(starts, flat, group_sizes, needs, -1, 1)  # fmt: skip
+    ) = plan  # fmt: skip
     if widths.shape[0] and widths.max() > MAX_WIDTH:
         return NO_ANSWER, numbers, nothing, nothing, states_left
     new_local = local[new]
@@ -512,31 +530,10 @@ def joint_chance(  # pragma: no cover - compiled
     recounted = np.ones(1)
     log_top = 0.0
     if n_groups:
-        n_witnesses = targets.shape[0]
-        local = np.full(n_witnesses, -1, np.int64)
-        for w in witness_list:
-            local[w] = 0
-        n_local = 0
-        for w in range(n_witnesses):
-            if local[w] == 0:
-                local[w] = n_local
-                n_local += 1
-        starts = np.zeros(n_groups + 1, np.int64)
-        sizes = np.empty(n_groups, np.int64)
-        for g in range(n_groups):
-            starts[g + 1] = link_start[g + 1]
-            sizes[g] = cell_start[g + 1] - cell_start[g]
-        flat = np.empty(len(witness_list), np.int64)
-        for j in range(len(witness_list)):
-            flat[j] = local[witness_list[j]]
-        needs = np.zeros(n_local, np.int64)
-        for w in range(n_witnesses):
-            if local[w] >= 0:
-                needs[local[w]] = need[w]
         (
             _order, plan_sizes, touch_start, touch_before, touch_after, touch_target,
             touch_capacity, carry_start, carry_pairs, widths,
-        ) = plan_component(starts, flat, sizes, needs, -1, 1)  # fmt: skip
+        ) = _planned(witness_list, link_start, cell_start, need, targets.shape[0])[3]  # fmt: skip
         if widths.shape[0] and widths.max() > MAX_WIDTH:
             return NO_ANSWER, 0.0, states_left
         recounted, _, _, states = count_component(

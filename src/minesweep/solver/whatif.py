@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -32,8 +32,8 @@ import numpy.typing as npt
 from .._jit import entry
 from ..errors import InvalidBoardError
 from ..squares import GLYPH_HIDDEN, square_name
-from ._lookahead import WhatIf
-from ._whatif import ANSWERED, joint_chance, square_outcomes
+from ._lookahead import WhatIf, joint, outcomes
+from ._whatif import ANSWERED
 from .frontier import Frontier
 from .probability import Analysis
 
@@ -122,34 +122,10 @@ class Lookahead:
             raise InvalidBoardError(f"{square_name(row, col)} is revealed")
         if not self.available:
             return None
-        if self._frontier.settled_mask[row, col]:
-            return []  # a mine the frontier set aside
-        kernel: Any = entry(square_outcomes)
-        frontier = self._frontier
-        status, numbers, chances, safest, self._states_left = kernel(
-            row,
-            col,
-            self._view,
-            GLYPH_HIDDEN,
-            1.0 - float(self._analysis.probability[row, col]),
-            self._sure,
-            frontier.settled_mask,
-            frontier.interior_mask,
-            frontier.group_at,
-            frontier.group_start,
-            frontier.group_cells,
-            frontier.witness_start,
-            frontier.group_witnesses,
-            frontier.target_array,
-            self._component_of,
-            frontier.component_start,
-            frontier.component_groups,
-            *self._flattened(),
-            self._mine_count,
-            frontier.settled,
-            frontier.interior,
-            self._log_factorial,
-            self._states_left,
+        tables = self.tables()  # a mine the frontier set aside shows nothing: no outcome
+        assert tables is not None
+        status, numbers, chances, safest, self._states_left = entry(outcomes)(
+            tables, row * self._view.shape[1] + col, self._states_left
         )
         if status != ANSWERED:
             return None
@@ -264,30 +240,13 @@ class Lookahead:
 
     def _joint(self, forced: dict[Cell, bool]) -> float | None:
         """:meth:`joint` of the squares ``forced`` to be mines (True) or safe, counted."""
-        frontier = self._frontier
         cols = self._view.shape[1]
-        kernel: Any = entry(joint_chance)
-        status, chance, self._joint_states_left = kernel(
+        tables = self.tables()
+        assert tables is not None
+        status, chance, self._joint_states_left = entry(joint)(
+            tables,
             np.array([r * cols + c for r, c in forced], np.int64),
             np.array(list(forced.values()), np.bool_),
-            self._sure,
-            frontier.settled_mask,
-            frontier.interior_mask,
-            frontier.group_at,
-            frontier.group_start,
-            frontier.group_cells,
-            frontier.witness_start,
-            frontier.group_witnesses,
-            frontier.target_array,
-            self._component_of,
-            frontier.component_start,
-            frontier.component_groups,
-            *self._flattened()[:2],
-            self._log_tops,
-            self._mine_count,
-            frontier.settled,
-            frontier.interior,
-            self._log_factorial,
             self._joint_states_left,
         )
         return float(chance) if status == ANSWERED else None
