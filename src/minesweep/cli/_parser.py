@@ -507,7 +507,7 @@ def _add_bench(commands: _Commands) -> None:
         default="default",
         help="the player's tuning, from speed to strength: fast (no lookahead: about 8 "
         "times the games a second, 1.8 points weaker on expert), default (default), or "
-        "strongest (the default's rules with twice the lookahead candidates; "
+        "strongest (the default's rules with larger searches, about a third of its speed; "
         "BENCHMARKS.md gives each one's win rate and speed)",
     )
     play.add_argument("--games", type=positive, default=1000, help="how many games (default 1000)")
