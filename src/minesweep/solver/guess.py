@@ -123,7 +123,7 @@ _PRESETS: Final = {
     # isolated searches of more squares, layouts and positions, and more
     # lookahead candidates. Paired with the default on seeds 5,000-24,999:
     # the candidates alone +0 games, the searches alone +8, both +15, at
-    # about 10 ms a game; then both on seeds 25,000-44,999 (BENCHMARKS.md).
+    # about 10 ms a game; on fresh seeds 25,000-44,999, -2 (BENCHMARKS.md).
     "strongest": PolicyConfig(
         endgame_squares=80,
         endgame_layouts=5000,
