@@ -356,3 +356,7 @@ def test_a_preset_game_is_played_at_the_named_strength() -> None:
     fast = PlayConfig.preset("expert", strength="fast")
     assert fast.policy == PolicyConfig.preset("fast")
     assert PlayConfig.preset("expert").policy == PolicyConfig.preset("default")
+    strongest = PlayConfig.preset("expert", strength="strongest")
+    assert strongest.policy == PolicyConfig.preset("strongest")
+    with pytest.raises(SettingsError, match="unknown strength 'strong'"):
+        PlayConfig.preset("expert", strength="strong")

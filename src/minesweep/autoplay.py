@@ -93,7 +93,8 @@ class PlayConfig:
         strength: str = "default",
     ) -> PlayConfig:
         """A preset with a first click named ``corner``, ``center`` or given as ``R,C``,
-        played at a named strength (:meth:`PolicyConfig.preset`: ``fast`` or ``default``)."""
+        played at a named strength (:meth:`PolicyConfig.preset`: ``fast``,
+        ``default`` or ``strongest``)."""
         size = Preset.from_name(name)
         return cls(
             size.rows,

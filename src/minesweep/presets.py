@@ -102,4 +102,4 @@ def first_click_rule(rule: FirstClickRule | str) -> FirstClickRule:
 
 #: The autoplayer's named tunings, quickest first; what each holds is
 #: :meth:`minesweep.solver.guess.PolicyConfig.preset`'s to say.
-STRENGTHS: Final = ("fast", "default")
+STRENGTHS: Final = ("fast", "default", "strongest")

@@ -43,12 +43,36 @@ def test_bench_play_prints_the_win_rate_with_its_interval(
     assert lines[3].endswith("games/s")
 
 
+@pytest.mark.parametrize("strength", ["fast", "default", "strongest"])
+def test_bench_play_plays_at_every_strength(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, strength: str
+) -> None:
+    status, out, err = run(
+        capsys,
+        monkeypatch,
+        "bench",
+        "play",
+        "--preset",
+        "beginner",
+        "--strength",
+        strength,
+        "--games",
+        "5",
+        "--workers",
+        "1",
+        "--quiet",
+    )
+    assert (status, err) == (0, "")
+    assert f", strength {strength}, seeds 0...4, " in out.splitlines()[0]
+    assert out.splitlines()[1].startswith("wins       ")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["bench", "play", "--first-click", "edge"], "'corner', 'center' or R,C"),
         (["bench", "play", "--preset", "master"], "invalid choice"),
-        (["bench", "play", "--strength", "strongest"], "choose from 'fast', 'default'"),
+        (["bench", "play", "--strength", "strong"], "choose from 'fast', 'default', 'strongest'"),
         (["bench", "play", "--workers", "2", "--dask", "tcp://x:1"], "not allowed with argument"),
         (["bench"], "required"),
         (

@@ -34,7 +34,7 @@ def test_the_policy_tuning_is_one_frozen_object() -> None:
 
 
 def test_every_named_strength_is_a_tuning_and_default_is_the_default() -> None:
-    assert STRENGTHS == ("fast", "default")
+    assert STRENGTHS == ("fast", "default", "strongest")
     assert PolicyConfig.preset("default") is DEFAULT_POLICY
     fast = PolicyConfig.preset("fast")
     # The exact probabilities and the searches stay; the lookahead goes.
@@ -44,9 +44,27 @@ def test_every_named_strength_is_a_tuning_and_default_is_the_default() -> None:
         DEFAULT_POLICY.tolerance,
     )
     assert 0 < fast.endgame_layouts < DEFAULT_POLICY.endgame_layouts
+    # strongest: the default's rules, every budget at least the default's.
+    strongest = PolicyConfig.preset("strongest")
+    assert (strongest.lookahead, strongest.long_term, strongest.dead_last) == (True, True, True)
+    budgets = (
+        "endgame_squares",
+        "endgame_layouts",
+        "endgame_nodes",
+        "isolated_layouts",
+        "lookahead_interior",
+        "lookahead_candidates",
+        "living_search",
+        "pair_missing",
+        "block_missing",
+    )
+    for name in budgets:
+        assert getattr(strongest, name) >= getattr(DEFAULT_POLICY, name), name
+    assert strongest.lookahead_cut <= DEFAULT_POLICY.lookahead_cut
+    assert strongest != DEFAULT_POLICY
 
 
 def test_an_unknown_strength_names_the_known_ones() -> None:
-    message = "unknown strength 'strong': choose one of fast, default"
+    message = "unknown strength 'strong': choose one of fast, default, strongest"
     with pytest.raises(SettingsError, match=message):
         PolicyConfig.preset("strong")

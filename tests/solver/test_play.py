@@ -101,3 +101,20 @@ def test_a_compiled_game_is_the_python_game(
         assert len(ends) in (0, 2)
         if ends:
             np.testing.assert_array_equal(ends[0], ends[1])
+
+
+@pytest.mark.parametrize(
+    ("preset", "rule", "click"), [("expert", "safe", "corner"), ("expert", "opening", "3,3")]
+)
+def test_a_compiled_game_is_the_python_game_at_the_strongest_setting(
+    preset: str, rule: str, click: str
+) -> None:
+    config = PlayConfig.preset(preset, rule=rule, first_click=click, strength="strongest")
+    for seed in range(8):
+        compiled = play_game(config, seed)
+        python = play_game(config, seed, compiled=False)
+        assert (compiled.won, compiled.guesses, compiled.opened) == (
+            python.won,
+            python.guesses,
+            python.opened,
+        ), seed

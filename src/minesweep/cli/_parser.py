@@ -63,6 +63,7 @@ examples:
   minesweep bench play --preset expert --rule safe --first-click corner --games 100000
   minesweep bench play --preset beginner --rule opening --first-click 3,3 --games 1000 --workers 1
   minesweep bench play --strength fast --games 100000
+  minesweep bench play --strength strongest --games 20000 --workers 1
   minesweep bench play --games 100000 --dask tcp://scheduler:8786
 """
 
@@ -512,9 +513,10 @@ def _add_bench(commands: _Commands) -> None:
         "--strength",
         choices=STRENGTHS,
         default="default",
-        help="the player's tuning: fast (no lookahead, each game in one compiled call: "
-        "about 16 times the games a second, 1.8 points weaker on expert) or default "
-        "(the strongest measured; default)",
+        help="the player's tuning, from speed to strength: fast (no lookahead: about 8 "
+        "times the games a second, 1.8 points weaker on expert), default (default), or "
+        "strongest (the default's rules with larger searches, about a third of its speed; "
+        "BENCHMARKS.md gives each one's win rate and speed)",
     )
     play.add_argument("--games", type=positive, default=1000, help="how many games (default 1000)")
     play.add_argument("--seed", type=count, default=0, help="the first seed (default 0)")

@@ -89,14 +89,19 @@ class PolicyConfig:
 
     @classmethod
     def preset(cls, name: str) -> PolicyConfig:
-        """A named tuning: ``default`` (the strongest measured) or ``fast``.
+        """A named tuning, a dial from speed to strength: ``fast``, ``default`` or ``strongest``.
 
         ``fast`` keeps the exact probabilities, the forced 50/50s and the
         small searches, and drops what costs most for least: the lookahead
         (each candidate's possible numbers and the analysis after each), the
         50/50 weighing that rides on it, and endgame searches of more than
-        500 layouts. BENCHMARKS.md gives both
-        settings' win rates and speeds. An unknown name is a SettingsError.
+        500 layouts. ``strongest`` plays the default's rules with larger
+        budgets: exact endgame searches of up to 80 squares, 5,000 layouts
+        and a million positions, isolated searches of 1,000 layouts, twice
+        the lookahead candidates (down to 80 % of the best safety) and a
+        longer search for a living square. BENCHMARKS.md gives
+        each setting's win rate and speed on the same seeds. An unknown name
+        is a SettingsError.
         """
         if name not in STRENGTHS:
             raise SettingsError(f"unknown strength {name!r}: choose one of {', '.join(STRENGTHS)}")
@@ -114,6 +119,21 @@ _PRESETS: Final = {
     # (paired on 20,000 seeds, BENCHMARKS.md).
     "fast": PolicyConfig(lookahead=False, long_term=False, endgame_layouts=500),
     "default": DEFAULT_POLICY,
+    # strongest: the default's rules with larger budgets: exact endgame and
+    # isolated searches of more squares, layouts and positions, and more
+    # lookahead candidates. Paired with the default on seeds 5,000-24,999:
+    # the candidates alone +0 games, the searches alone +8, both +15, at
+    # about 10 ms a game; on fresh seeds 25,000-44,999, -2 (BENCHMARKS.md).
+    "strongest": PolicyConfig(
+        endgame_squares=80,
+        endgame_layouts=5000,
+        endgame_nodes=1_000_000,
+        isolated_layouts=1000,
+        lookahead_cut=0.8,
+        lookahead_interior=6,
+        lookahead_candidates=20,
+        living_search=60,
+    ),
 }
 
 
