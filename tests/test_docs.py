@@ -158,3 +158,94 @@ def test_examples_are_left_alone(link_roles: ModuleType) -> None:
         {"__init__.py": '"""Doc.\n\n>>> ":func:`x`"\n\':func:`x`\'\n\nAfter :func:`f`."""\n'},
     )
     assert docstrings["pkg"] == "Doc.\n\n>>> \":func:`x`\"\n':func:`x`'\n\nAfter `f`."
+
+
+# --- the guides' pictures, drawn at build time (issue 52) ----------------------------------
+
+#: What docs/gen_pictures.py draws, and the guide that shows each.
+PICTURES = {
+    "board.svg": "game.md",
+    "heat-map.svg": "solver.md",
+    "replay-final.svg": "replays.md",
+    "replay-timeline.svg": "replays.md",
+    "replay.gif": "replays.md",
+}
+
+
+@pytest.mark.slow
+def test_the_picture_script_draws_every_guide_picture_into_the_build_only(
+    tmp_path: Path,
+) -> None:
+    """docs/gen_pictures.py as mkdocs-gen-files runs it (a few seconds, no site built):
+    each picture lands in the build's docs folder, never in docs/, and reads."""
+    import io
+    import runpy
+    import xml.etree.ElementTree as ET
+
+    image = pytest.importorskip("PIL.Image")
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import Files
+    from mkdocs_gen_files.editor import FilesEditor
+
+    config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    script = ROOT / "docs" / "gen_pictures.py"
+    assert str(script) in config.plugins["gen-files"].config.scripts
+    build = tmp_path / "docs"
+    with FilesEditor(Files([]), config, str(build)) as editor:
+        runpy.run_path(str(script))
+    written = {Path(name).name for name in editor.files.src_uris if name.startswith("pictures/")}
+    assert written == set(PICTURES)
+    assert not (ROOT / "docs" / "pictures").exists()
+    for name in PICTURES:
+        data = (build / "pictures" / name).read_bytes()
+        if name.endswith(".svg"):
+            root = ET.fromstring(data)
+            assert root.tag == "{http://www.w3.org/2000/svg}svg"
+            assert root.find("{http://www.w3.org/2000/svg}title") is not None
+        else:
+            gif = image.open(io.BytesIO(data))
+            assert gif.format == "GIF"
+            assert gif.n_frames > 100
+            assert gif.size == (30 * 16, 16 * 16 + 16 + 4)
+
+
+def test_each_guide_links_the_pictures_it_shows() -> None:
+    """The links are to the build's pictures/ folder; mkdocs build --strict fails
+    on a link to a picture the script did not draw."""
+    linked: dict[str, str] = {}
+    for page in (ROOT / "docs").glob("*.md"):
+        for name in re.findall(r"\]\(pictures/([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            linked[name] = page.name
+    assert linked == PICTURES
+
+
+@pytest.mark.slow
+def test_the_built_guides_show_the_pictures(built: tuple[Path, str]) -> None:
+    site, _ = built
+    for name, guide in PICTURES.items():
+        assert (site / "pictures" / name).stat().st_size > 1000, name
+        html = (site / Path(guide).stem / "index.html").read_text(encoding="utf-8")
+        assert re.search(rf'<img alt="[^"]{{40,}}" src="\.\./pictures/{re.escape(name)}"', html), (
+            name
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("module", "members"),
+    [
+        ("svg", ["board", "Mark", "percent_label"]),
+        ("replays/timeline", ["timeline"]),
+        ("replays/animation", ["frames", "gif", "save_gif"]),
+        ("replays/drawing", ["picture", "guess_pictures"]),
+    ],
+)
+def test_the_reference_documents_the_picture_modules(
+    built: tuple[Path, str], module: str, members: list[str]
+) -> None:
+    html = (site_page := built[0] / "reference" / "minesweep" / module / "index.html").read_text(
+        encoding="utf-8"
+    )
+    dotted = "minesweep." + module.replace("/", ".")
+    for member in members:
+        assert f'id="{dotted}.{member}"' in html, (site_page, member)

@@ -63,3 +63,23 @@ def test_replay_timeline_writes_the_chart(
     status, _out, err = run(capsys, monkeypatch, "replay", str(DATA), "--timeline", str(out))
     assert status == 2
     assert "--timeline takes one replay file" in err
+
+
+@pytest.mark.parametrize(
+    "other", [["--gif", "out.gif"], ["--svg", "pictures"], ["--clicks", "--svg", "pictures"]]
+)
+def test_replay_timeline_with_another_picture_is_refused_on_one_line(
+    other: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = str(DATA / "test_subject.avf")
+    status, out, err = run(capsys, monkeypatch, "replay", path, "--timeline", "t.svg", *other)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert "--timeline writes one picture: give it without --gif or --svg" in err
+    # Nothing was written: neither the timeline nor the other picture.
+    assert list(tmp_path.iterdir()) == []

@@ -292,6 +292,9 @@ def replay(arguments: argparse.Namespace) -> None:
     """Print each file's rows as it is read; Ctrl-C ends it with one line and status 130."""
     from .._signals import _sigint_caught
 
+    if arguments.timeline is not None and (arguments.gif is not None or arguments.svg is not None):
+        # Each of the three writes its own picture: which one was meant is not ours to guess.
+        raise SettingsError("--timeline writes one picture: give it without --gif or --svg")
     if arguments.gif is not None:
         _gif(arguments)
         return
