@@ -705,7 +705,8 @@ def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_ove
             page.tap('.cell[data-row="4"][data-col="4"]')
             page.wait_for_selector('.cell.open[data-row="4"][data-col="4"]')
             page.wait_for_function("game.status === 'playing'")
-            assert page.get_attribute("#face", "data-state") == "playing"
+            # The face follows the status when the board is painted: wait for it.
+            page.wait_for_selector('#face[data-state="playing"]')
             # A long press (a finger held 0.7 s, by the browser's own touch events) flags.
             r, c = mines[0]
             box = page.locator(f'.cell[data-row="{r}"][data-col="{c}"]').bounding_box()
@@ -723,10 +724,10 @@ def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_ove
             r, c = mines[1]
             page.tap(f'.cell[data-row="{r}"][data-col="{c}"]')
             page.wait_for_function("game.status === 'lost'")
-            assert page.get_attribute("#face", "data-state") == "lost"
+            page.wait_for_selector('#face[data-state="lost"]')
             page.tap("#face")
             page.wait_for_function(f"game.id !== '{created['id']}' && game.status === 'ready'")
-            assert page.get_attribute("#face", "data-state") == "ready"
+            page.wait_for_selector('#face[data-state="ready"]')
             assert page.inner_text("#left") == "10"
     finally:
         server.stop()

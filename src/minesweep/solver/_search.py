@@ -73,6 +73,14 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     layouts, squares = shown.shape
     depth = squares + 2
     position = np.empty((depth, layouts), np.int64)
+    # A frame's layouts by what its move shows (in their order), where each
+    # part starts, and each part's key: a part is then a slice handed to the
+    # frame above with its key, not another pass over every layout.
+    bucket = np.empty((depth, layouts), np.int64)
+    bucket_start = np.zeros((depth, OUTCOME_MINE + 1), np.int64)
+    part_a = np.zeros((depth, OUTCOME_MINE + 1), np.uint64)
+    part_b = np.zeros((depth, OUTCOME_MINE + 1), np.uint64)
+    hashed = np.zeros(depth, np.bool_)  # the frame's key is in keys[d] already
     size = np.zeros(depth, np.int64)
     among = np.empty((depth + 1, squares), np.int64)  # frame d searches among[d]
     among_size = np.zeros(depth + 1, np.int64)
@@ -110,11 +118,15 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             if total == 1:
                 answer, answer_square, state = 1.0, -1, _RETURN
                 continue
-            hash_a = np.uint64(0)
-            hash_b = np.uint64(0)
-            for i in position[d, :total]:
-                hash_a ^= key_a[i]
-                hash_b ^= key_b[i]
+            if hashed[d]:
+                hash_a = keys[d, 0]
+                hash_b = keys[d, 1]
+            else:
+                hash_a = np.uint64(0)
+                hash_b = np.uint64(0)
+                for i in position[d, :total]:
+                    hash_a ^= key_a[i]
+                    hash_b ^= key_b[i]
             key = (hash_a, hash_b)
             if key in memo:
                 answer, answer_square = memo[key]
@@ -235,6 +247,19 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             tally[d, :] = 0
             for i in position[d, :total]:
                 tally[d, shown[i, square]] += 1
+            at = 0
+            for n in range(OUTCOME_MINE + 1):
+                bucket_start[d, n] = at
+                at += tally[d, n]
+                part_a[d, n] = np.uint64(0)
+                part_b[d, n] = np.uint64(0)
+            fill = bucket_start[d].copy()
+            for i in position[d, :total]:
+                shows = shown[i, square]
+                bucket[d, fill[shows]] = i
+                fill[shows] += 1
+                part_a[d, shows] ^= key_a[i]
+                part_b[d, shows] ^= key_b[i]
             number[d] = 0
             won[d] = 0.0
             left[d] = total - tally[d, OUTCOME_MINE]
@@ -263,12 +288,11 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                     move[d] += 1
                     state = _NEXT
                 continue
-            square = moves[d, move[d]]
-            filled = 0
-            for i in position[d, :total]:
-                if shown[i, square] == n:
-                    position[d + 1, filled] = i
-                    filled += 1
+            start = bucket_start[d, n]
+            position[d + 1, :part] = bucket[d, start : start + part]
+            keys[d + 1, 0] = part_a[d, n]
+            keys[d + 1, 1] = part_b[d, n]
+            hashed[d + 1] = True
             size[d + 1] = part
             d += 1
             state = _ENTER
