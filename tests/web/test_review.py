@@ -151,6 +151,15 @@ def test_only_operators_review_with_the_session_and_its_csrf_token(
     assert own.post(url, json=confirm).status_code == 403
 
 
+def test_the_account_says_whether_it_is_an_operator(make_client: Callable[..., Any]) -> None:
+    player, operator, _ = _clients(make_client)
+    assert operator.get("/api/account").json()["account"]["operator"] is True
+    assert player.get("/api/account").json()["account"]["operator"] is False
+    # Signing in says it too: the page learns it with the CSRF token.
+    again = operator.post("/api/session", json={"name": "olga", "password": PASSWORD})
+    assert again.json()["account"]["operator"] is True
+
+
 def test_which_wins_are_held(make_client: Callable[..., Any]) -> None:
     # The top 1 only, and no speed threshold: the second, slower win ranks at once.
     player, operator, now = _clients(make_client, review_top=1, review_speeds=None)
