@@ -1,16 +1,19 @@
-"""Thousands of random requests against the web game on SQLite and PostgreSQL: never a 5xx."""
+"""Thousands of random requests against the web game on SQLite and PostgreSQL, the review
+routes included: never a 5xx."""
 
 from __future__ import annotations
 
 import json
 import weakref
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .helpers import auth, new_game
+from .helpers import PASSWORD, account_token, auth, new_game, sign_up
 
 FIELDS = [
     "preset", "rows", "cols", "mines", "rule", "no_guess", "seed", "name", "bot",
@@ -129,6 +132,81 @@ def test_random_paths_never_get_a_5xx(client: Any, prefix: str, rest: str, suffi
     path = prefix + quote(rest.encode("utf-8", "surrogatepass"), safe="") + suffix
     response = client.get(path)
     assert response.status_code < 500, (path, response.text)
+
+
+# --- review (minesweep.web.review) -------------------------------------------------------
+
+#: Bodies close to a decision, so odd reasons reach the service and the database.
+decisions = st.fixed_dictionaries(
+    {"verdict": st.sampled_from(["confirm", "void"]) | odd_text},
+    optional={"reason": odd_text | st.text(max_size=300)},
+)
+
+
+@pytest.fixture
+def reviewing(make_client: Callable[..., Any]) -> dict[str, Any]:
+    """A player (``ada``) with three wins held for review, and an operator (``olga``, named
+    at its app's start), each signed in by the cookie; their CSRF tokens apart, so that
+    a request may send it, a wrong one, or none; and a guest."""
+    from minesweep.web import Limits
+
+    from .test_review import OPEN, _won
+
+    now = [0.0]
+    limits = Limits(**OPEN)
+    player = make_client(limits=limits, clock=lambda: now[0])
+    player_csrf = sign_up(player, "ada").json()["csrf_token"]
+    account_token(player, "olga")
+    records = [_won(player, now, seconds)["public_id"] for seconds in (120.0, 130.0, 140.0)]
+    player.headers.pop("X-CSRF-Token")
+    operator = make_client(limits=limits, clock=lambda: now[0], operators=["olga"])
+    signed = operator.post("/api/session", json={"name": "olga", "password": PASSWORD})
+    return {
+        "clients": {"operator": operator, "player": player, "guest": make_client(limits=limits)},
+        "csrf": {"operator": signed.json()["csrf_token"], "player": player_csrf},
+        "records": records,
+    }
+
+
+@SETTINGS
+@given(
+    method=st.sampled_from(["GET", "POST"]),
+    path=st.sampled_from(["/api/reviews", "/api/account/reviews", "record", "junk"]),
+    who=st.sampled_from(["operator", "player", "guest"]),
+    csrf=st.sampled_from(["own", "none", "junk"]),
+    record=st.integers(0, 2),
+    junk=st.text(st.characters(codec=None), max_size=70),
+    body=decisions | values,
+    raw=st.booleans(),
+)
+def test_random_review_requests_never_get_a_5xx(
+    reviewing: dict[str, Any],
+    method: str,
+    path: str,
+    who: str,
+    csrf: str,
+    record: int,
+    junk: str,
+    body: Any,
+    raw: bool,
+) -> None:
+    client = reviewing["clients"][who]
+    headers = {"content-type": "application/json"}
+    if csrf == "own" and who in reviewing["csrf"]:
+        headers["X-CSRF-Token"] = reviewing["csrf"][who]
+    elif csrf == "junk":
+        headers["X-CSRF-Token"] = quote(junk[:40].encode("utf-8", "surrogatepass"), safe="") or "x"
+    if path == "record":
+        path = f"/api/reviews/{reviewing['records'][record]}"
+    elif path == "junk":
+        path = "/api/reviews/" + quote(junk.encode("utf-8", "surrogatepass"), safe="")
+    if method == "GET":
+        response = client.get(path, headers=headers)
+    else:
+        content = junk.encode("utf-8", "surrogatepass") if raw else _encode(body)
+        response = client.post(path, content=content, headers=headers)
+    assert response.status_code < 500, (method, path, body, response.text)
+    assert "error" in response.json() or response.status_code == 200
 
 
 #: Each client's game, made at its first use. Keyed by the client itself, held

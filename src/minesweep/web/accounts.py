@@ -43,7 +43,7 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final, Literal
@@ -213,8 +213,14 @@ def _same(sent: str, expected: str) -> bool:
     return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), expected.encode("ascii"))
 
 
-def public(account: AccountRow) -> models.Account:
-    return models.Account(name=account.name, bot=account.bot, created_at=account.created_at)
+def public(account: AccountRow, operators: Collection[int] = ()) -> models.Account:
+    """What an account's owner reads of it; ``operators`` are the operators' ids."""
+    return models.Account(
+        name=account.name,
+        bot=account.bot,
+        created_at=account.created_at,
+        operator=account.id in operators,
+    )
 
 
 class Accounts:
@@ -241,6 +247,8 @@ class Accounts:
         self._dummy: str | None = None
         self._lock = threading.Lock()
         self._swept = -math.inf
+        #: The operators' account ids (minesweep.web.review fills it at the start).
+        self.operators: set[int] = set()
 
     # --- who a request is -------------------------------------------------------------
 
@@ -344,7 +352,9 @@ class Accounts:
         account = self._check(body.name, body.password, credentials)
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         expires = self._open(account, secret, "bearer", self.settings.token_seconds)
-        return models.AccountToken(account=public(account), token=secret, expires_at=expires)
+        return models.AccountToken(
+            account=public(account, self.operators), token=secret, expires_at=expires
+        )
 
     def _check(self, name: str, password: str, credentials: Credentials) -> AccountRow:
         """The account ``name`` and ``password`` sign in as; 401 (the same for an unknown
@@ -382,7 +392,7 @@ class Accounts:
         secret = secrets.token_urlsafe(32)
         seconds = self.settings.session_seconds
         self._open(account, secret, "cookie", seconds)
-        answer = models.SignedIn(account=public(account), csrf_token=_csrf(secret))
+        answer = models.SignedIn(account=public(account, self.operators), csrf_token=_csrf(secret))
         return WithCookie(answer, token=secret, max_age=int(seconds))
 
     def _open(self, account: AccountRow, secret: str, kind: str, seconds: float) -> float:
@@ -407,7 +417,9 @@ class Accounts:
     def whoami(self, credentials: Credentials) -> models.SignedIn:
         session = self.session(credentials, write=False, required=True)
         assert session is not None
-        return models.SignedIn(account=public(session.account), csrf_token=session.csrf)
+        return models.SignedIn(
+            account=public(session.account, self.operators), csrf_token=session.csrf
+        )
 
     def sign_out(self, credentials: Credentials) -> WithCookie:
         """The session (or the API token) ended; the cookie cleared."""
@@ -423,7 +435,7 @@ class Accounts:
         account = self._confirm(session, body.password, credentials)
         password = self._new_password(body.new_password)
         self.db.change_password(account.id, self._hash(password), keep=session.digest)
-        return models.SignedIn(account=public(account), csrf_token=session.csrf)
+        return models.SignedIn(account=public(account, self.operators), csrf_token=session.csrf)
 
     def rename(self, body: models.Rename, credentials: Credentials) -> models.SignedIn:
         """A new name, checked as at registration; the account's games and records follow it."""
@@ -446,7 +458,7 @@ class Accounts:
             bot=account.bot,
             created_at=account.created_at,
         )
-        return models.SignedIn(account=public(renamed), csrf_token=session.csrf)
+        return models.SignedIn(account=public(renamed, self.operators), csrf_token=session.csrf)
 
     def delete(self, body: models.AccountDeletion, credentials: Credentials) -> WithCookie:
         """The account gone, given its password: its sessions, its name, its unranked

@@ -169,6 +169,15 @@ class Account(Struct, kw_only=True):
     name: str
     bot: bool
     created_at: Annotated[float, Meta(description="Seconds since 1970, on the server's clock")]
+    operator: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Whether the account reviews held records (named by `minesweep serve "
+                "--operator NAME`): GET /api/reviews, POST /api/reviews/{public_id}"
+            )
+        ),
+    ] = False
 
 
 class SignedIn(Struct, kw_only=True):

@@ -64,8 +64,9 @@ class Reviews:
 
     def __init__(self, database: Database, limits: Limits, accounts: Accounts) -> None:
         self.db, self.limits, self.accounts = database, limits, accounts
-        #: The operators' account ids (see the module's docstring).
-        self.operators: set[int] = set()
+        #: The operators' account ids (see the module's docstring): the accounts' own
+        #: set, so that what an account's owner reads of it says it is an operator.
+        self.operators: set[int] = accounts.operators
 
     def add_operators(self, names: Sequence[str]) -> None:
         """Make the accounts ``names`` name operators; UnknownOperatorError for a name of none."""
