@@ -962,34 +962,6 @@ def clicks_kernel(
     return counters, clicks[:kept], views[:n_views], path
 
 
-@kernel(cache=True, part="replays", nogil=True)
-def replay_kernel(
-    mines: Array,
-    rows: int,
-    cols: int,
-    with_zini: bool,
-    px: int,
-    either_axis: bool,
-    codes: Array,
-    xs: Array,
-    ys: Array,
-) -> tuple[Array, Array, Array, float]:  # pragma: no cover - compiled
-    """``board_kernel`` and ``clicks_kernel`` in one call.
-
-    Returns ``(numbers, clicks, views, path)``: ``numbers`` the board's
-    profile (``P_*``) then the counters (``C_*`` after ``PROFILE_SIZE``):
-    one array the fewer to hand back to Python.
-    """
-    sq, profile = board_kernel(mines, rows, cols, with_zini)
-    counters, clicks, views, path = clicks_kernel(
-        sq, profile[P_OP], rows, cols, px, either_axis, codes, xs, ys
-    )
-    numbers = np.empty(PROFILE_SIZE + COUNTERS, np.int64)
-    numbers[:PROFILE_SIZE] = profile
-    numbers[PROFILE_SIZE:] = counters
-    return numbers, clicks, views, path
-
-
 # --- reading ------------------------------------------------------------------
 
 #: ``rmv_events_kernel``'s status: read to the termination, or where and why it stopped.
@@ -1311,3 +1283,51 @@ def operations_kernel(
     game[9] = chord_opened
     game[10] = chord_opened / dce if dce else 0.0
     return travel, interval, opened, wasted, click_15, game
+
+
+@kernel(cache=True, part="replays", nogil=True)
+def replay_kernel(
+    mines: Array,
+    rows: int,
+    cols: int,
+    with_zini: bool,
+    px: int,
+    either_axis: bool,
+    codes: Array,
+    xs: Array,
+    ys: Array,
+    times: Array,
+    with_operations: bool,
+) -> tuple[Array, Array, Array, float, Array]:  # pragma: no cover - compiled
+    """``board_kernel``, ``clicks_kernel`` and (if asked) ``operations_kernel`` in one call.
+
+    Returns ``(numbers, clicks, views, path, game)``: ``numbers`` the
+    board's profile (``P_*``) then the counters (``C_*`` after
+    ``PROFILE_SIZE``): one array the fewer to hand back to Python; ``game``
+    ``operations_kernel``'s per-game sums (empty unless ``with_operations``).
+    """
+    sq, profile = board_kernel(mines, rows, cols, with_zini)
+    counters, clicks, views, path = clicks_kernel(
+        sq, profile[P_OP], rows, cols, px, either_axis, codes, xs, ys
+    )
+    numbers = np.empty(PROFILE_SIZE + COUNTERS, np.int64)
+    numbers[:PROFILE_SIZE] = profile
+    numbers[PROFILE_SIZE:] = counters
+    game = np.zeros(0, np.float64)
+    if with_operations:
+        # As ClickAnalysis has them: time 0, the end, whether the game started.
+        start_at, end_at = counters[C_START], counters[C_END]
+        count = times.shape[0]
+        start = times[start_at] if start_at >= 0 else 0.0
+        end = 0.0
+        if count:
+            end = times[end_at] if end_at >= 0 else times[count - 1]
+        started = start_at >= 0 and counters[C_STATE] >= PLAYING
+        click_times = np.empty(clicks.shape[0], np.float64)
+        for i in range(clicks.shape[0]):
+            click_times[i] = times[clicks[i, 0]]
+        game = operations_kernel(
+            clicks, views, codes, xs, ys, click_times, start_at if started else -1, start,
+            end - start, counters[C_DCE], px, cols, cols * px, rows * px, either_axis,
+        )[5]  # fmt: skip
+    return numbers, clicks, views, path, game

@@ -51,7 +51,13 @@ import numpy.typing as npt
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, GameEnd
 from .model import CODE_BY_KIND, Replay, event_columns, held, slot_constructor
 
-__all__ = ["ClickOperations", "OperationStats", "click_operations", "operation_stats"]
+__all__ = [
+    "ClickOperations",
+    "OperationStats",
+    "click_operations",
+    "operation_fields",
+    "operation_stats",
+]
 
 #: Formats whose off-board positions ms-toollib moves to its sentinel (see .clicks).
 _SENTINEL_FORMATS = frozenset({"rmv", "mvf", "rawvf"})
@@ -252,10 +258,7 @@ def operation_stats(
 ) -> OperationStats:
     """The game's operation statistics (see the module's documentation)."""
     if operations is None:
-        values = _operations(replay, analysis)[1].tolist()
-        for at in _INT_FIELDS:
-            values[at] = int(values[at])
-        return _new_operation_stats(*values)
+        return _make_operation_stats(**operation_fields(_operations(replay, analysis)[1].tolist()))
     rows = _click_rows(analysis)
     kinds = rows[:, 1]
     by_kind = [kinds == kind for kind in _KIND_CODES]
@@ -289,8 +292,11 @@ _INT_FIELDS = tuple(
 )
 
 
-def _new_operation_stats(*values: float) -> OperationStats:
-    return _make_operation_stats(**dict(zip(_FIELD_NAMES, values, strict=True)))
+def operation_fields(game: list[float]) -> dict[str, float | int]:
+    """:class:`OperationStats`' fields by name, of ``_kernels.operations_kernel``'s sums."""
+    for at in _INT_FIELDS:
+        game[at] = int(game[at])
+    return dict(zip(_FIELD_NAMES, game, strict=True))
 
 
 _make_operation_stats = slot_constructor(OperationStats)
