@@ -1236,11 +1236,8 @@ def operations_kernel(
         effect = clicks[i, 4]
         view = clicks[i, 7]
         if effect in (_OPENED, _CHORDED, _MINE) and view + 1 < views.shape[0]:
-            found = 0
-            for s in range(views.shape[1]):
-                if views[view, s] > 8 and views[view + 1, s] <= 8:
-                    found += 1
-            opened[i] = found
+            # Whole rows at once: as fast compiled, and far faster interpreted.
+            opened[i] = np.count_nonzero((views[view] > 8) & (views[view + 1] <= 8))
         if effect == _NOTHING:
             wasted[i] = True
         elif effect in (_FLAGGED, _UNFLAGGED):
@@ -1323,9 +1320,7 @@ def replay_kernel(
         if count:
             end = times[end_at] if end_at >= 0 else times[count - 1]
         started = start_at >= 0 and counters[C_STATE] >= PLAYING
-        click_times = np.empty(clicks.shape[0], np.float64)
-        for i in range(clicks.shape[0]):
-            click_times[i] = times[clicks[i, 0]]
+        click_times = times[clicks[:, 0]]
         game = operations_kernel(
             clicks, views, codes, xs, ys, click_times, start_at if started else -1, start,
             end - start, counters[C_DCE], px, cols, cols * px, rows * px, either_axis,
