@@ -35,6 +35,11 @@ toggles a flag (a right click) and the chord that follows is a double, as
 ms-toollib 1.5.20 counts it (``minesweeper_board.rs``: a right press on an
 open square that becomes a chord is taken back, one on a closed square is
 not). ms-toollib has no counter of its own for it.
+
+They are computed by one kernel, ``_kernels.operations_kernel`` (for
+:func:`.stats.replay_stats`, in the same call as the board and the clicks);
+``_numpy_operations`` computes the same in numpy, and the tests hold the two
+to each other to the bit.
 """
 
 from __future__ import annotations
