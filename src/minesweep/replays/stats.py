@@ -419,6 +419,11 @@ def warm_up() -> None:
     replay = Replay(format="evf", version=4, field=field, events=events, cell_px=16)
     replay_stats(replay)
     board_profile(field)
+    # The --clicks table's operations: the same kernel, called from Python.
+    from .clicks import analyse_clicks
+    from .operations import click_operations
+
+    click_operations(replay, analyse_clicks(replay))
     # The RMV reader's event kernel, on the types read_rmv gives it: a move, a win.
     none = np.zeros(0, np.int64)
     decode_events()(b"\x01" + bytes(8) + b"\x10\0\0\0", 0, 13, 2, none, none)
