@@ -17,6 +17,11 @@ files are given to ms-toollib here: it aborts the process on a bad one.
 rate, the header checks), against ``parse()`` then ``analyse()``; ours runs
 once before timing, so that its compiled kernels are loaded.
 
+``--stats`` also times small files made as the tests make them (the real
+ones are all 861 events or more): an EVF v3 of a short random game on a
+beginner board and Clone 0.97 MVF files of 40 and 240 random button states,
+where a fixed cost per file weighs most.
+
 ``--clicks`` times the solver on every click instead: ours, reading the file
 and :func:`minesweep.replays.verdict.judge_clicks`; theirs, ``parse()``,
 ``analyse()`` and ``analyse_for_features`` of its luck alone (``pluck``) and
@@ -29,24 +34,55 @@ from __future__ import annotations
 
 import argparse
 import platform
+import random
 import statistics
+import sys
 import time
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-import ms_toollib
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the tests' makers of small files
 
-from minesweep import _jit
-from minesweep.replays import read, summary
-from minesweep.replays.verdict import judge_clicks
+import ms_toollib  # noqa: E402
+import numpy as np  # noqa: E402
+from tests.replays._games import random_game  # noqa: E402
+from tests.replays._oracle import evf_v3  # noqa: E402
+from tests.replays.test_readers import _mvf_097  # noqa: E402
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "replays" / "data"
+from minesweep import _jit  # noqa: E402
+from minesweep.field import Minefield  # noqa: E402
+from minesweep.replays import read, summary  # noqa: E402
+from minesweep.replays.verdict import judge_clicks  # noqa: E402
+
+DATA = ROOT / "tests" / "replays" / "data"
 READERS: dict[str, Any] = {
     ".avf": ms_toollib.AvfVideo,
     ".evf": ms_toollib.EvfVideo,
     ".rmv": ms_toollib.RmvVideo,
+    ".mvf": ms_toollib.MvfVideo,
 }
+
+
+def made_files() -> list[tuple[str, bytes]]:
+    """Small files, made as the tests make them (fixed seeds ms-toollib reads)."""
+    rng = random.Random(48)
+    mask = np.zeros(64, np.bool_)
+    mask[rng.sample(range(64), 10)] = True
+    field = Minefield(mask.reshape(8, 8))
+    evf = evf_v3(field, random_game(rng, field, 16), px=16)
+    mines = [(1, 2), (4, 6), (6, 0), (7, 7)]
+    made = [("made_short.evf", evf)]
+    for count in (40, 240):
+        # (ms in tens, left, right, middle, x, y) at random, the time rising.
+        states = [
+            (10 * i, rng.random() < 0.3, rng.random() < 0.2, 0,
+             rng.randrange(128), rng.randrange(128))
+            for i in range(count)
+        ]  # fmt: skip
+        made.append((f"made_{count}.mvf", _mvf_097(mines, states)))
+    return made
 
 
 def main() -> None:
@@ -95,25 +131,25 @@ def main() -> None:
 def stats(repeats: int) -> None:
     print(f"{platform.python_version()}, ms_toollib {version('ms_toollib')}; medians in ms")
     print(f"{'file':22} {'events':>6} {'ours':>8} {'theirs':>8} {'ours/theirs':>11}")
-    for path in sorted(DATA.glob("test_subject*")):
-        data = path.read_bytes()
-        video = READERS[path.suffix]
-        record = summary(read(data, name=path.name))  # loads the compiled kernels
+    files = [(path.name, path.read_bytes()) for path in sorted(DATA.glob("test_subject*"))]
+    for name, data in files + made_files():
+        video = READERS[Path(name).suffix]
+        record = summary(read(data, name=name))  # loads the compiled kernels
         times: dict[str, list[float]] = {"ours": [], "theirs": []}
         for repeat in range(repeats):
             # Alternate who goes first, so neither always meets a warmer cache.
             for who in ("ours", "theirs") if repeat % 2 == 0 else ("theirs", "ours"):
                 started = time.perf_counter()
                 if who == "ours":
-                    summary(read(data, name=path.name))
+                    summary(read(data, name=name))
                 else:
-                    theirs = video(path.name, list(data))
+                    theirs = video(name, list(data))
                     theirs.parse()
                     theirs.analyse()
                 times[who].append(time.perf_counter() - started)
         ms = {who: statistics.median(values) * 1e3 for who, values in times.items()}
         print(
-            f"{path.name:22} {record['events']:6} {ms['ours']:8.3f} {ms['theirs']:8.3f} "
+            f"{name:22} {record['events']:6} {ms['ours']:8.3f} {ms['theirs']:8.3f} "
             f"{ms['ours'] / ms['theirs']:11.2f}"
         )
 

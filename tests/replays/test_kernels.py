@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from minesweep import _jit
 from minesweep.field import Minefield
-from minesweep.replays import MouseEvent, read, summary, write_evf
+from minesweep.replays import MouseEvent, _kernels, operations, read, summary, write_evf
 from minesweep.replays import model as replay_model
 from minesweep.replays._bytes import ByteReader
 from minesweep.replays.clicks import analyse_clicks, analyse_with_board
@@ -91,6 +91,45 @@ def test_the_uncompiled_kernels_answer_as_the_compiled_ones_on_the_real_files(
         interpreted_profile = board_profile(replay.field)
     assert fields_of(interpreted) == fields_of(compiled)
     assert interpreted_profile == compiled_profile
+
+
+def same_bits(kernel: Any, numpy: Any) -> None:
+    """Two dataclasses of the same numbers to the bit (arrays of the same dtype and bytes)."""
+    for field in dataclasses.fields(kernel):
+        ours, theirs = getattr(kernel, field.name), getattr(numpy, field.name)
+        if isinstance(ours, np.ndarray):
+            assert (ours.dtype, ours.tobytes()) == (theirs.dtype, theirs.tobytes()), field.name
+        else:
+            assert (type(ours), ours) == (type(theirs), theirs), field.name
+
+
+@pytest.mark.parametrize("jit", ["compiling", "interpreting"])
+def test_the_operations_kernel_answers_as_numpy_to_the_bit(jit: str) -> None:
+    replays = [read(DATA / name) for name in REAL_FILES] + random_replays(48, 60)
+    with getattr(_jit, jit)():
+        for replay in replays:
+            analysis = analyse_clicks(replay)
+            kernel = operations.click_operations(replay, analysis)
+            numpy = operations._numpy_operations(replay, analysis)
+            same_bits(kernel, numpy)
+            same_bits(
+                operations.operation_stats(replay, analysis),
+                operations.operation_stats(replay, analysis, numpy),
+            )
+            # Its clicks and views built: the kernel reads them back from the records.
+            assert type(analysis.clicks) is tuple
+            assert type(analysis.views) is tuple
+            same_bits(operations.click_operations(replay, analysis), numpy)
+
+
+@pytest.mark.parametrize("jit", ["compiling", "interpreting"])
+def test_pairwise_sum_is_numpys_sum(jit: str) -> None:
+    rng = np.random.default_rng(48)
+    with getattr(_jit, jit)():
+        total = _jit.entry(_kernels.pairwise_sum)
+        for n in [*range(140), 255, 256, 257, 1000, 4099, 20001]:
+            values = rng.random(n) * 10.0 ** rng.integers(0, 6)
+            assert total(values) == float(values.sum()), n
 
 
 def test_statistics_need_no_field_no_events_no_click_records() -> None:

@@ -240,12 +240,24 @@ def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysi
 
     ZiNi and HZiNi are 0 in the profile unless ``with_zini``.
     """
+    analysis, profile, _ = analyse_everything(replay, with_zini=with_zini, with_operations=False)
+    return analysis, profile
+
+
+def analyse_everything(
+    replay: Replay, *, with_zini: bool, with_operations: bool
+) -> tuple[ClickAnalysis, list[int], list[float]]:
+    """:func:`analyse_with_board` and, if asked, the game's operation sums, in one kernel call.
+
+    The sums are :class:`.operations.OperationStats`' fields in its order
+    (counts as floats); an empty list unless ``with_operations``.
+    """
     mines = mine_mask(replay)
     rows, cols = mines.shape
     columns = event_columns(replay)
     # C-contiguous arrays of one dtype each (the read-only mask, EventColumns'
     # columns), so that the kernel is compiled for one signature.
-    numbers, clicks, views, path = kernel("replay_kernel")(
+    numbers, clicks, views, path, game = kernel("replay_kernel")(
         mines,
         rows,
         cols,
@@ -255,11 +267,13 @@ def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysi
         columns.codes,
         columns.xs,
         columns.ys,
+        columns.times,
+        with_operations,
     )
     values = numbers.tolist()
     counters = values[_PROFILE:]
     analysis = _analysis_of(rows, cols, replay.cell_px, columns, counters, clicks, views, path)
-    return analysis, values[:_PROFILE]
+    return analysis, values[:_PROFILE], game.tolist()
 
 
 #: The length of the board's profile (``_kernels.PROFILE_SIZE``), before the counters.

@@ -35,19 +35,34 @@ toggles a flag (a right click) and the chord that follows is a double, as
 ms-toollib 1.5.20 counts it (``minesweeper_board.rs``: a right press on an
 open square that becomes a chord is taken back, one on a closed square is
 not). ms-toollib has no counter of its own for it.
+
+They are computed by one kernel, ``_kernels.operations_kernel`` (for
+:func:`.stats.replay_stats`, in the same call as the board and the clicks);
+``_numpy_operations`` computes the same in numpy, and the tests hold the two
+to each other to the bit.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, GameEnd
-from .model import CODE_BY_KIND, Replay, event_columns, held
+from .model import CODE_BY_KIND, Replay, event_columns, held, slot_constructor
 
-__all__ = ["ClickOperations", "OperationStats", "click_operations", "operation_stats"]
+__all__ = [
+    "ClickOperations",
+    "OperationStats",
+    "click_operations",
+    "operation_fields",
+    "operation_stats",
+]
 
 #: Formats whose off-board positions ms-toollib moves to its sentinel (see .clicks).
 _SENTINEL_FORMATS = frozenset({"rmv", "mvf", "rawvf"})
@@ -136,13 +151,49 @@ def _click_rows(analysis: ClickAnalysis) -> npt.NDArray[np.int64]:
 def _view_rows(analysis: ClickAnalysis) -> npt.NDArray[np.uint8]:
     views = held(analysis, "views")
     if isinstance(views, tuple):
-        return np.frombuffer(b"".join(views), np.uint8).reshape(len(views), -1)
+        # Writable, as the kernel's own views: one compiled signature.
+        return np.frombuffer(bytearray(b"".join(views)), np.uint8).reshape(len(views), -1)
     array: npt.NDArray[np.uint8] = views.rows
     return array
 
 
 def click_operations(replay: Replay, analysis: ClickAnalysis) -> ClickOperations:
     """Each click's travel, interval, squares opened and waste (see the module's documentation)."""
+    return _operations(replay, analysis)[0]
+
+
+def _operations(
+    replay: Replay, analysis: ClickAnalysis
+) -> tuple[ClickOperations, npt.NDArray[np.float64]]:
+    """The clicks' operations and the game's (``_kernels.operations_kernel``), in one call."""
+    rows = _click_rows(analysis)
+    columns = event_columns(replay)
+    started = analysis.start_event >= 0 and analysis.result is not GameEnd.NOT_STARTED
+    travel, interval, opened, wasted, click_15, game = kernel("operations_kernel")(
+        rows,
+        _view_rows(analysis),
+        columns.codes,
+        columns.xs,
+        columns.ys,
+        columns.times[rows[:, 0]],
+        analysis.start_event if started else -1,
+        analysis.start,
+        analysis.end - analysis.start,
+        analysis.dce,
+        replay.cell_px,
+        analysis.cols,
+        analysis.cols * replay.cell_px,
+        analysis.rows * replay.cell_px,
+        replay.format in _SENTINEL_FORMATS,
+    )
+    found = ClickOperations(
+        travel=travel, interval=interval, opened=opened, wasted=wasted, click_15=click_15
+    )
+    return found, game
+
+
+def _numpy_operations(replay: Replay, analysis: ClickAnalysis) -> ClickOperations:
+    """:func:`click_operations` in numpy alone: what the kernel's answers are held to (tests)."""
     rows = _click_rows(analysis)
     count = len(rows)
     events, effects, views_at = rows[:, 0], rows[:, 4], rows[:, 7]
@@ -212,7 +263,7 @@ def operation_stats(
 ) -> OperationStats:
     """The game's operation statistics (see the module's documentation)."""
     if operations is None:
-        operations = click_operations(replay, analysis)
+        return _make_operation_stats(**operation_fields(_operations(replay, analysis)[1].tolist()))
     rows = _click_rows(analysis)
     kinds = rows[:, 1]
     by_kind = [kinds == kind for kind in _KIND_CODES]
@@ -238,3 +289,30 @@ def operation_stats(
         wasted_right=wasted[1],
         wasted_double=wasted[2],
     )
+
+
+_FIELD_NAMES = tuple(field.name for field in dataclasses.fields(OperationStats))
+_INT_FIELDS = tuple(
+    at for at, name in enumerate(_FIELD_NAMES) if name.startswith(("chord", "wasted"))
+)
+
+
+def operation_fields(game: list[float]) -> dict[str, float | int]:
+    """:class:`OperationStats`' fields by name, of ``_kernels.operations_kernel``'s sums."""
+    for at in _INT_FIELDS:
+        game[at] = int(game[at])
+    return dict(zip(_FIELD_NAMES, game, strict=True))
+
+
+_make_operation_stats = slot_constructor(OperationStats)
+
+
+@cache
+def kernel(name: str) -> Callable[..., Any]:
+    """The kernel ``name`` of :mod:`._kernels`, as Python calls it (imported on first use)."""
+    from .._jit import entry
+    from . import _kernels
+
+    if len(_FIELD_NAMES) != _kernels.OPERATION_FIELDS:
+        raise AssertionError("OperationStats is out of step with _kernels.OPERATION_FIELDS")
+    return entry(getattr(_kernels, name))

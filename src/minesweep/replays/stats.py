@@ -80,9 +80,9 @@ from typing import Literal
 
 import numpy as np
 
-from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_with_board
+from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_everything
 from .model import CODE_BY_KIND, Replay, event_columns, mine_mask, slot_constructor
-from .operations import OperationStats, operation_stats
+from .operations import OperationStats, operation_fields, operation_stats
 from .zini import board_profile
 
 __all__ = [
@@ -217,11 +217,13 @@ def replay_stats(
     """
     rules = _DEFAULT_RULES if rules is None else rules
     if clicks is None:
-        # The board and the clicks in one kernel call.
-        analysis, profile = analyse_with_board(replay, with_zini=True)
+        # The board, the clicks and their operations in one kernel call.
+        analysis, profile, game = analyse_everything(replay, with_zini=True, with_operations=True)
         bbbv, op, isl, zini, hzini, *cells = profile
+        operations = operation_fields(game)
     else:
         analysis = clicks
+        operations = _operation_fields(replay, analysis)
         board = board_profile(replay.field)
         bbbv, op, isl, zini, hzini, cells = (
             board.bbbv, board.op, board.isl, board.zini, board.hzini, list(board.cells),
@@ -329,7 +331,7 @@ def replay_stats(
         wasted_flags=analysis.wasted_flags,
         unflags=analysis.unflags,
         misflags=analysis.misflags,
-        **_operation_fields(replay, analysis),
+        **operations,
         won=analysis.won,
         start=analysis.start,
     )
@@ -417,6 +419,11 @@ def warm_up() -> None:
     replay = Replay(format="evf", version=4, field=field, events=events, cell_px=16)
     replay_stats(replay)
     board_profile(field)
+    # The --clicks table's operations: the same kernel, called from Python.
+    from .clicks import analyse_clicks
+    from .operations import click_operations
+
+    click_operations(replay, analyse_clicks(replay))
     # The RMV reader's event kernel, on the types read_rmv gives it: a move, a win.
     none = np.zeros(0, np.int64)
     decode_events()(b"\x01" + bytes(8) + b"\x10\0\0\0", 0, 13, 2, none, none)

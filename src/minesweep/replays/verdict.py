@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from ..squares import GLYPH_HIDDEN, MAX_NUMBER
 from .clicks import VIEW_HIDDEN, ClickAnalysis, ClickEffect, ClickKind, analyse_clicks
-from .model import Replay
+from .model import Replay, event_columns
 
 __all__ = [
     "ClickTable",
@@ -478,7 +478,8 @@ def judge_clicks(
     clicks_15 = operations.click_15.tolist()
     rows, cols, mines = analysis.rows, analysis.cols, replay.mines
     nbrs = _neighbours(rows, cols)
-    events = replay.events
+    # The events' times, not the events: building a MouseEvent each would cost more.
+    times = event_columns(replay).times
     rules = _SingleNumberRules(rows, cols)
     analysed: dict[bytes, Any] = {}
     table: list[JudgedClick] = []
@@ -518,7 +519,7 @@ def judge_clicks(
             JudgedClick(
                 index=index,
                 event=click.event,
-                time=events[click.event].time - analysis.start,
+                time=float(times[click.event]) - analysis.start,
                 kind=_KIND_NAMES[click.kind],
                 row=click.row,
                 col=click.col,
