@@ -1,12 +1,10 @@
-"""A game played by the plain policy in one compiled call (numba).
+"""A whole game played by the policy in one compiled call (numba).
 
-Without the lookahead (``PolicyConfig(lookahead=False)``, the ``fast``
-strength), a game is certain moves, an analysis when they stall, and a
-guess when nothing is certain. Run from Python, each of those steps crosses
-into numba several times and builds Python objects around the kernels'
-arrays; measured, four fifths of a fast game was that glue. Here the
-whole loop runs inside one kernel, made of the solver's own kernels, none
-copied:
+A game is certain moves, an analysis when they stall, and a guess when
+nothing is certain. Run from Python, each of those steps crosses into numba
+several times and builds Python objects around the kernels' arrays;
+measured, four fifths of a fast game was that glue. Here the whole loop
+runs inside one kernel, made of the solver's own kernels, none copied:
 
 - certain moves: :func:`._deduce.play_certain_moves`;
 - the analysis: :func:`._frontier.frontier_arrays`, then
@@ -14,15 +12,15 @@ copied:
   :func:`._combine.combine`, the calls :func:`minesweep.solver.analyze`
   makes on its plain path, on the same arrays, so the probabilities are the
   same to the bit;
-- the guess, as :func:`.policy.choose_guess` makes it without the
-  lookahead: a forced 50/50 (:func:`.fiftyfifty.forced_fifty_fifty`'s
-
-  test), an exhaustive search of the endgame or of a part of the board
-  nothing else can inform (:func:`.endgame.endgame_guess`,
-  :func:`.endgame.isolated_guess`: the same layouts enumerated by
-  :func:`._search._layouts`, searched by :func:`._search._search`), else
-  the lowest risk, ties going to the likeliest blank and then to board
-  order.
+- the guess, as :func:`.policy.choose_guess` makes it: an exhaustive
+  search of the endgame (:func:`.endgame.endgame_guess`), a forced 50/50
+  (:func:`.fiftyfifty.forced_fifty_fifty`'s test), a search of a part of
+  the board nothing else can inform (:func:`.endgame.isolated_guess`; the
+  searches enumerate layouts with :func:`._search._layouts` and search them
+  with :func:`._search._search`), then with the lookahead "50/50 or safe"
+  and the weighed candidates (:mod:`._lookahead`, on what-if tables made
+  from this analysis's counts), else the lowest risk, ties going to the
+  likeliest blank and then to board order.
 
 What the kernel does not do, it hands back: it returns :data:`TO_PYTHON`
 with the position it reached (certain moves played), and the caller takes
