@@ -28,30 +28,18 @@ import platform
 import statistics
 import sys
 import time
-from typing import Any
 
 from minesweep import autoplay
 from minesweep.autoplay import PlayConfig
 from minesweep.solver.guess import PolicyConfig
 from minesweep.stats import wilson_interval
+from paired_policy import changed_policy
 
 
 def side(text: str) -> tuple[str, PolicyConfig]:
     """``NAME[,FIELD=VALUE...]``: a named strength with changes."""
     name, *changes = text.split(",")
-    policy = PolicyConfig.preset(name)
-    fields = {field.name for field in dataclasses.fields(PolicyConfig)}
-    values: dict[str, Any] = {}
-    for change in changes:
-        field, _, value = change.partition("=")
-        if field not in fields:
-            raise SystemExit(f"no PolicyConfig field {field!r}")
-        old = getattr(policy, field)
-        if isinstance(old, bool):
-            values[field] = value.lower() in ("1", "true", "yes")
-        else:
-            values[field] = type(old)(value)
-    return text, dataclasses.replace(policy, **values)
+    return text, changed_policy(PolicyConfig.preset(name), changes)
 
 
 def main() -> None:

@@ -52,19 +52,20 @@ def _outcomes_watched(self: whatif.Lookahead, row: int, col: int) -> Any:
     return found
 
 
-def _policy(changes: Sequence[str]) -> PolicyConfig:
+def changed_policy(policy: PolicyConfig, changes: Sequence[str]) -> PolicyConfig:
+    """``policy`` with ``FIELD=VALUE`` changes (numbers, ``true``/``false``)."""
     fields = {field.name: field for field in dataclasses.fields(PolicyConfig)}
     values: dict[str, Any] = {}
     for change in changes:
         name, _, text = change.partition("=")
         if name not in fields:
             raise SystemExit(f"no PolicyConfig field {name!r}")
-        old = getattr(DEFAULT_POLICY, name)
+        old = getattr(policy, name)
         if isinstance(old, bool):
             values[name] = text.lower() in ("1", "true", "yes")
         else:
             values[name] = type(old)(text)
-    return dataclasses.replace(DEFAULT_POLICY, **values)
+    return dataclasses.replace(policy, **values)
 
 
 Row = tuple[int, bool, int, int, float, "tuple[bool, int, int, float] | None"]
@@ -126,8 +127,8 @@ def main() -> None:
     play = autoplay.PlayConfig.preset(
         arguments.preset, rule=arguments.rule, first_click=arguments.first_click
     )
-    base = dataclasses.replace(play, policy=_policy(arguments.base))
-    variant = dataclasses.replace(play, policy=_policy(arguments.variant))
+    base = dataclasses.replace(play, policy=changed_policy(DEFAULT_POLICY, arguments.base))
+    variant = dataclasses.replace(play, policy=changed_policy(DEFAULT_POLICY, arguments.variant))
     screen = arguments.screen == "dead"
     seeds = list(range(first, end))
     check = (
