@@ -26,7 +26,7 @@ from minesweep.field import Minefield
 from minesweep.replays import MouseEvent, _kernels, operations, read, summary, write_evf
 from minesweep.replays import model as replay_model
 from minesweep.replays._bytes import ByteReader
-from minesweep.replays.clicks import analyse_clicks, analyse_with_board
+from minesweep.replays.clicks import ClickRows, ViewRows, analyse_clicks, analyse_with_board
 from minesweep.replays.evf import _events_v3, _events_v3_checked
 from minesweep.replays.model import (
     EventColumns,
@@ -116,10 +116,12 @@ def test_the_operations_kernel_answers_as_numpy_to_the_bit(jit: str) -> None:
                 operations.operation_stats(replay, analysis),
                 operations.operation_stats(replay, analysis, numpy),
             )
-            # Its clicks and views built: the kernel reads them back from the records.
-            assert type(analysis.clicks) is tuple
-            assert type(analysis.views) is tuple
-            same_bits(operations.click_operations(replay, analysis), numpy)
+            # Its clicks and views as tuples: the kernel reads them back from the records.
+            built = dataclasses.replace(
+                analysis, clicks=tuple(analysis.clicks), views=tuple(analysis.views)
+            )
+            assert type(built.clicks) is tuple
+            same_bits(operations.click_operations(replay, built), numpy)
 
 
 @pytest.mark.parametrize("jit", ["compiling", "interpreting"])
@@ -138,12 +140,15 @@ def test_statistics_need_no_field_no_events_no_click_records() -> None:
     assert record["events"] == 7103
     assert (record["rows"], record["cols"], record["mines"]) == (16, 30, 99)
     # Neither the 7,103 MouseEvents nor the Minefield were built for it.
-    assert type(held(replay, "events")) is EventColumns
+    assert type(replay.events) is EventColumns
+    assert replay.events._built is None
     assert type(held(replay, "field")) is FieldMask
     analysis = analyse_clicks(replay)
-    assert type(held(analysis, "clicks")) is not tuple
+    assert type(analysis.clicks) is ClickRows
+    assert analysis.clicks._built is None
     assert analysis.view(0).shape == (16, 30)
-    assert type(held(analysis, "views")) is tuple
+    assert type(analysis.views) is ViewRows
+    assert analysis.views._built is not None
 
 
 @pytest.mark.parametrize("name", REAL_FILES)
@@ -151,13 +156,16 @@ def test_what_is_built_when_read_is_what_an_eager_build_gives(name: str) -> None
     lazy = read(DATA / name)
     columns = event_columns(lazy)
     events = lazy.events
-    assert type(events) is tuple
+    assert type(events) is EventColumns
     assert all(type(event) is MouseEvent for event in events)
     assert events == tuple(
         MouseEvent(float(t), replay_model.KIND_BY_CODE[c], int(x), int(y))
         for t, c, x, y in zip(columns.times, columns.codes, columns.xs, columns.ys, strict=True)
     )
-    assert lazy.events is events  # built once, then kept
+    assert events.built() is events.built()  # built once, then kept
+    assert events[-1] == events.built()[-1]
+    assert events[:3] == events.built()[:3]
+    assert hash(events) == hash(events.built())
     assert isinstance(lazy.field, Minefield)
     assert lazy.field is lazy.field
     eager = dataclasses.replace(lazy, events=tuple(events), field=Minefield(lazy.field.mines))
@@ -172,7 +180,7 @@ def test_what_is_built_when_read_is_what_an_eager_build_gives(name: str) -> None
 def test_click_records_built_when_read_are_those_of_the_kernel() -> None:
     analysis = analyse_clicks(read(DATA / "test_subject.evf"))
     assert len(analysis.clicks) == analysis.cl
-    assert analysis.clicks is analysis.clicks
+    assert analysis.clicks.built() is analysis.clicks.built()  # type: ignore[attr-defined]
     assert all(len(view) == 16 * 30 for view in analysis.views)
     assert analysis.views[0] == bytes([10]) * (16 * 30)
     copy = pickle.loads(pickle.dumps(analysis))

@@ -18,8 +18,6 @@ from .model import (
     EventColumns,
     EventKind,
     FieldMask,
-    MouseEvent,
-    lazy_events,
     lazy_field,
 )
 
@@ -136,20 +134,18 @@ def make_events(
     kinds: Sequence[EventKind],
     xs: Sequence[int] | npt.NDArray[np.int64],
     ys: Sequence[int] | npt.NDArray[np.int64],
-) -> tuple[MouseEvent, ...]:
+) -> EventColumns:
     """The events ``MouseEvent(time, kind, x, y)`` of parallel columns, built when first read.
 
     The statistics read the columns (:func:`.model.event_columns`), not the
     MouseEvents: see :class:`.model.EventColumns`.
     """
     codes = CODE_BY_KIND
-    return lazy_events(
-        EventColumns(
-            np.ascontiguousarray(times, np.float64),
-            np.fromiter(map(codes.__getitem__, kinds), np.uint8, len(kinds)),
-            np.ascontiguousarray(xs, np.int64),
-            np.ascontiguousarray(ys, np.int64),
-        )
+    return EventColumns(
+        np.ascontiguousarray(times, np.float64),
+        np.fromiter(map(codes.__getitem__, kinds), np.uint8, len(kinds)),
+        np.ascontiguousarray(xs, np.int64),
+        np.ascontiguousarray(ys, np.int64),
     )
 
 
@@ -158,9 +154,9 @@ def event_arrays(
     codes: npt.NDArray[np.uint8],
     xs: npt.NDArray[np.int64],
     ys: npt.NDArray[np.int64],
-) -> tuple[MouseEvent, ...]:
+) -> EventColumns:
     """The events of numpy columns (kind codes 1-12), built when first read."""
-    return lazy_events(EventColumns(times, codes, xs, ys))
+    return EventColumns(times, codes, xs, ys)
 
 
 def shift_chord_kinds(kinds: Sequence[str]) -> list[EventKind]:

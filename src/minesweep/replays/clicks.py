@@ -69,20 +69,20 @@ kernel's rows until first read, then built once: statistics never read them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ..actions import Action, ActionKind
 from .model import (
+    ArrayRecords,
     EventColumns,
     Replay,
-    defer,
     event_columns,
     event_time,
     mine_mask,
@@ -190,10 +190,11 @@ class ClickAnalysis:
     misflags: int
     #: Flags placed that were not effective: misflags, and a mine flagged again.
     wasted_flags: int
-    clicks: tuple[Click, ...]
+    #: A tuple, or the kernel's rows (:class:`ClickRows`): both sequences of clicks.
+    clicks: Sequence[Click]
     #: Every board the game went through, ``rows * cols`` bytes each, row-major,
     #: in the codes of :data:`VIEW_HIDDEN` and friends; the first is all hidden.
-    views: tuple[bytes, ...]
+    views: Sequence[bytes]
 
     @property
     def won(self) -> bool:
@@ -332,25 +333,29 @@ def _analysis_of(
         unflags=unflags,
         misflags=misflags,
         wasted_flags=wasted,
-        clicks=cast("tuple[Click, ...]", _ClickRows(clicks)),
-        views=cast("tuple[bytes, ...]", _ViewRows(views)),
+        clicks=ClickRows(clicks),
+        views=ViewRows(views),
     )
 
 
 # The click and view records are built when first read: the statistics need
 # only the counters, and a batch of replays (``summary`` of each) would spend
-# a fifth of its time building records no one reads. See model.defer.
+# a fifth of its time building records no one reads. See model.ArrayRecords.
 
 
-class _ClickRows:
-    """The mouse kernel's click rows, until ``ClickAnalysis.clicks`` is read."""
+class ClickRows(ArrayRecords[Click]):
+    """The mouse kernel's click rows (event, kind, row, col, effect, effective, solved, view)."""
 
     __slots__ = ("rows",)
 
     def __init__(self, rows: npt.NDArray[np.int64]) -> None:
+        self._built = None
         self.rows = rows
 
-    def build(self) -> tuple[Click, ...]:
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def _build(self) -> tuple[Click, ...]:
         kinds, effects = _KINDS, _EFFECTS
         return tuple(
             tuple.__new__(
@@ -361,22 +366,24 @@ class _ClickRows:
         )
 
 
-class _ViewRows:
-    """The mouse kernel's views, until ``ClickAnalysis.views`` is read."""
+class ViewRows(ArrayRecords[bytes]):
+    """The mouse kernel's views, one ``rows * cols`` row of codes each."""
 
     __slots__ = ("rows",)
 
     def __init__(self, rows: npt.NDArray[np.uint8]) -> None:
+        self._built = None
         self.rows = rows
 
-    def build(self) -> tuple[bytes, ...]:
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def _build(self) -> tuple[bytes, ...]:
         flat = self.rows.tobytes()
         size = self.rows.shape[1]
         return tuple(flat[at : at + size] for at in range(0, len(flat), size))
 
 
-defer(ClickAnalysis, "clicks", _ClickRows)
-defer(ClickAnalysis, "views", _ViewRows)
 _new_analysis = slot_constructor(ClickAnalysis)
 
 

@@ -17,10 +17,10 @@ neither, and building them cost more than computing the statistics.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -87,7 +87,8 @@ class Replay:
     #: The format's own version (EVF 0-4, RMV 1-2, AVF's major version byte, ...).
     version: int
     field: Minefield
-    events: tuple[MouseEvent, ...]
+    #: A tuple, or (from a reader) the :class:`EventColumns` it decoded: both sequences of events.
+    events: Sequence[MouseEvent]
     cell_px: int
     #: The program that wrote the file, as it names itself ("Arbiter 0.52.3", "元3.1.9").
     software: str = ""
@@ -148,26 +149,75 @@ def draw_with(drawer: Callable[[Replay], str]) -> None:
     _DRAWER = drawer
 
 
-# --- events kept as columns until asked for ------------------------------------------
+# --- records kept as arrays until asked for -----------------------------------------
 #
-# A reader decodes the events into numpy columns; the statistics run on those
+# A reader decodes the events into numpy columns, and the click kernel hands
+# back its clicks and views as arrays; the statistics run on those arrays
 # (compiled, see ._kernels) and never need the 7,000 MouseEvent tuples of an
-# expert replay, which cost more to build than the statistics. So a reader's
-# Replay holds the columns in its ``events`` slot, and ``Replay.events`` turns
-# them into the tuple the first time it is read, and keeps that: whoever
-# reads ``events`` (or compares, hashes, pickles or copies the replay, which
-# read it) sees the same tuple of MouseEvents as before. Likewise its
-# ``field`` (FieldMask), and ClickAnalysis's ``clicks`` and ``views``.
+# expert replay, nor the click records, which cost more to build than the
+# statistics. So ``Replay.events`` may hold an EventColumns and
+# ``ClickAnalysis.clicks`` and ``views`` their kernel rows: each a read-only
+# sequence of its records that builds their tuple the first time one is read
+# (or the sequence compared, hashed or printed), and keeps it.
 
 #: Kind codes 1-12 (EVF's), index 0 unused.
 KIND_BY_CODE: tuple[EventKind, ...] = ("mv", *EVENT_KINDS)  # type: ignore[assignment]
 CODE_BY_KIND: dict[str, int] = {kind: code for code, kind in enumerate(EVENT_KINDS, 1)}
 
+R = TypeVar("R")
 
-class EventColumns:
+
+class ArrayRecords(Sequence[R]):
+    """Records held as arrays: a sequence that builds the tuple of them once, when first read.
+
+    Equal to (and hashed as) that tuple, so that a value holding one compares
+    with a value holding the tuple itself as if both held tuples.
+    """
+
+    __slots__ = ("_built",)
+
+    def __init__(self) -> None:
+        self._built: tuple[R, ...] | None = None
+
+    def _build(self) -> tuple[R, ...]:
+        raise NotImplementedError
+
+    def built(self) -> tuple[R, ...]:
+        """The tuple of records (built on the first call)."""
+        built = self._built
+        if built is None:
+            built = self._built = self._build()
+        return built
+
+    @overload
+    def __getitem__(self, index: int) -> R: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[R, ...]: ...
+    def __getitem__(self, index: int | slice) -> R | tuple[R, ...]:
+        return self.built()[index]
+
+    def __iter__(self) -> Iterator[R]:
+        return iter(self.built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ArrayRecords):
+            other = other.built()
+        if isinstance(other, tuple):
+            return self.built() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.built())
+
+    def __repr__(self) -> str:
+        return repr(self.built())
+
+
+class EventColumns(ArrayRecords[MouseEvent]):
     """A replay's events as parallel columns: seconds, kind codes (1-12), x and y pixels.
 
-    C-contiguous float64, uint8, int64 and int64 arrays, as the kernels take them.
+    C-contiguous float64, uint8, int64 and int64 arrays, as the kernels take
+    them; as a sequence, the MouseEvents of them.
     """
 
     __slots__ = ("codes", "times", "xs", "ys")
@@ -181,14 +231,17 @@ class EventColumns:
     ) -> None:
         if not len(times) == len(codes) == len(xs) == len(ys):
             raise ValueError("event columns of different lengths")
+        self._built = None
         self.times = times
         self.codes = codes
         self.xs = xs
         self.ys = ys
 
     @classmethod
-    def of_events(cls, events: tuple[MouseEvent, ...]) -> EventColumns:
-        """The columns of a tuple of events."""
+    def of_events(cls, events: Sequence[MouseEvent]) -> EventColumns:
+        """The columns of a sequence of events."""
+        if isinstance(events, EventColumns):
+            return events
         count = len(events)
         if not count:
             return cls(np.empty(0), np.empty(0, np.uint8), *(np.empty(0, np.int64),) * 2)
@@ -204,8 +257,7 @@ class EventColumns:
     def __len__(self) -> int:
         return len(self.times)
 
-    def build(self) -> tuple[MouseEvent, ...]:
-        """The tuple of MouseEvents."""
+    def _build(self) -> tuple[MouseEvent, ...]:
         kinds = map(KIND_BY_CODE.__getitem__, self.codes.tolist())
         rows = zip(self.times.tolist(), kinds, self.xs.tolist(), self.ys.tolist(), strict=True)
         # tuple.__new__ straight from zip's tuples: the named tuple's own
@@ -265,9 +317,6 @@ def defer(cls: type, name: str, kind: type[_Deferred]) -> _DeferredSlot:
     deferred = _DeferredSlot(cls.__dict__[name], kind)
     setattr(cls, name, deferred)
     return deferred
-
-
-_EVENTS = defer(Replay, "events", EventColumns)
 
 
 class FieldMask:
@@ -339,30 +388,17 @@ def slot_constructor(cls: type[T]) -> Callable[..., T]:
     return make
 
 
-def lazy_events(columns: EventColumns) -> tuple[MouseEvent, ...]:
-    """What a reader passes as ``Replay(events=...)``: its columns, built into events when read."""
-    return cast("tuple[MouseEvent, ...]", columns)
-
-
 def event_columns(replay: Replay) -> EventColumns:
-    """The replay's events as columns (without building the MouseEvents, if not built yet)."""
-    value = _EVENTS.raw(replay)
-    if type(value) is EventColumns:
-        return value
-    return EventColumns.of_events(value)
-
-
-def event_count(replay: Replay) -> int:
-    """``len(replay.events)``, without building them."""
-    return len(_EVENTS.raw(replay))
+    """The replay's events as columns (a reader's own, or made of its tuple of events)."""
+    return EventColumns.of_events(replay.events)
 
 
 def event_time(replay: Replay, index: int) -> float:
-    """``replay.events[index].time``, without building the events."""
-    value = _EVENTS.raw(replay)
-    if type(value) is EventColumns:
-        return float(value.times[index])
-    return float(value[index].time)
+    """``replay.events[index].time``, without building a reader's events."""
+    events = replay.events
+    if isinstance(events, EventColumns):
+        return float(events.times[index])
+    return float(events[index].time)
 
 
 #: ``Replay(...)`` and ``Claims(...)`` with every field given, for the readers

@@ -40,7 +40,7 @@ import numpy.typing as npt
 from ..field import Minefield
 from ._bytes import ByteReader, decode_text
 from ._common import check_times, event_arrays, lazy_field_from_cells
-from .model import CODE_BY_KIND, Claims, MouseEvent, Replay
+from .model import CODE_BY_KIND, Claims, EventColumns, Replay
 
 __all__ = ["read_mvf"]
 
@@ -321,7 +321,7 @@ def _events(
     reader: ByteReader,
     *,
     toollib_first_move: bool,
-) -> tuple[MouseEvent, ...]:
+) -> EventColumns:
     """The mouse events: the first record's held button (or a move), then each record's changes.
 
     Clone records the buttons' states, not presses: a record yields a move

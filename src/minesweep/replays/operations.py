@@ -53,8 +53,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .clicks import ClickAnalysis, ClickEffect, ClickKind, GameEnd
-from .model import CODE_BY_KIND, Replay, event_columns, held, slot_constructor
+from .clicks import ClickAnalysis, ClickEffect, ClickKind, ClickRows, GameEnd, ViewRows
+from .model import CODE_BY_KIND, Replay, event_columns, slot_constructor
 
 __all__ = [
     "ClickOperations",
@@ -141,20 +141,18 @@ def cumulative_path(
 
 def _click_rows(analysis: ClickAnalysis) -> npt.NDArray[np.int64]:
     """The clicks as the kernel's rows (event, kind, row, col, effect, effective, solved, view)."""
-    rows = held(analysis, "clicks")
-    if isinstance(rows, tuple):
-        return np.array([tuple(click) for click in rows], np.int64).reshape(-1, 8)
-    array: npt.NDArray[np.int64] = rows.rows
-    return array
+    clicks = analysis.clicks
+    if isinstance(clicks, ClickRows):
+        return clicks.rows
+    return np.array([tuple(click) for click in clicks], np.int64).reshape(-1, 8)
 
 
 def _view_rows(analysis: ClickAnalysis) -> npt.NDArray[np.uint8]:
-    views = held(analysis, "views")
-    if isinstance(views, tuple):
-        # Writable, as the kernel's own views: one compiled signature.
-        return np.frombuffer(bytearray(b"".join(views)), np.uint8).reshape(len(views), -1)
-    array: npt.NDArray[np.uint8] = views.rows
-    return array
+    views = analysis.views
+    if isinstance(views, ViewRows):
+        return views.rows
+    # Writable, as the kernel's own views: one compiled signature.
+    return np.frombuffer(bytearray(b"".join(views)), np.uint8).reshape(len(views), -1)
 
 
 def click_operations(replay: Replay, analysis: ClickAnalysis) -> ClickOperations:
