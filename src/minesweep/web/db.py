@@ -69,6 +69,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 
+from minesweep.errors import MinesweepError
+
 __all__ = [
     "PENDING_REVIEW",
     "AccountRow",
@@ -248,7 +250,7 @@ class SessionRow:
     expires_at: float
 
 
-class NameTakenError(Exception):
+class NameTakenError(MinesweepError):
     """Another account holds a name with the same key (its skeleton): the insert lost."""
 
 

@@ -37,6 +37,7 @@ from typing import Final, cast
 import msgspec
 
 from minesweep import Action, ActionKind, Minefield
+from minesweep.errors import ParseError
 from minesweep.replays import ReplayError, read
 from minesweep.replays.clicks import Click, ClickAnalysis, ClickKind, analyse_clicks
 from minesweep.replays.model import EventKind, MouseEvent, Replay
@@ -63,8 +64,8 @@ _MAX_MS: Final = 24 * 3600 * 1000.0
 _MAX_PX: Final = 32767
 
 
-class TraceError(ValueError):
-    """A trace body that cannot be read (the message says where)."""
+class TraceError(ParseError):
+    """A trace body that cannot be read (the message says where): a 400."""
 
 
 @dataclass(frozen=True, slots=True)
