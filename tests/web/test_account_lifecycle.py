@@ -18,7 +18,7 @@ from sqlalchemy import inspect
 from starlette.testclient import TestClient
 
 from minesweep.web import Limits
-from minesweep.web.db import accounts, actions, games, sessions
+from minesweep.web.schema import accounts, actions, games, sessions
 
 from .account_helpers import OPEN, MakeClient, account_token_for, another, count, rows
 from .helpers import PASSWORD, account_token, act, auth, get, new_game, sign_up, win

@@ -12,7 +12,7 @@ from argon2.profiles import CHEAPEST
 
 from minesweep.web import Limits
 from minesweep.web.accounts import AccountSettings
-from minesweep.web.db import accounts, games, sessions
+from minesweep.web.schema import accounts, games, sessions
 
 from .account_helpers import OPEN, MakeClient, account_token_for, another, count, rows, sign_in
 from .helpers import PASSWORD, account_token, auth, get, new_game, sign_up

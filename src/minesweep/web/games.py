@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 import secrets
 import threading
 import time
@@ -44,9 +43,10 @@ from .errors import ConflictError, MalformedError, RefusedError
 from .guards import BusyError, NoGuessPool
 from .limits import ApiError, Limits
 from .review import Reviews
+from .schema import TOKEN
 from .views import public_state
 
-__all__ = ["AWAITING_TRACE", "TOKEN", "Games", "Write"]
+__all__ = ["AWAITING_TRACE", "Games", "Write"]
 
 #: Why a person's win is not ranked yet: the page's record of it has not come.
 AWAITING_TRACE: Final = (
@@ -56,8 +56,6 @@ AWAITING_TRACE: Final = (
 
 #: The actions of the API, by name: the engine's, in lowercase.
 _ACTIONS: Final = {kind.name.lower(): kind for kind in ActionKind}
-#: A game token and a public id: what secrets.token_urlsafe makes.
-TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def _epoch() -> str:

@@ -26,9 +26,10 @@ from . import models
 from .accounts import Credentials
 from .db import GameRow
 from .errors import ConflictError, RefusedError
-from .games import AWAITING_TRACE, TOKEN, Games
+from .games import AWAITING_TRACE, Games
 from .guards import ByteCache
 from .limits import ApiError
+from .schema import TOKEN
 from .trace import TraceRules, judge, parse_trace, trace_replay
 from .uploads import replay_file
 from .views import public_state, shown_name

@@ -11,8 +11,9 @@ from minesweep import Game, frontend
 from minesweep.formats import to_view
 
 from . import models
-from .db import PENDING_REVIEW, Database, GameRow
+from .db import Database, GameRow
 from .review import VOIDED
+from .schema import PENDING_REVIEW
 
 __all__ = ["public_state", "shown_name"]
 
