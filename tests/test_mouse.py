@@ -62,7 +62,7 @@ def test_a_click_makes_an_action_of_its_own_button_but_a_left_chord() -> None:
 
 def test_the_buttons_that_may_make_each_action() -> None:
     # What the web's trace check accepts for an action the server applied.
-    assert BUTTONS_FOR == {
+    assert dict(BUTTONS_FOR) == {
         ActionKind.REVEAL: {Button.LEFT},
         ActionKind.FLAG: {Button.RIGHT},
         ActionKind.UNFLAG: {Button.RIGHT},
