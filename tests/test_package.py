@@ -70,6 +70,7 @@ LAYERS: dict[str, int] = {
     "minesweep.board": 4,
     "minesweep.generate": 4,
     "minesweep.actions": 5,
+    "minesweep.mouse": 5,  # which button makes which action: front ends, replays, web
     "minesweep.moves": 5,
     "minesweep.position": 5,
     "minesweep._vector_kernels": 5,

@@ -78,7 +78,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action, ActionKind
+from ..actions import Action
+from ..mouse import Button, action_for
+from ..squares import GLYPH_FLAG, GLYPH_HIDDEN
 from .model import (
     ArrayRecords,
     EventColumns,
@@ -115,9 +117,16 @@ VIEW_EXPLODED = 15
 
 
 class ClickKind(IntEnum):
+    """A counted click, as the replay tools name it: a double is a chord."""
+
     LEFT = 0
     RIGHT = 1
     DOUBLE = 2
+
+    @property
+    def button(self) -> Button:
+        """The button that makes it: a double is the middle one's (or both together)."""
+        return Button.MIDDLE if self is ClickKind.DOUBLE else Button(self.name.lower())
 
 
 class ClickEffect(IntEnum):
@@ -387,12 +396,6 @@ class ViewRows(ArrayRecords[bytes]):
 _new_analysis = slot_constructor(ClickAnalysis)
 
 
-_ACTION_OF_EFFECT = {
-    ClickEffect.FLAG: ActionKind.FLAG,
-    ClickEffect.UNFLAG: ActionKind.UNFLAG,
-}
-
-
 def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:
     """The replay as a :class:`minesweep.Game` on its minefield, with its timed history.
 
@@ -415,12 +418,13 @@ def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:
         effect = click.effect
         if click.row < 0 or effect is ClickEffect.NOTHING:
             continue
-        if effect in _ACTION_OF_EFFECT:
-            kind = _ACTION_OF_EFFECT[effect]
-        elif click.kind is ClickKind.DOUBLE:
-            kind = ActionKind.CHORD
-        else:
-            kind = ActionKind.REVEAL
+        # The action is the mouse's (minesweep.mouse) for the click's button
+        # on what the square showed, as far as the mapping tells squares
+        # apart: a flag where one came off; else a closed square (a left
+        # click that changed the board opened one, and a chord is a chord
+        # wherever it lands).
+        shown = GLYPH_FLAG if effect is ClickEffect.UNFLAG else GLYPH_HIDDEN
+        kind = action_for(shown, click.kind.button)
         time = event_time(replay, click.event)
         if origin is None:
             origin = time
