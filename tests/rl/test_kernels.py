@@ -38,10 +38,9 @@ def test_the_compiled_pcg64_is_numpys(seed: int) -> None:
 def test_the_compiled_field_is_the_engines(
     rows: int, cols: int, density: float, rule: str, seed: int, data: st.DataObject
 ) -> None:
+    from minesweep.generate import generate_field
     from minesweep.rules.codes import RULE_NONE, RULE_OPENING, RULE_SAFE
     from minesweep.rules.lay import lay_field
-
-    from minesweep.generate import generate_field
 
     first = data.draw(st.integers(0, rows * cols - 1))
     row, col = divmod(first, cols)
