@@ -351,9 +351,9 @@ def test_warming_up_loads_the_compiled_flood_fill() -> None:
     code = (
         "import sys\n"
         "from minesweep.frontend import warm_up\n"
-        "print('minesweep._kernels' in sys.modules)\n"
+        "print('minesweep.rules.flood' in sys.modules)\n"
         "warm_up()\n"
-        "print('minesweep._kernels' in sys.modules)\n"
+        "print('minesweep.rules.flood' in sys.modules)\n"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._jit import kernel
-from .._vector_kernels import lay_field
+from ..rules.lay import lay_field
 from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
 from ._deduce import play_certain_moves
 from ._endgame import endgame_square, isolated_square
@@ -246,7 +246,7 @@ def play_seed(  # pragma: no cover - compiled
     """A whole game of one seed: the field laid, the first click, :func:`play_plain`.
 
     The field is the engine's (``generate_field(..., first_click=first, seed=seed)``,
-    by the vector environment's compiled draw, :func:`minesweep._vector_kernels.lay_field`),
+    by the vector environment's compiled draw, :func:`minesweep.rules.lay.lay_field`),
     written into ``mines`` and ``numbers``; ``state`` (all unknown) is played
     on in place. Returns :func:`play_plain`'s ``(outcome, guesses)``, the
     first click counting as a guess when it hits a mine.
