@@ -83,7 +83,7 @@ import numpy as np
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_everything
 from .model import CODE_BY_KIND, Replay, event_columns, mine_mask, slot_constructor
 from .operations import OperationStats, operation_fields, operation_stats
-from .zini import board_profile
+from .zini import board_profile, profile_of
 
 __all__ = [
     "ARBITER_STNB",
@@ -219,15 +219,15 @@ def replay_stats(
     if clicks is None:
         # The board, the clicks and their operations in one kernel call.
         analysis, profile, game = analyse_everything(replay, with_zini=True, with_operations=True)
-        bbbv, op, isl, zini, hzini, *cells = profile
+        board = profile_of(profile)
         operations = operation_fields(game)
     else:
         analysis = clicks
         operations = _operation_fields(replay, analysis)
         board = board_profile(replay.field)
-        bbbv, op, isl, zini, hzini, cells = (
-            board.bbbv, board.op, board.isl, board.zini, board.hzini, list(board.cells),
-        )  # fmt: skip
+    bbbv, op, isl, zini, hzini, cells = (
+        board.bbbv, board.op, board.isl, board.zini, board.hzini, board.cells,
+    )  # fmt: skip
     solved = analysis.bbbv_solved
     left, right, double = analysis.left, analysis.right, analysis.double
     lce, rce, dce = analysis.lce, analysis.rce, analysis.dce
