@@ -175,7 +175,7 @@ def test_click_records_built_when_read_are_those_of_the_kernel() -> None:
     assert len(analysis.clicks) == analysis.cl
     assert analysis.clicks is analysis.clicks
     assert all(len(view) == 16 * 30 for view in analysis.views)
-    assert analysis.views[0] == bytes([10]) * (16 * 30)
+    assert analysis.views[0] == bytes([Glyph.HIDDEN]) * (16 * 30)
     copy = pickle.loads(pickle.dumps(analysis))
     assert copy == analysis
     assert dataclasses.replace(analysis) == analysis
