@@ -92,7 +92,7 @@ from .model import (
 
 if TYPE_CHECKING:
     from ..game import Game
-    from ._kernels import Counters, Profile, Replayed
+    from ._kernels import Replayed
 
 __all__ = [
     "VIEW_EXPLODED",
@@ -237,8 +237,8 @@ def analyse_clicks(replay: Replay) -> ClickAnalysis:
     return analyse_with_board(replay, with_zini=False)[0]
 
 
-def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysis, Profile]:
-    """:func:`analyse_clicks` and the board kernel's profile (``_kernels.Profile``), in one call.
+def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysis, Replayed]:
+    """:func:`analyse_clicks` and the board's profile (``bbbv`` ... of ``Replayed``), in one call.
 
     ZiNi and HZiNi are 0 in the profile unless ``with_zini``.
     """
@@ -248,7 +248,7 @@ def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysi
 
 def analyse_everything(
     replay: Replay, *, with_zini: bool, with_operations: bool
-) -> tuple[ClickAnalysis, Profile, list[float]]:
+) -> tuple[ClickAnalysis, Replayed, list[float]]:
     """:func:`analyse_with_board` and, if asked, the game's operation sums, in one kernel call.
 
     The sums are :class:`.operations.OperationStats`' fields in its order
@@ -272,10 +272,8 @@ def analyse_everything(
         columns.times,
         with_operations,
     )
-    analysis = _analysis_of(
-        rows, cols, replay.cell_px, columns, found.counters, found.clicks, found.views, found.path
-    )
-    return analysis, found.profile, found.game.tolist()
+    analysis = _analysis_of(rows, cols, replay.cell_px, columns, found)
+    return analysis, found, found.game.tolist()
 
 
 @cache
@@ -296,10 +294,7 @@ def _analysis_of(
     cols: int,
     cell_px: int,
     columns: EventColumns,
-    counters: Counters,
-    clicks: npt.NDArray[np.int64],
-    views: npt.NDArray[np.uint8],
-    path: float,
+    counters: Replayed,
 ) -> ClickAnalysis:
     """The :class:`ClickAnalysis` of the mouse kernel's results."""
     start_at, end_at = counters.start_at, counters.end_at
@@ -318,7 +313,7 @@ def _analysis_of(
         dce=counters.dce,
         flag=counters.flag,
         bbbv_solved=counters.solved,
-        path=path * 16.0 / cell_px,
+        path=counters.path * 16.0 / cell_px,
         start=start,
         start_event=start_at,
         end=end,
@@ -327,8 +322,8 @@ def _analysis_of(
         unflags=counters.unflags,
         misflags=counters.misflags,
         wasted_flags=counters.wasted,
-        clicks=cast("tuple[Click, ...]", _ClickRows(clicks)),
-        views=cast("tuple[bytes, ...]", _ViewRows(views)),
+        clicks=cast("tuple[Click, ...]", _ClickRows(counters.clicks)),
+        views=cast("tuple[bytes, ...]", _ViewRows(counters.views)),
     )
 
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from ..field import Minefield
 
 if TYPE_CHECKING:
-    from ._kernels import Profile
+    from ._kernels import Profile, Replayed
 
 __all__ = ["BoardProfile", "board_profile", "human_zini", "profile_of", "zini", "zini_pair"]
 
@@ -67,8 +67,8 @@ def board_profile(field: Minefield) -> BoardProfile:
     return profile_of(kernel("board_kernel")(field.mines, rows, cols, True).profile)
 
 
-def profile_of(profile: Profile) -> BoardProfile:
-    """The :class:`BoardProfile` of the board kernel's :class:`._kernels.Profile`."""
+def profile_of(profile: Profile | Replayed) -> BoardProfile:
+    """The :class:`BoardProfile` of the kernels' :class:`._kernels.Profile` (or ``Replayed``)."""
     cells = profile.cells.tolist()
     return BoardProfile(
         bbbv=profile.bbbv,
