@@ -64,7 +64,7 @@ def board_profile(field: Minefield) -> BoardProfile:
 
     rows, cols = field.shape
     # A field's mask is C-contiguous bools (Minefield makes it so): one compiled signature.
-    return profile_of(kernel("board_kernel")(field.mines, rows, cols, True).profile)
+    return profile_of(kernel("profile_kernel")(field.mines, rows, cols, True))
 
 
 def profile_of(profile: Profile | Replayed) -> BoardProfile:

@@ -18,7 +18,7 @@ answers with a named tuple, read by name.
 
 from __future__ import annotations
 
-from .board import Board, Profile, Squares, board_kernel
+from .board import Board, Profile, Squares, board_kernel, profile_kernel
 from .mouse import CLICK_FIELDS, Clicks, Counters, clicks_kernel
 from .operations import OPERATION_FIELDS, Operations, operations_kernel, pairwise_sum
 from .replay import Replayed, replay_kernel
@@ -41,6 +41,7 @@ __all__ = [
     "clicks_kernel",
     "operations_kernel",
     "pairwise_sum",
+    "profile_kernel",
     "replay_kernel",
     "rmv_events_kernel",
 ]

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ..._jit import kernel
 
-__all__ = ["Board", "Profile", "Squares", "board_kernel"]
+__all__ = ["Board", "Profile", "Squares", "board_kernel", "profile_kernel"]
 
 Array = Any  # numpy arrays; numba types them from the call
 Int64s = npt.NDArray[np.int64]
@@ -364,3 +364,11 @@ def board_kernel(
     squares = Squares(value, zero, lone, row, col)
     profile = Profile(count + lone_count, count, islands, greedy, human, cells)
     return Board(squares, profile)
+
+
+@kernel(cache=True, part="replays", nogil=True)
+def profile_kernel(
+    mines: Array, rows: int, cols: int, with_zini: bool
+) -> Profile:  # pragma: no cover - compiled
+    """``board_kernel``'s :class:`Profile` alone, for Python: the squares are not handed back."""
+    return board_kernel(mines, rows, cols, with_zini).profile
