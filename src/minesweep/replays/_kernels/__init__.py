@@ -8,7 +8,7 @@ each other on random games). Everything is on flat arrays, and every kernel
 answers with a named tuple, read by name.
 
 - :mod:`.board`: the board's numbers, openings, lone numbers, islands, 3BV, ZiNi;
-- :mod:`.mouse`: the mouse machine (ms-toollib's ``step``), its clicks and views;
+- :mod:`.mouse`: the mouse machine (ms-toollib's ``step``); :mod:`.mouse_results` its answer;
 - :mod:`.literal`: ms-toollib's order-dependent opening count around a chord;
 - :mod:`.operations`: each click's operations and the game's sums;
 - :mod:`.rmv`: the RMV reader's event records;

@@ -371,4 +371,5 @@ def profile_kernel(
     mines: Array, rows: int, cols: int, with_zini: bool
 ) -> Profile:  # pragma: no cover - compiled
     """``board_kernel``'s :class:`Profile` alone, for Python: the squares are not handed back."""
-    return board_kernel(mines, rows, cols, with_zini).profile
+    board: Board = board_kernel(mines, rows, cols, with_zini)
+    return board.profile

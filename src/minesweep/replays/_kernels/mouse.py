@@ -7,10 +7,9 @@ views it records are in the core's glyphs (:mod:`.codes`).
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ..._jit import kernel
 from .board import Squares
@@ -54,44 +53,11 @@ from .codes import (
     R,
 )  # fmt: skip
 from .literal import openings_around_literally
+from .mouse_results import Clicks, Counters
 
 __all__ = ["CLICK_FIELDS", "Clicks", "Counters", "clicks_kernel"]
 
 Array = Any  # numpy arrays; numba types them from the call
-
-
-class Counters(NamedTuple):
-    """The mouse machine's counters (:class:`..clicks.ClickAnalysis` names them the same)."""
-
-    left: int
-    right: int
-    double: int
-    lce: int
-    rce: int
-    dce: int
-    flag: int
-    solved: int
-    #: The game's state at the end (READY, PRE, PLAYING, WON, LOST of :mod:`.codes`).
-    state: int
-    c15: int
-    unflags: int
-    misflags: int
-    wasted: int
-    #: The index of the event that started and that ended the game, -1 for none.
-    start_at: int
-    end_at: int
-
-
-class Clicks(NamedTuple):
-    """``clicks_kernel``'s answer."""
-
-    counters: Counters
-    #: One row of ``CLICK_FIELDS`` a click.
-    clicks: npt.NDArray[np.int64]
-    #: One row a view, ``rows * cols`` glyphs.
-    views: npt.NDArray[np.uint8]
-    #: In pixels.
-    path: float
 
 
 #: The columns of a click row: event, kind, row, col, effect, effective, solved, view.
