@@ -73,14 +73,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ..actions import Action
 from ..mouse import Button, action_for
-from ..squares import GLYPH_FLAG, GLYPH_HIDDEN
+from ..squares import GLYPH_EXPLODED, GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_WRONG_FLAG
 from .model import (
     ArrayRecords,
     EventColumns,
@@ -93,6 +93,7 @@ from .model import (
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ._kernels import Replayed
 
 __all__ = [
     "VIEW_EXPLODED",
@@ -108,12 +109,12 @@ __all__ = [
     "replay_game",
 ]
 
-#: Codes of a square in a view (ms-toollib's game-board codes): 0-8 an open
-#: square showing that number, and these.
-VIEW_HIDDEN = 10
-VIEW_FLAG = 11
-VIEW_WRONG_FLAG = 14
-VIEW_EXPLODED = 15
+#: A view's squares are the core's glyphs (:class:`minesweep.squares.Glyph`).
+#: These names stay for the web's glyph table until it reads Glyph itself.
+VIEW_HIDDEN: Final = GLYPH_HIDDEN
+VIEW_FLAG: Final = GLYPH_FLAG
+VIEW_WRONG_FLAG: Final = GLYPH_WRONG_FLAG
+VIEW_EXPLODED: Final = GLYPH_EXPLODED
 
 
 class ClickKind(IntEnum):
@@ -202,7 +203,7 @@ class ClickAnalysis:
     #: A tuple, or the kernel's rows (:class:`ClickRows`): both sequences of clicks.
     clicks: Sequence[Click]
     #: Every board the game went through, ``rows * cols`` bytes each, row-major,
-    #: in the codes of :data:`VIEW_HIDDEN` and friends; the first is all hidden.
+    #: in the core's glyphs (:class:`minesweep.squares.Glyph`); the first is all hidden.
     views: Sequence[bytes]
 
     @property
@@ -245,8 +246,8 @@ def analyse_clicks(replay: Replay) -> ClickAnalysis:
     return analyse_with_board(replay, with_zini=False)[0]
 
 
-def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysis, list[int]]:
-    """:func:`analyse_clicks` and the board kernel's profile (``_kernels.P_*``), in one call.
+def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysis, Replayed]:
+    """:func:`analyse_clicks` and the board's profile (``bbbv`` ... of ``Replayed``), in one call.
 
     ZiNi and HZiNi are 0 in the profile unless ``with_zini``.
     """
@@ -256,7 +257,7 @@ def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysi
 
 def analyse_everything(
     replay: Replay, *, with_zini: bool, with_operations: bool
-) -> tuple[ClickAnalysis, list[int], list[float]]:
+) -> tuple[ClickAnalysis, Replayed, list[float]]:
     """:func:`analyse_with_board` and, if asked, the game's operation sums, in one kernel call.
 
     The sums are :class:`.operations.OperationStats`' fields in its order
@@ -267,7 +268,7 @@ def analyse_everything(
     columns = event_columns(replay)
     # C-contiguous arrays of one dtype each (the read-only mask, EventColumns'
     # columns), so that the kernel is compiled for one signature.
-    numbers, clicks, views, path, game = kernel("replay_kernel")(
+    found: Replayed = kernel("replay_kernel")(
         mines,
         rows,
         cols,
@@ -280,14 +281,8 @@ def analyse_everything(
         columns.times,
         with_operations,
     )
-    values = numbers.tolist()
-    counters = values[_PROFILE:]
-    analysis = _analysis_of(rows, cols, replay.cell_px, columns, counters, clicks, views, path)
-    return analysis, values[:_PROFILE], game.tolist()
-
-
-#: The length of the board's profile (``_kernels.PROFILE_SIZE``), before the counters.
-_PROFILE = 14
+    analysis = _analysis_of(rows, cols, replay.cell_px, columns, found)
+    return analysis, found, found.game.tolist()
 
 
 @cache
@@ -300,8 +295,6 @@ def kernel(name: str) -> Callable[..., Any]:
     from .._jit import entry
     from . import _kernels
 
-    if _kernels.PROFILE_SIZE != _PROFILE:
-        raise AssertionError("clicks._PROFILE is out of step with _kernels.PROFILE_SIZE")
     return entry(getattr(_kernels, name))
 
 
@@ -310,14 +303,10 @@ def _analysis_of(
     cols: int,
     cell_px: int,
     columns: EventColumns,
-    counters: list[int],
-    clicks: npt.NDArray[np.int64],
-    views: npt.NDArray[np.uint8],
-    path: float,
+    counters: Replayed,
 ) -> ClickAnalysis:
     """The :class:`ClickAnalysis` of the mouse kernel's results."""
-    (left, right, double, lce, rce, dce, flag, solved, state, c15, unflags, misflags,
-     wasted, start_at, end_at) = counters  # fmt: skip
+    start_at, end_at = counters.start_at, counters.end_at
     times = columns.times
     start = float(times[start_at]) if start_at >= 0 else 0.0
     # Without a win or loss, the last event's (0.0 without events).
@@ -325,25 +314,25 @@ def _analysis_of(
     return _new_analysis(
         rows=rows,
         cols=cols,
-        left=left,
-        right=right,
-        double=double,
-        lce=lce,
-        rce=rce,
-        dce=dce,
-        flag=flag,
-        bbbv_solved=solved,
-        path=path * 16.0 / cell_px,
+        left=counters.left,
+        right=counters.right,
+        double=counters.double,
+        lce=counters.lce,
+        rce=counters.rce,
+        dce=counters.dce,
+        flag=counters.flag,
+        bbbv_solved=counters.solved,
+        path=counters.path * 16.0 / cell_px,
         start=start,
         start_event=start_at,
         end=end,
-        result=_RESULTS[state],
-        clicks_15=c15,
-        unflags=unflags,
-        misflags=misflags,
-        wasted_flags=wasted,
-        clicks=ClickRows(clicks),
-        views=ViewRows(views),
+        result=_RESULTS[counters.state],
+        clicks_15=counters.c15,
+        unflags=counters.unflags,
+        misflags=counters.misflags,
+        wasted_flags=counters.wasted,
+        clicks=ClickRows(counters.clicks),
+        views=ViewRows(counters.views),
     )
 
 
