@@ -3,8 +3,8 @@
 The statistics run in :mod:`minesweep.replays._kernels`, compiled by numba
 (the suite compiles in place, see tests/conftest.py) or interpreted until
 their part is compiled: the two must give the same answers. Readers leave
-the events as columns and the field as a mask, and an analysis its clicks
-and views as the kernel's rows; each is built the first time it is read,
+the events as columns and the field's numbers uncounted, and an analysis its
+clicks and views as the kernel's rows; each is built the first time it is read,
 and whoever reads it must see what an eager build would give.
 """
 
@@ -30,10 +30,8 @@ from minesweep.replays.clicks import ClickRows, ViewRows, analyse_clicks, analys
 from minesweep.replays.evf import _events_v3, _events_v3_checked
 from minesweep.replays.model import (
     EventColumns,
-    FieldMask,
     Replay,
     event_columns,
-    held,
     slot_constructor,
 )
 from minesweep.replays.stats import replay_stats
@@ -139,10 +137,10 @@ def test_statistics_need_no_field_no_events_no_click_records() -> None:
     record = summary(replay)
     assert record["events"] == 7103
     assert (record["rows"], record["cols"], record["mines"]) == (16, 30, 99)
-    # Neither the 7,103 MouseEvents nor the Minefield were built for it.
+    # Neither the 7,103 MouseEvents nor the field's numbers were built for it.
     assert type(replay.events) is EventColumns
     assert replay.events._built is None
-    assert type(held(replay, "field")) is FieldMask
+    assert replay.field._numbers is None
     analysis = analyse_clicks(replay)
     assert type(analysis.clicks) is ClickRows
     assert analysis.clicks._built is None

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import SettingsError
 from .clicks import VIEW_EXPLODED, VIEW_FLAG, VIEW_HIDDEN, VIEW_WRONG_FLAG, analyse_clicks
-from .model import Replay, event_columns, mine_mask
+from .model import Replay, event_columns
 from .stats import replay_stats
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
 def _final_view(replay: Replay, last: bytes, won: bool, lost: bool) -> bytes:
     """The last view with every mine flagged after a win, the mines shown after a loss."""
     view = np.frombuffer(last, np.uint8).copy()
-    mines = mine_mask(replay).reshape(-1)
+    mines = replay.field.mines.reshape(-1)
     hidden_mines = mines & (view == VIEW_HIDDEN)
     if won:
         view[hidden_mines] = VIEW_FLAG
@@ -197,7 +197,7 @@ def gif(
     if isinstance(size, bool) or not isinstance(size, int) or size < 8:
         raise SettingsError(f"size must be an int of at least 8 pixels, got {size!r}")
     plan = frames(replay, speed=speed, cap=cap)
-    rows, cols = mine_mask(replay).shape
+    rows, cols = replay.field.shape
     analysis_stats = replay_stats(replay)
     caption_height = size + 4
     width, height = cols * size, rows * size + caption_height

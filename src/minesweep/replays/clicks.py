@@ -85,7 +85,6 @@ from .model import (
     Replay,
     event_columns,
     event_time,
-    mine_mask,
     slot_constructor,
 )
 
@@ -253,7 +252,7 @@ def analyse_everything(
     The sums are :class:`.operations.OperationStats`' fields in its order
     (counts as floats); an empty list unless ``with_operations``.
     """
-    mines = mine_mask(replay)
+    mines = replay.field.mines
     rows, cols = mines.shape
     columns = event_columns(replay)
     # C-contiguous arrays of one dtype each (the read-only mask, EventColumns'

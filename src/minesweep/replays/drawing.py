@@ -31,7 +31,7 @@ from .clicks import (
     analyse_clicks,
     replay_game,
 )
-from .model import Replay, draw_with, mine_mask
+from .model import Replay, draw_with
 from .stats import replay_stats
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def picture(replay: Replay, *, size: int = 24, theme: str = "classic") -> str:
     clicks = analyse_clicks(replay)
     stats = replay_stats(replay, clicks=clicks)
     view = replay_game(replay, clicks).glyphs()
-    rows, cols = mine_mask(replay).shape
+    rows, cols = replay.field.shape
     who = replay.player or "anonymous"
     result = "won" if stats.won else "not won"
     game = f"{replay.format.upper()}, {rows} by {cols}, {replay.mines} mines"

@@ -11,7 +11,7 @@ import operator
 from typing import Any
 
 from .checks import check
-from .model import Replay, event_time, mine_mask
+from .model import Replay, event_time
 from .stats import ReplayStats, replay_stats
 
 __all__ = ["summary"]
@@ -25,7 +25,7 @@ def summary(replay: Replay) -> dict[str, Any]:
     stats = replay_stats(replay)
     claims = replay.claims
     events = len(replay.events)  # a reader's EventColumns: the MouseEvents are not built
-    rows, cols = mine_mask(replay).shape
+    rows, cols = replay.field.shape
     record: dict[str, Any] = {
         "format": replay.format,
         "version": replay.version,

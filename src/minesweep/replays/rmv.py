@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._bytes import ByteReader, Utf8Rule
-from ._common import check_times, event_arrays, lazy_field_from_cells
+from ._common import check_times, event_arrays, field_from_cells
 from .model import Claims, Replay
 
 __all__ = ["read_rmv"]
@@ -106,7 +106,7 @@ def read_rmv(data: bytes, where: str) -> Replay:
     mines_at = section.offset
     section.need(2 * mines, f"the {mines} mine positions")
     pairs = section.take(2 * mines, "the mine positions")
-    field = lazy_field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
+    field = field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
                              reader, mines_at)  # fmt: skip
 
     preflags: list[tuple[int, int]] = []

@@ -81,7 +81,7 @@ from typing import Literal
 import numpy as np
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_everything
-from .model import CODE_BY_KIND, Replay, event_columns, mine_mask, slot_constructor
+from .model import CODE_BY_KIND, Replay, event_columns, slot_constructor
 from .operations import OperationStats, operation_fields, operation_stats
 from .zini import board_profile
 
@@ -250,7 +250,7 @@ def replay_stats(
     time = _rtime(replay, analysis, rules)
     path = analysis.path if rules.path == "euclidean_playing" else _manhattan(replay)
     flag = analysis.flag
-    rows, cols = mine_mask(replay).shape
+    rows, cols = replay.field.shape
     # Off the three standard boards STNB is undefined: 0, as ms-toollib says it.
     constant = stnb_constant(rows, cols, replay.mines, rules) or 0.0
     if solved == 0:
