@@ -30,10 +30,11 @@ def check(replay: Replay, stats: ReplayStats) -> list[str]:
     if claims.bbbv is not None and claims.bbbv != stats.bbbv:
         found.append(f"the header's 3BV is {claims.bbbv}, the board's is {stats.bbbv}")
     level = dict(replay.extra).get("level")
-    if level in LEVELS and LEVELS[level] != (replay.rows, replay.cols, replay.mines):
+    field = replay.field
+    if level in LEVELS and LEVELS[level] != (*field.shape, field.mine_count):
         found.append(
-            f"the header says {level}, the board is {replay.rows}x{replay.cols} "
-            f"with {replay.mines} mines"
+            f"the header says {level}, the board is {field.rows}x{field.cols} "
+            f"with {field.mine_count} mines"
         )
     if claims.completed is not None and claims.completed != stats.won:
         said, shown = (

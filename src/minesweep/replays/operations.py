@@ -62,6 +62,7 @@ __all__ = [
     "click_operations",
     "operation_fields",
     "operation_stats",
+    "operation_sums",
 ]
 
 #: Formats whose off-board positions ms-toollib moves to its sentinel (see .clicks).
@@ -261,7 +262,7 @@ def operation_stats(
 ) -> OperationStats:
     """The game's operation statistics (see the module's documentation)."""
     if operations is None:
-        return _make_operation_stats(**operation_fields(_operations(replay, analysis)[1].tolist()))
+        return _make_operation_stats(**operation_sums(replay, analysis))
     rows = _click_rows(analysis)
     kinds = rows[:, 1]
     by_kind = [kinds == kind for kind in _KIND_CODES]
@@ -300,6 +301,14 @@ def operation_fields(game: list[float]) -> dict[str, float | int]:
     for at in _INT_FIELDS:
         game[at] = int(game[at])
     return dict(zip(_FIELD_NAMES, game, strict=True))
+
+
+def operation_sums(replay: Replay, analysis: ClickAnalysis) -> dict[str, float | int]:
+    """:class:`OperationStats`' fields by name, computed by the kernel, without building one.
+
+    What :func:`.stats.replay_stats` takes into its :class:`.stats.ReplayStats`.
+    """
+    return operation_fields(_operations(replay, analysis)[1].tolist())
 
 
 _make_operation_stats = slot_constructor(OperationStats)

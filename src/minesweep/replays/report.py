@@ -25,7 +25,8 @@ def summary(replay: Replay) -> dict[str, Any]:
     stats = replay_stats(replay)
     claims = replay.claims
     events = len(replay.events)  # a reader's EventColumns: the MouseEvents are not built
-    rows, cols = replay.field.shape
+    field = replay.field  # its numbers are not counted: the statistics' kernel counts
+    rows, cols = field.shape
     record: dict[str, Any] = {
         "format": replay.format,
         "version": replay.version,
@@ -34,7 +35,7 @@ def summary(replay: Replay) -> dict[str, Any]:
         "country": replay.country,
         "rows": rows,
         "cols": cols,
-        "mines": replay.mines,
+        "mines": field.mine_count,
         "cell_px": replay.cell_px,
         "mode": replay.mode,
         "start_us": replay.start_us,

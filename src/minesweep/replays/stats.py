@@ -73,7 +73,6 @@ Where tools define a statistic differently, ms-toollib's is the default and
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -82,7 +81,7 @@ import numpy as np
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_everything
 from .model import CODE_BY_KIND, Replay, event_columns, slot_constructor
-from .operations import OperationStats, operation_fields, operation_stats
+from .operations import operation_fields, operation_sums
 from .zini import board_profile
 
 __all__ = [
@@ -223,7 +222,7 @@ def replay_stats(
         operations = operation_fields(game)
     else:
         analysis = clicks
-        operations = _operation_fields(replay, analysis)
+        operations = operation_sums(replay, analysis)
         board = board_profile(replay.field)
         bbbv, op, isl, zini, hzini, cells = (
             board.bbbv, board.op, board.isl, board.zini, board.hzini, list(board.cells),
@@ -250,9 +249,10 @@ def replay_stats(
     time = _rtime(replay, analysis, rules)
     path = analysis.path if rules.path == "euclidean_playing" else _manhattan(replay)
     flag = analysis.flag
-    rows, cols = replay.field.shape
+    field = replay.field
+    rows, cols = field.shape
     # Off the three standard boards STNB is undefined: 0, as ms-toollib says it.
-    constant = stnb_constant(rows, cols, replay.mines, rules) or 0.0
+    constant = stnb_constant(rows, cols, field.mine_count, rules) or 0.0
     if solved == 0:
         etime = 0.0 if time == 0 else math.inf
         stnb = 0.0
@@ -338,14 +338,6 @@ def replay_stats(
 
 
 _DEFAULT_RULES = StatRules()
-_OPERATION_FIELDS = tuple(field.name for field in dataclasses.fields(OperationStats))
-
-
-def _operation_fields(replay: Replay, analysis: ClickAnalysis) -> dict[str, float | int]:
-    found = operation_stats(replay, analysis)
-    return {name: getattr(found, name) for name in _OPERATION_FIELDS}
-
-
 _new_stats = slot_constructor(ReplayStats)
 
 
