@@ -32,7 +32,6 @@ from minesweep.replays.model import (
     EventColumns,
     Replay,
     event_columns,
-    slot_constructor,
 )
 from minesweep.replays.stats import replay_stats
 from minesweep.replays.zini import board_profile
@@ -184,26 +183,6 @@ def test_click_records_built_when_read_are_those_of_the_kernel() -> None:
     copy = pickle.loads(pickle.dumps(analysis))
     assert copy == analysis
     assert dataclasses.replace(analysis) == analysis
-
-
-def test_the_fast_constructors_make_what_the_classes_make() -> None:
-    replay = read(DATA / "test_subject.rmv")
-    for value in (replay, replay.claims, analyse_clicks(replay), replay_stats(replay)):
-        cls = type(value)
-        given_fields = {field.name: getattr(value, field.name) for field in dataclasses.fields(cls)}
-        assert slot_constructor(cls)(**given_fields) == cls(**given_fields)
-        with pytest.raises(TypeError):
-            slot_constructor(cls)(**dict(list(given_fields.items())[1:]))
-
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class Checked:
-        value: int
-
-        def __post_init__(self) -> None:
-            pass
-
-    with pytest.raises(TypeError, match="__post_init__"):
-        slot_constructor(Checked)
 
 
 @pytest.mark.parametrize("seed", range(3))

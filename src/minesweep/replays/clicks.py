@@ -85,7 +85,6 @@ from .model import (
     Replay,
     event_columns,
     event_time,
-    slot_constructor,
 )
 
 if TYPE_CHECKING:
@@ -312,7 +311,7 @@ def _analysis_of(
     start = float(times[start_at]) if start_at >= 0 else 0.0
     # Without a win or loss, the last event's (0.0 without events).
     end = float(times[end_at if end_at >= 0 else -1]) if len(times) else 0.0
-    return _new_analysis(
+    return ClickAnalysis(
         rows=rows,
         cols=cols,
         left=left,
@@ -381,9 +380,6 @@ class ViewRows(ArrayRecords[bytes]):
         flat = self.rows.tobytes()
         size = self.rows.shape[1]
         return tuple(flat[at : at + size] for at in range(0, len(flat), size))
-
-
-_new_analysis = slot_constructor(ClickAnalysis)
 
 
 _ACTION_OF_EFFECT = {

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ._bytes import ByteReader, decode_text
 from ._common import check_times, event_arrays, field_from_mask
 from .avf import parse_arbiter_times
-from .model import EVENT_KINDS, EventKind, Replay, new_claims, new_replay
+from .model import EVENT_KINDS, Claims, EventKind, Replay
 
 __all__ = ["read_evf", "write_evf"]
 
@@ -111,7 +111,7 @@ def read_evf(data: bytes, where: str) -> Replay:
         raise reader.error(f"{reader.left} bytes after the checksum")
     if checksum:
         extra.append(("checksum", checksum.hex()))
-    return new_replay(
+    return Replay(
         format="evf",
         version=version,
         field=field,
@@ -123,7 +123,7 @@ def read_evf(data: bytes, where: str) -> Replay:
         mode=mode,
         start_us=start_us,
         end_us=end_us,
-        claims=new_claims(
+        claims=Claims(
             bbbv=bbbv,
             rtime=rtime_ms / 1000,
             completed=bool(flags & _COMPLETED),

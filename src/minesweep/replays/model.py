@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, Literal, NamedTuple, TypeVar, overload
+from typing import Literal, NamedTuple, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -261,36 +261,6 @@ class EventColumns(ArrayRecords[MouseEvent]):
         return tuple(map(tuple.__new__, repeat(MouseEvent), rows))
 
 
-T = TypeVar("T")
-
-
-def slot_constructor(cls: type[T]) -> Callable[..., T]:
-    """A constructor of the frozen slotted dataclass ``cls`` taking every field by keyword.
-
-    The same object as ``cls(**fields)``, made twice as fast: a frozen
-    dataclass's ``__init__`` sets each field through ``object.__setattr__``
-    (150 ns a field on a small machine), this one through the slot's own
-    setter; a batch of replays sets a hundred fields a file (Replay, Claims,
-    ClickAnalysis, ReplayStats). ``cls`` must have no ``__post_init__`` and
-    the caller gives every field (defaults are not filled in).
-    """
-    if "__post_init__" in cls.__dict__:
-        raise TypeError(f"{cls.__name__} has a __post_init__ the fast constructor would skip")
-    names = [field.name for field in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    setters: dict[str, Any] = {}
-    for index, name in enumerate(names):
-        setters[f"_set{index}"] = cls.__dict__[name].__set__
-    lines = [f"def make(*, {', '.join(names)}):", "    made = _new(_cls)"]
-    lines += [f"    _set{index}(made, {name})" for index, name in enumerate(names)]
-    lines.append("    return made")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, **setters}
-    # Our own field names into a def, as dataclasses makes __init__.
-    exec("\n".join(lines), namespace)
-    make: Callable[..., T] = namespace["make"]
-    make.__qualname__ = f"{cls.__qualname__} (fast)"
-    return make
-
-
 def event_columns(replay: Replay) -> EventColumns:
     """The replay's events as columns (a reader's own, or made of its tuple of events)."""
     return EventColumns.of_events(replay.events)
@@ -302,9 +272,3 @@ def event_time(replay: Replay, index: int) -> float:
     if isinstance(events, EventColumns):
         return float(events.times[index])
     return float(events[index].time)
-
-
-#: ``Replay(...)`` and ``Claims(...)`` with every field given, for the readers
-#: (see :func:`slot_constructor`).
-new_replay = slot_constructor(Replay)
-new_claims = slot_constructor(Claims)

@@ -54,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, ClickRows, GameEnd, ViewRows
-from .model import CODE_BY_KIND, Replay, event_columns, slot_constructor
+from .model import CODE_BY_KIND, Replay, event_columns
 
 __all__ = [
     "ClickOperations",
@@ -262,7 +262,7 @@ def operation_stats(
 ) -> OperationStats:
     """The game's operation statistics (see the module's documentation)."""
     if operations is None:
-        return _make_operation_stats(**operation_sums(replay, analysis))
+        return OperationStats(**operation_sums(replay, analysis))
     rows = _click_rows(analysis)
     kinds = rows[:, 1]
     by_kind = [kinds == kind for kind in _KIND_CODES]
@@ -309,9 +309,6 @@ def operation_sums(replay: Replay, analysis: ClickAnalysis) -> dict[str, float |
     What :func:`.stats.replay_stats` takes into its :class:`.stats.ReplayStats`.
     """
     return operation_fields(_operations(replay, analysis)[1].tolist())
-
-
-_make_operation_stats = slot_constructor(OperationStats)
 
 
 @cache
