@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from minesweep import _jit
 from minesweep.field import Minefield
-from minesweep.replays import MouseEvent, _kernels, operations, read, summary, write_evf
+from minesweep.replays import MouseEvent, _kernels, check, operations, read, summary, write_evf
 from minesweep.replays import model as replay_model
 from minesweep.replays._bytes import ByteReader
 from minesweep.replays.clicks import ClickRows, ViewRows, analyse_clicks, analyse_with_board
@@ -33,7 +33,7 @@ from minesweep.replays.model import (
     Replay,
     event_columns,
 )
-from minesweep.replays.stats import replay_stats
+from minesweep.replays.stats import ReplayStats, replay_stats
 from minesweep.replays.zini import board_profile
 
 from ._games import PIXELS, random_field, random_game
@@ -146,6 +146,18 @@ def test_statistics_need_no_field_no_events_no_click_records() -> None:
     assert analysis.view(0).shape == (16, 30)
     assert type(analysis.views) is ViewRows
     assert analysis.views._built is not None
+
+
+@pytest.mark.parametrize("name", REAL_FILES)
+def test_summary_takes_every_statistic_by_name_as_replay_stats_gives_it(name: str) -> None:
+    replay = read(DATA / name)
+    stats = replay_stats(replay)
+    record = summary(replay)
+    names = [field.name for field in dataclasses.fields(ReplayStats)]
+    assert list(record)[-len(names) - 1 :] == [*names, "checks"]
+    nan_as_text = ["nan" if isinstance(v, float) and math.isnan(v) else v for v in record.values()]
+    assert nan_as_text[-len(names) - 1 : -1] == fields_of(stats)
+    assert record["checks"] == check(replay, stats)
 
 
 @pytest.mark.parametrize("name", REAL_FILES)

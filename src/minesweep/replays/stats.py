@@ -224,8 +224,9 @@ def stat_fields(
     """:func:`replay_stats`' fields by name, in :class:`ReplayStats`' order, without building one.
 
     What :func:`.report.summary`'s flat record takes: a batch of replays
-    would otherwise spend a fifth of its time setting and reading back the
-    66 fields of a frozen dataclass (measured on 2,000 generated files).
+    would otherwise spend a tenth of its time setting and reading back the
+    66 fields of a frozen dataclass (112 against 102 us of CPU a file,
+    2,000 generated EVF files, one core).
     """
     rules = _DEFAULT_RULES if rules is None else rules
     if clicks is None:
