@@ -296,14 +296,14 @@ _INT_FIELDS = tuple(
 )
 
 
-def operation_fields(game: list[float]) -> dict[str, float | int]:
+def operation_fields(game: list[float]) -> dict[str, Any]:
     """:class:`OperationStats`' fields by name, of ``_kernels.operations_kernel``'s sums."""
     for at in _INT_FIELDS:
         game[at] = int(game[at])
     return dict(zip(_FIELD_NAMES, game, strict=True))
 
 
-def operation_sums(replay: Replay, analysis: ClickAnalysis) -> dict[str, float | int]:
+def operation_sums(replay: Replay, analysis: ClickAnalysis) -> dict[str, Any]:
     """:class:`OperationStats`' fields by name, computed by the kernel, without building one.
 
     What :func:`.stats.replay_stats` takes into its :class:`.stats.ReplayStats`.
