@@ -76,8 +76,8 @@ def long_ranked_game(url: str, actions: int = 3000) -> str:
     from sqlalchemy import update
 
     from minesweep.web import Limits, create_app
-    from minesweep.web.db import games
     from minesweep.web.models import Move, NewGame
+    from minesweep.web.schema import games
 
     now = [0.0]
     app = create_app(url, limits=Limits(create_rate=None, action_rate=None), clock=lambda: now[0])

@@ -30,7 +30,6 @@ from minesweep.frontend import (
     Button,
     Settings,
     act,
-    action_for,
     advise,
     click,
     first_reveal,
@@ -39,7 +38,6 @@ from minesweep.frontend import (
     undo,
 )
 from minesweep.records import Kind
-from minesweep.squares import MAX_NUMBER, Glyph
 
 from .helpers import Clock
 
@@ -198,39 +196,6 @@ def test_the_kind_is_the_key_stored_databases_hold(
 # --- clicks -------------------------------------------------------------------------------------
 
 
-# What each button does on each glyph, from the rules (README, "Mouse"): left
-# reveals, and chords on a number; right flags, or takes a flag off; middle chords.
-REVEAL, FLAG, UNFLAG, CHORD = (
-    ActionKind.REVEAL,
-    ActionKind.FLAG,
-    ActionKind.UNFLAG,
-    ActionKind.CHORD,
-)
-CLICKS: dict[int, tuple[ActionKind, ActionKind, ActionKind]] = {
-    # glyph: (left, middle, right)
-    0: (REVEAL, CHORD, FLAG),
-    **dict.fromkeys(range(1, 9), (CHORD, CHORD, FLAG)),
-    Glyph.HIDDEN: (REVEAL, CHORD, FLAG),
-    Glyph.FLAG: (REVEAL, CHORD, UNFLAG),
-    Glyph.QUESTION: (REVEAL, CHORD, FLAG),
-    # Shown once a game is lost, when it takes no more actions: none is a
-    # number or the flag of a game in play, so they map as a hidden square does.
-    Glyph.MINE: (REVEAL, CHORD, FLAG),
-    Glyph.EXPLODED: (REVEAL, CHORD, FLAG),
-    Glyph.WRONG_FLAG: (REVEAL, CHORD, FLAG),
-}
-
-
-def test_the_click_table_covers_every_glyph() -> None:
-    assert set(CLICKS) == set(range(MAX_NUMBER + 1)) | set(Glyph)
-
-
-@pytest.mark.parametrize("glyph", sorted(CLICKS))
-def test_a_click_does_what_the_rules_say_on_each_glyph(glyph: int) -> None:
-    buttons = (Button.LEFT, Button.MIDDLE, Button.RIGHT)
-    assert tuple(action_for(glyph, button) for button in buttons) == CLICKS[glyph]
-
-
 def test_a_click_reads_the_square_it_lands_on() -> None:
     game = Settings.of(preset="beginner", seed=7).new_game()
     assert click(game, 4, 4, Button.LEFT) == Action(ActionKind.REVEAL, 4, 4)
@@ -386,9 +351,9 @@ def test_warming_up_loads_the_compiled_flood_fill() -> None:
     code = (
         "import sys\n"
         "from minesweep.frontend import warm_up\n"
-        "print('minesweep._kernels' in sys.modules)\n"
+        "print('minesweep.rules.flood' in sys.modules)\n"
         "warm_up()\n"
-        "print('minesweep._kernels' in sys.modules)\n"
+        "print('minesweep.rules.flood' in sys.modules)\n"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from minesweep import _kernels as kernels
 from minesweep import squares
 from minesweep.grid import adjacent_counts
+from minesweep.rules import flood as kernels
 from minesweep.squares import CellState
 
 #: The states a square may be in before a flood: it opens the first two only.

@@ -31,8 +31,8 @@ statistics): in ``auto``, its calls run interpreted until they have taken
 about what loading numba would, so that a small job never imports the
 compiler at all (numba is imported only when a dispatcher is first needed).
 
-The engine's own kernels (``minesweep._kernels``: the flood of a reveal)
-are not here: they compile in two seconds and a 10^8-square board needs
+The engine's own kernels (``minesweep.rules.flood`` and ``.distinct``) are
+not here: they compile in two seconds and a 10^8-square board needs
 them compiled from the first click.
 """
 
@@ -86,7 +86,17 @@ PART_MODULES: Final[dict[str, tuple[str, ...]]] = {
         "minesweep.solver._guesses",
         "minesweep.solver._play",
     ),
-    "vector": ("minesweep._vector_kernels", "minesweep.rl._kernels"),
+    "vector": (
+        "minesweep.rules.draw",
+        "minesweep.rules.counts",
+        "minesweep.rules.small_flood",
+        "minesweep.rules.marks",
+        "minesweep.rules.ends",
+        "minesweep.rules.chord",
+        "minesweep.rules.lay",
+        "minesweep.rules.masks",
+        "minesweep.rl._kernels",
+    ),
     "replays": ("minesweep.replays._kernels",),
 }
 

@@ -195,7 +195,8 @@ def play_game(
     plain = compiled and on_guess is None
     if plain:
         # Imported here, not at the top: the compiled kernels load on first use.
-        from ._vector_kernels import rule_code, seed_words
+        from .rules.codes import rule_code
+        from .rules.draw import seed_words
         from .solver._play import TO_PYTHON, WON, knobs, play_plain, play_seed
 
         tuning = knobs(config.policy, config.rows * cols)

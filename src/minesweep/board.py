@@ -318,10 +318,10 @@ class Board:
         self, seed_rows: npt.NDArray[np.int64], seed_cols: npt.NDArray[np.int64], cells: bool
     ) -> tuple[int, npt.NDArray[np.int64] | None]:
         """Run the flood kernel from revealed blank seeds; return the count and cells."""
-        from . import _kernels  # loaded at the first flood, not at import
+        from .rules import flood as _flood  # loaded at the first flood, not at import
 
         mark = STATE_OPENING if cells else STATE_REVEALED
-        opened, top, bottom, left, right = _kernels.flood(
+        opened, top, bottom, left, right = _flood.flood(
             self._field.numbers, self._state, seed_rows, seed_cols, mark
         )
         if not cells:

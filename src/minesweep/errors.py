@@ -12,8 +12,10 @@ values keeps working; catch :class:`MinesweepError` to handle all of ours::
     ├── SettingsError        settings that describe no game: preset, size, seed, rule,
     │                        kind, or an optional extra that is not installed
     ├── ParseError           text or bytes in one of our formats could not be read
-    │   └── ReplayError      minesweep.replays: a replay file that cannot be read;
-    │                        names the file and the byte
+    │   ├── ReplayError      minesweep.replays: a replay file that cannot be read;
+    │   │                    names the file and the byte
+    │   └── TraceError       minesweep.web: the page's record of a game (its mouse)
+    │                        that cannot be read
     ├── StorageError         the data directory or a database in it cannot be used:
     │                        not a folder, not writable, read-only, a full disk;
     │                        names the path
@@ -23,7 +25,13 @@ values keeps working; catch :class:`MinesweepError` to handle all of ours::
     ├── NoGuessBudgetError   no no-guess field was found in the attempts or time allowed
     │   (the front ends)
     ├── InvalidActionError   minesweep.rl: an action the mask forbids (invalid_action="raise")
-    └── BadNameError         minesweep.web: a player name that is not a fair name
+    ├── BadNameError         minesweep.web: a player name that is not a fair name
+    ├── NameTakenError       minesweep.web: another account holds the name (or a look-alike)
+    └── RequestError         minesweep.web: a request refused in the words of what it was
+        │                    doing (minesweep.web.errors; the app gives each its status)
+        ├── MalformedError   a request that cannot be read as one (400)
+        ├── ConflictError    the game's state refuses it now (409)
+        └── RefusedError     well formed, but the rules refuse it (422)
 
 The front ends word their own options: no message here names a command-line
 flag. (The web game's ``BusyError``, a server past its capacity, is no bad

@@ -13,8 +13,10 @@ here and draws what comes back. This module owns, in this order:
   is open any more (:func:`undo`);
 - **advice**: the solver's hint, before the first click too, and the mine
   probabilities (:func:`advise`, :func:`mine_probabilities`);
-- **clicks**: which button on which square means reveal, flag, unflag or
-  chord (:func:`action_for`, :func:`click`);
+- **clicks**: the action a button makes on the square it lands on now
+  (:func:`click`; which button means reveal, flag, unflag or chord is
+  :mod:`minesweep.mouse`'s, whose :class:`~minesweep.mouse.Button` and
+  :func:`~minesweep.mouse.action_for` are re-exported here for the front ends);
 - **records**: the key a game's records and leaderboard are filed under
   (:attr:`Settings.kind`; its parts and the ranking rule are
   :mod:`minesweep.records`);
@@ -29,7 +31,7 @@ imports it.
 >>> settings = Settings.of(preset="beginner", rule="safe", seed=7)
 >>> settings.kind
 'beginner/safe'
->>> game, effect = act(settings.new_game(), Action(ActionKind.REVEAL, 4, 4))
+>>> game, effect = act(settings.new_game(), Action.parse("O4,4"))
 >>> action_for(int(game.glyphs()[4, 4]), Button.LEFT)
 <ActionKind.CHORD: 'C'>
 """
@@ -39,21 +41,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from .actions import Action, ActionKind, Effect, GameStatus
+from .actions import Action, Effect, GameStatus
 from .errors import GameOverError, SettingsError
 from .field import Minefield
 from .game import Game
 from .generate import check_fits, check_seed, generate_field
 from .grid import check_position, middle
+from .mouse import Button, action_for
 from .presets import FirstClickRule, Preset, first_click_rule
 from .records import Kind
-from .squares import GLYPH_FLAG, MAX_NUMBER
 from .stats import game_stats
 
 if TYPE_CHECKING:
@@ -441,31 +442,8 @@ def mine_probabilities(game: Game) -> npt.NDArray[np.float64] | None:
 
 
 # --- clicks ---------------------------------------------------------------------------------
-
-
-class Button(StrEnum):
-    """A mouse button, or the key a front end binds to it."""
-
-    LEFT = "left"
-    MIDDLE = "middle"
-    RIGHT = "right"
-
-
-def action_for(glyph: int, button: Button) -> ActionKind:
-    """What a click of ``button`` does on a square showing ``glyph``.
-
-    Right flags a square, or takes its flag off; middle chords; left chords
-    on a revealed number and reveals anything else (a click on a blank or a
-    flag is then a wasted click, as the statistics count it).
-
-    >>> action_for(3, Button.LEFT), action_for(0, Button.LEFT)
-    (<ActionKind.CHORD: 'C'>, <ActionKind.REVEAL: 'O'>)
-    """
-    if button is Button.RIGHT:
-        return ActionKind.UNFLAG if glyph == GLYPH_FLAG else ActionKind.FLAG
-    if button is Button.MIDDLE or 1 <= glyph <= MAX_NUMBER:
-        return ActionKind.CHORD
-    return ActionKind.REVEAL
+# Button and action_for come from minesweep.mouse: the one mapping between a
+# mouse and the actions, which the replays and the web's trace check read too.
 
 
 def click(game: Game, row: int, col: int, button: Button) -> Action:

@@ -180,7 +180,7 @@ def _draw_distinct(generator: np.random.PCG64, n: int, k: int) -> npt.NDArray[np
         if len(candidates) > _COMPILED_DRAW:
             # The same choice in one compiled pass: sorting 10^7 draws for
             # their first occurrences took seconds on a 10^8-square field.
-            from ._kernels import first_untaken
+            from .rules.distinct import first_untaken
 
             candidates = first_untaken(candidates, taken, needed)
         else:

@@ -12,9 +12,11 @@ from collections.abc import Iterator
 from typing import Final
 
 import numpy as np
-import numpy.typing as npt
 
 from .errors import InvalidClickError
+
+# The count is a rule of its own (minesweep.rules.counts); the grid names it for its callers.
+from .rules.counts import adjacent_counts
 
 __all__ = [
     "NEIGHBOUR_OFFSETS",
@@ -73,26 +75,3 @@ def neighbours(shape: tuple[int, int], row: int, col: int) -> Iterator[tuple[int
         r, c = row + d_row, col + d_col
         if 0 <= r < rows and 0 <= c < cols:
             yield r, c
-
-
-def adjacent_counts(mines: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
-    """For every square, how many of its eight neighbours are mines.
-
-    Five whole-array operations on bytes, separable as a box blur is: sum each
-    row's three-square windows, then sum those over three rows, then take the
-    square itself away. numpy runs each at memory speed, so no compiled kernel
-    is needed; peak memory is one temporary byte a square besides the result.
-
-    >>> adjacent_counts(np.array([[True, False, False]])).tolist()
-    [[0, 1, 0]]
-    """
-    cells = mines.view(np.uint8)
-    across = cells.copy()
-    across[:, 1:] += cells[:, :-1]
-    across[:, :-1] += cells[:, 1:]
-    counts = across.copy()
-    counts[1:] += across[:-1]
-    counts[:-1] += across[1:]
-    del across
-    counts -= cells
-    return counts

@@ -102,7 +102,7 @@ def update_board(
         # Whether the kernels are loaded is a fact of the process: loading
         # them has a cost that a small opening does not earn.
         budget = (handover or HANDOVER).budget(
-            rows, cols, checked=check, warm="minesweep._kernels" in sys.modules
+            rows, cols, checked=check, warm="minesweep.rules.flood" in sys.modules
         )
         _reveal_region(board, row, col, rows, cols, checked, budget, journal=None if check else [])
     elif symbol == EXPLODED:
@@ -390,8 +390,8 @@ def _continue_on_arrays(
     # Loaded here, not at import: ``import minesweep`` must not load numpy.
     import numpy as np
 
-    from . import _kernels
     from .grid import adjacent_counts
+    from .rules import flood as _flood
     from .squares import STATE_HIDDEN, STATE_OPENING, STATE_REVEALED
 
     codes = np.frombuffer(data, np.uint8).reshape(rows, cols)
@@ -400,7 +400,7 @@ def _continue_on_arrays(
     # Only E squares may open; everything else stops the flood, as in Python.
     state = np.where(codes == ord(EMPTY), np.uint8(STATE_HIDDEN), np.uint8(STATE_REVEALED))
     seeds = np.array(pending, np.int64).reshape(-1, 2)
-    _, top, bottom, left, right = _kernels.flood(
+    _, top, bottom, left, right = _flood.flood(
         numbers,
         state,
         np.ascontiguousarray(seeds[:, 0]),

@@ -185,7 +185,7 @@ def _label_groups(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], i
     and 1 outside, and whose squares outside the mask are already revealed, a
     flood from one square opens exactly its group.
     """
-    from . import _kernels
+    from .rules import flood as _flood
 
     numbers = np.where(mask, np.uint8(0), np.uint8(1))
     numbers.flags.writeable = False
@@ -201,7 +201,7 @@ def _label_groups(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], i
         count += 1
         row, col = divmod(index, cols)
         state[row, col] = marker
-        _, top, bottom, left, right = _kernels.flood(
+        _, top, bottom, left, right = _flood.flood(
             numbers, state, np.array([row], np.int64), np.array([col], np.int64), marker
         )
         top, bottom = min(top, row), max(bottom, row)

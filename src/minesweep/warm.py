@@ -59,10 +59,10 @@ def _autoplay() -> None:
     # have run too: a few beginner games in, as a rule (the first game that
     # needs them compiles them: tens of seconds, which warm is for).
     from .autoplay import PlayConfig, play_game
-    from .solver import _count, _search
+    from .solver import _count, _endgame, _search
 
     config = PlayConfig.preset("beginner")
-    needed = (_search._search, _search._layouts, _count.count_component)
+    needed = (_search._search, _endgame._layouts, _count.count_component)
     for seed in range(200):
         play_game(config, seed)
         if seed >= 2 and all(kernel.signatures for kernel in needed):

@@ -20,19 +20,12 @@ from minesweep.replays.animation import (
     FINAL_HOLD_MS,
     MIN_FRAME_MS,
     NUMBER_COLOURS,
-    VIEW_MINE,
     frames,
     gif,
 )
-from minesweep.replays.clicks import (
-    VIEW_EXPLODED,
-    VIEW_FLAG,
-    VIEW_HIDDEN,
-    VIEW_WRONG_FLAG,
-    ClickEffect,
-    analyse_clicks,
-)
+from minesweep.replays.clicks import ClickEffect, analyse_clicks
 from minesweep.replays.model import Replay, event_time
+from minesweep.squares import Glyph
 
 from ._oracle import DATA, replay_of
 
@@ -128,7 +121,7 @@ def test_the_last_frame_is_the_final_board(expert: Replay, expert_gif: Any) -> N
             colours = {tuple(int(c) for c in pixel) for pixel in square.reshape(-1, 3)}
             if mines[row, col]:
                 # Won: every mine shows a flag, whose pennant is red.
-                assert final[row * cols + col] == VIEW_FLAG
+                assert final[row * cols + col] == Glyph.FLAG
                 assert red in colours
                 checked["flag"] += 1
             elif numbers[row, col] == 1:
@@ -209,9 +202,9 @@ def test_a_lost_game_with_a_long_pause(tmp_path: Path) -> None:
     assert plan[1].x == 24
     assert plan[1].y == 8
     assert list(plan[-1].view) == [
-        VIEW_MINE, VIEW_WRONG_FLAG, VIEW_HIDDEN,
-        VIEW_HIDDEN, 2, VIEW_HIDDEN,
-        VIEW_HIDDEN, VIEW_HIDDEN, VIEW_EXPLODED,
+        Glyph.MINE, Glyph.WRONG_FLAG, Glyph.HIDDEN,
+        Glyph.HIDDEN, 2, Glyph.HIDDEN,
+        Glyph.HIDDEN, Glyph.HIDDEN, Glyph.EXPLODED,
     ]  # fmt: skip
     image = Image.open(io.BytesIO(gif(replay, size=SIZE, speed=2)))
     assert image.n_frames == 4

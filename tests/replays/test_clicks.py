@@ -16,14 +16,13 @@ import pytest
 from minesweep.actions import GameStatus
 from minesweep.field import Minefield
 from minesweep.replays.clicks import (
-    VIEW_FLAG,
-    VIEW_HIDDEN,
     ClickEffect,
     ClickKind,
     GameEnd,
     analyse_clicks,
     replay_game,
 )
+from minesweep.squares import Glyph
 
 from ._oracle import DATA, REAL_FILES, evf_v3, oracle, real_replay, replay_of
 
@@ -75,14 +74,14 @@ def test_views_show_the_board_before_each_click(real_answers: dict[str, Any]) ->
     name = "test_subject_2.rmv"
     replay = real_replay(name, real_answers[name])
     analysis = analyse_clicks(replay)
-    assert analysis.view(0).tolist() == [[VIEW_HIDDEN] * replay.cols] * replay.rows
+    assert analysis.view(0).tolist() == [[Glyph.HIDDEN] * replay.cols] * replay.rows
     for click in analysis.clicks:
         view = analysis.view(click.view)
         if click.effect is ClickEffect.OPEN:
-            assert view[click.row, click.col] == VIEW_HIDDEN
+            assert view[click.row, click.col] == Glyph.HIDDEN
         if click.effect is ClickEffect.FLAG:
-            assert view[click.row, click.col] == VIEW_HIDDEN
-            assert analysis.view(click.view + 1)[click.row, click.col] == VIEW_FLAG
+            assert view[click.row, click.col] == Glyph.HIDDEN
+            assert analysis.view(click.view + 1)[click.row, click.col] == Glyph.FLAG
     final = analysis.view(len(analysis.views) - 1)
     opened = final < 9
     assert np.array_equal(opened, ~replay.field.mines)

@@ -129,17 +129,23 @@ def sections(draw: Any) -> tuple[int, bytes, list[tuple[int, int]], int]:
 def _decoded(version: int, data: bytes, start: int, cell_px: int, flags: list[Any]) -> Any:
     reader = ByteReader(data, "f.rmv", start)
     try:
-        times, codes, xs, ys, offsets, ending, total = _events(
-            data, start, len(data), reader, version, cell_px, flags
-        )
+        found = _events(data, start, len(data), reader, version, cell_px, flags)
     except ReplayError as error:
         return str(error)
-    for column in (times, xs, ys, offsets):
+    for column in (found.times_ms, found.xs, found.ys, found.offsets):
         assert column.dtype == np.int64
         assert column.flags.c_contiguous
-    assert codes.dtype == np.uint8
-    kinds = [KIND_BY_CODE[code] for code in codes.tolist()]
-    return (times.tolist(), kinds, xs.tolist(), ys.tolist(), offsets.tolist(), ending, total)
+    assert found.codes.dtype == np.uint8
+    kinds = [KIND_BY_CODE[code] for code in found.codes.tolist()]
+    return (
+        found.times_ms.tolist(),
+        kinds,
+        found.xs.tolist(),
+        found.ys.tolist(),
+        found.offsets.tolist(),
+        found.ending,
+        found.total_ms,
+    )
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

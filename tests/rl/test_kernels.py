@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2**128 - 1))
 def test_the_compiled_pcg64_is_numpys(seed: int) -> None:
-    from minesweep._vector_kernels import next_word, seed_pcg64
+    from minesweep.rules.draw import next_word, seed_pcg64
 
     generator = np.empty(4, np.uint64)
     seed_pcg64(np.uint64(seed & (2**64 - 1)), np.uint64(seed >> 64), generator)
@@ -38,8 +38,9 @@ def test_the_compiled_pcg64_is_numpys(seed: int) -> None:
 def test_the_compiled_field_is_the_engines(
     rows: int, cols: int, density: float, rule: str, seed: int, data: st.DataObject
 ) -> None:
-    from minesweep._vector_kernels import RULE_NONE, RULE_OPENING, RULE_SAFE, lay_field
     from minesweep.generate import generate_field
+    from minesweep.rules.codes import RULE_NONE, RULE_OPENING, RULE_SAFE
+    from minesweep.rules.lay import lay_field
 
     first = data.draw(st.integers(0, rows * cols - 1))
     row, col = divmod(first, cols)
@@ -69,7 +70,7 @@ def test_the_compiled_field_is_the_engines(
     n=st.one_of(st.integers(1, 200), st.integers(1, 2**40), st.sampled_from([2**32, 2**32 + 1])),
 )
 def test_the_division_free_remainder_is_the_remainder(word: int, n: int) -> None:
-    from minesweep._vector_kernels import remainder_of
+    from minesweep.rules.draw import remainder_of
 
     reciprocal = np.uint64((2**64 - 1) // n)
     assert int(remainder_of(np.uint64(word), np.uint64(n), reciprocal)) == word % n

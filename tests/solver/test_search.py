@@ -11,7 +11,8 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from minesweep.solver._search import TOO_LARGE, layouts, search
+from minesweep.solver._endgame import layouts
+from minesweep.solver._search import TOO_LARGE, search
 from minesweep.squares import OUTCOME_MINE
 
 

@@ -24,7 +24,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if not POSTGRES:
         pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
     # One shared test database: every test starts from empty tables.
-    from minesweep.web.db import Database, accounts, actions, games, reviews, sessions, traces
+    from minesweep.web.db import Database
+    from minesweep.web.schema import accounts, actions, games, reviews, sessions, traces
 
     database = Database(POSTGRES)
     with database.engine.begin() as connection:

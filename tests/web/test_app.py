@@ -113,7 +113,7 @@ def test_bad_new_games_are_refused_and_nothing_is_stored(
     with db.engine.connect() as connection:
         from sqlalchemy import func, select
 
-        from minesweep.web.db import games
+        from minesweep.web.schema import games
 
         assert connection.execute(select(func.count()).select_from(games)).scalar() == 0
 

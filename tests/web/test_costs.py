@@ -364,14 +364,9 @@ def test_a_replay_is_made_once_and_sent_from_the_cache(
 
     _, public_id = ranked_win(client)
     service = client.app.state.service
-    rebuild = service._rebuild
     rebuilt: list[str] = []
-
-    def counting(row: Any) -> Any:
-        rebuilt.append(row.public_id)
-        return rebuild(row)
-
-    monkeypatch.setattr(service, "_rebuild", counting)
+    # The games' hook: called with each row a game is rebuilt from (a cache miss).
+    monkeypatch.setattr(service.games, "on_rebuild", lambda row: rebuilt.append(row.public_id))
     first = client.get(f"/api/replays/{public_id}")
     second = client.get(f"/api/replays/{public_id}")
     assert first.status_code == second.status_code == 200
@@ -406,14 +401,8 @@ def test_a_cache_too_small_for_a_replay_makes_it_every_time(
     client = make_client(limits=Limits(replay_cache_bytes=10, **OPEN))
     _, public_id = ranked_win(client)
     service = client.app.state.service
-    rebuild = service._rebuild
     rebuilt: list[str] = []
-
-    def counting(row: Any) -> Any:
-        rebuilt.append("x")
-        return rebuild(row)
-
-    monkeypatch.setattr(service, "_rebuild", counting)
+    monkeypatch.setattr(service.games, "on_rebuild", lambda row: rebuilt.append("x"))
     first, second = (client.get(f"/api/replays/{public_id}") for _ in range(2))
     assert first.content == second.content
     assert rebuilt == ["x", "x"]

@@ -15,9 +15,9 @@ from starlette.testclient import TestClient
 
 from minesweep import Minefield
 from minesweep.web import Limits
-from minesweep.web.db import actions, games
 from minesweep.web.guards import NoGuessPool
 from minesweep.web.limits import network
+from minesweep.web.schema import actions, games
 
 from .helpers import (
     account_token,

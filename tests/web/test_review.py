@@ -212,7 +212,8 @@ def test_an_operator_names_an_account_that_exists(
 def test_an_older_database_gets_the_reviews_table_and_index(tmp_path: Any) -> None:
     from sqlalchemy import inspect
 
-    from minesweep.web.db import Database, games_pending, reviews
+    from minesweep.web.db import Database
+    from minesweep.web.schema import games_pending, reviews
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     database = Database(url)

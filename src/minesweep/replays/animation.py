@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import SettingsError
-from .clicks import VIEW_EXPLODED, VIEW_FLAG, VIEW_HIDDEN, VIEW_WRONG_FLAG, analyse_clicks
+from ..squares import GLYPH_EXPLODED, GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_MINE, GLYPH_WRONG_FLAG
+from .clicks import analyse_clicks
 from .model import Replay, event_columns
 from .stats import replay_stats
 
@@ -43,7 +44,6 @@ __all__ = [
     "FINAL_HOLD_MS",
     "MIN_FRAME_MS",
     "NUMBER_COLOURS",
-    "VIEW_MINE",
     "Frame",
     "frames",
     "gif",
@@ -57,9 +57,6 @@ FINAL_HOLD_MS = 3000
 #: The shortest frame: browsers show frames under 20 ms for 100 ms.
 MIN_FRAME_MS = 20
 
-#: A mine shown on the final board of a lost game (the views have no code for it).
-VIEW_MINE = 16
-
 
 @dataclass(frozen=True, slots=True)
 class Frame:
@@ -67,7 +64,7 @@ class Frame:
 
     ``event`` is the index of the event that changed the board (-1 for the
     final frame); ``view`` the board after it, ``rows * cols`` bytes in
-    :mod:`.clicks`' view codes; ``x``/``y`` the cursor in the replay's pixels;
+    the core's glyphs; ``x``/``y`` the cursor in the replay's pixels;
     ``time`` seconds since the game's start (negative for a pre-flag);
     ``solved`` the 3BV solved by then; ``duration_ms`` how long it is shown.
     """
@@ -148,11 +145,11 @@ def _final_view(replay: Replay, last: bytes, won: bool, lost: bool) -> bytes:
     """The last view with every mine flagged after a win, the mines shown after a loss."""
     view = np.frombuffer(last, np.uint8).copy()
     mines = replay.field.mines.reshape(-1)
-    hidden_mines = mines & (view == VIEW_HIDDEN)
+    hidden_mines = mines & (view == GLYPH_HIDDEN)
     if won:
-        view[hidden_mines] = VIEW_FLAG
+        view[hidden_mines] = GLYPH_FLAG
     elif lost:
-        view[hidden_mines] = VIEW_MINE
+        view[hidden_mines] = GLYPH_MINE
     return view.tobytes()
 
 
@@ -272,7 +269,7 @@ def _font(image_font: Any, pixels: int) -> Any:
 def _square(draw: Any, font: Any, left: int, top: int, size: int, code: int) -> None:
     """Draw one square of a view at ``(left, top)``."""
     right, bottom = left + size - 1, top + size - 1
-    if code in (VIEW_HIDDEN, VIEW_FLAG):
+    if code in (GLYPH_HIDDEN, GLYPH_FLAG):
         edge = max(1, size // 8)
         draw.rectangle([left, top, right, bottom], fill=_DARK)
         draw.polygon(
@@ -281,11 +278,11 @@ def _square(draw: Any, font: Any, left: int, top: int, size: int, code: int) -> 
             fill=_WHITE,
         )  # fmt: skip
         draw.rectangle([left + edge, top + edge, right - edge, bottom - edge], fill=_GREY)
-        if code == VIEW_FLAG:
+        if code == GLYPH_FLAG:
             _flag(draw, left, top, size)
         return
     # An open square: grey, with the grid line on its top and left.
-    fill = _RED if code == VIEW_EXPLODED else _GREY
+    fill = _RED if code == GLYPH_EXPLODED else _GREY
     draw.rectangle([left, top, right, bottom], fill=fill)
     draw.line([(left, top), (right, top)], fill=_DARK)
     draw.line([(left, top), (left, bottom)], fill=_DARK)
@@ -297,9 +294,9 @@ def _square(draw: Any, font: Any, left: int, top: int, size: int, code: int) -> 
             font=font,
             anchor="mm",
         )
-    elif code in (VIEW_EXPLODED, VIEW_MINE, VIEW_WRONG_FLAG):
+    elif code in (GLYPH_EXPLODED, GLYPH_MINE, GLYPH_WRONG_FLAG):
         _mine(draw, left, top, size)
-        if code == VIEW_WRONG_FLAG:
+        if code == GLYPH_WRONG_FLAG:
             inset = size // 5
             for a, b in (((inset, inset), (size - inset, size - inset)),
                          ((size - inset, inset), (inset, size - inset))):  # fmt: skip

@@ -73,12 +73,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action, ActionKind
+from ..actions import Action
+from ..mouse import Button, action_for
+from ..squares import GLYPH_EXPLODED, GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_WRONG_FLAG
 from .model import (
     ArrayRecords,
     EventColumns,
@@ -89,6 +91,7 @@ from .model import (
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ._kernels import Replayed
 
 __all__ = [
     "VIEW_EXPLODED",
@@ -104,18 +107,25 @@ __all__ = [
     "replay_game",
 ]
 
-#: Codes of a square in a view (ms-toollib's game-board codes): 0-8 an open
-#: square showing that number, and these.
-VIEW_HIDDEN = 10
-VIEW_FLAG = 11
-VIEW_WRONG_FLAG = 14
-VIEW_EXPLODED = 15
+#: A view's squares are the core's glyphs (:class:`minesweep.squares.Glyph`).
+#: These names stay for the web's glyph table until it reads Glyph itself.
+VIEW_HIDDEN: Final = GLYPH_HIDDEN
+VIEW_FLAG: Final = GLYPH_FLAG
+VIEW_WRONG_FLAG: Final = GLYPH_WRONG_FLAG
+VIEW_EXPLODED: Final = GLYPH_EXPLODED
 
 
 class ClickKind(IntEnum):
+    """A counted click, as the replay tools name it: a double is a chord."""
+
     LEFT = 0
     RIGHT = 1
     DOUBLE = 2
+
+    @property
+    def button(self) -> Button:
+        """The button that makes it: a double is the middle one's (or both together)."""
+        return Button.MIDDLE if self is ClickKind.DOUBLE else Button(self.name.lower())
 
 
 class ClickEffect(IntEnum):
@@ -191,7 +201,7 @@ class ClickAnalysis:
     #: A tuple, or the kernel's rows (:class:`ClickRows`): both sequences of clicks.
     clicks: Sequence[Click]
     #: Every board the game went through, ``rows * cols`` bytes each, row-major,
-    #: in the codes of :data:`VIEW_HIDDEN` and friends; the first is all hidden.
+    #: in the core's glyphs (:class:`minesweep.squares.Glyph`); the first is all hidden.
     views: Sequence[bytes]
 
     @property
@@ -234,8 +244,8 @@ def analyse_clicks(replay: Replay) -> ClickAnalysis:
     return analyse_with_board(replay, with_zini=False)[0]
 
 
-def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysis, list[int]]:
-    """:func:`analyse_clicks` and the board kernel's profile (``_kernels.P_*``), in one call.
+def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysis, Replayed]:
+    """:func:`analyse_clicks` and the board's profile (``bbbv`` ... of ``Replayed``), in one call.
 
     ZiNi and HZiNi are 0 in the profile unless ``with_zini``.
     """
@@ -245,7 +255,7 @@ def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysi
 
 def analyse_everything(
     replay: Replay, *, with_zini: bool, with_operations: bool
-) -> tuple[ClickAnalysis, list[int], list[float]]:
+) -> tuple[ClickAnalysis, Replayed, list[float]]:
     """:func:`analyse_with_board` and, if asked, the game's operation sums, in one kernel call.
 
     The sums are :class:`.operations.OperationStats`' fields in its order
@@ -256,7 +266,7 @@ def analyse_everything(
     columns = event_columns(replay)
     # C-contiguous arrays of one dtype each (the read-only mask, EventColumns'
     # columns), so that the kernel is compiled for one signature.
-    numbers, clicks, views, path, game = kernel("replay_kernel")(
+    found: Replayed = kernel("replay_kernel")(
         mines,
         rows,
         cols,
@@ -269,14 +279,8 @@ def analyse_everything(
         columns.times,
         with_operations,
     )
-    values = numbers.tolist()
-    counters = values[_PROFILE:]
-    analysis = _analysis_of(rows, cols, replay.cell_px, columns, counters, clicks, views, path)
-    return analysis, values[:_PROFILE], game.tolist()
-
-
-#: The length of the board's profile (``_kernels.PROFILE_SIZE``), before the counters.
-_PROFILE = 14
+    analysis = _analysis_of(rows, cols, replay.cell_px, columns, found)
+    return analysis, found, found.game.tolist()
 
 
 @cache
@@ -289,8 +293,6 @@ def kernel(name: str) -> Callable[..., Any]:
     from .._jit import entry
     from . import _kernels
 
-    if _kernels.PROFILE_SIZE != _PROFILE:
-        raise AssertionError("clicks._PROFILE is out of step with _kernels.PROFILE_SIZE")
     return entry(getattr(_kernels, name))
 
 
@@ -299,14 +301,10 @@ def _analysis_of(
     cols: int,
     cell_px: int,
     columns: EventColumns,
-    counters: list[int],
-    clicks: npt.NDArray[np.int64],
-    views: npt.NDArray[np.uint8],
-    path: float,
+    counters: Replayed,
 ) -> ClickAnalysis:
     """The :class:`ClickAnalysis` of the mouse kernel's results."""
-    (left, right, double, lce, rce, dce, flag, solved, state, c15, unflags, misflags,
-     wasted, start_at, end_at) = counters  # fmt: skip
+    start_at, end_at = counters.start_at, counters.end_at
     times = columns.times
     start = float(times[start_at]) if start_at >= 0 else 0.0
     # Without a win or loss, the last event's (0.0 without events).
@@ -314,25 +312,25 @@ def _analysis_of(
     return ClickAnalysis(
         rows=rows,
         cols=cols,
-        left=left,
-        right=right,
-        double=double,
-        lce=lce,
-        rce=rce,
-        dce=dce,
-        flag=flag,
-        bbbv_solved=solved,
-        path=path * 16.0 / cell_px,
+        left=counters.left,
+        right=counters.right,
+        double=counters.double,
+        lce=counters.lce,
+        rce=counters.rce,
+        dce=counters.dce,
+        flag=counters.flag,
+        bbbv_solved=counters.solved,
+        path=counters.path * 16.0 / cell_px,
         start=start,
         start_event=start_at,
         end=end,
-        result=_RESULTS[state],
-        clicks_15=c15,
-        unflags=unflags,
-        misflags=misflags,
-        wasted_flags=wasted,
-        clicks=ClickRows(clicks),
-        views=ViewRows(views),
+        result=_RESULTS[counters.state],
+        clicks_15=counters.c15,
+        unflags=counters.unflags,
+        misflags=counters.misflags,
+        wasted_flags=counters.wasted,
+        clicks=ClickRows(counters.clicks),
+        views=ViewRows(counters.views),
     )
 
 
@@ -382,12 +380,6 @@ class ViewRows(ArrayRecords[bytes]):
         return tuple(flat[at : at + size] for at in range(0, len(flat), size))
 
 
-_ACTION_OF_EFFECT = {
-    ClickEffect.FLAG: ActionKind.FLAG,
-    ClickEffect.UNFLAG: ActionKind.UNFLAG,
-}
-
-
 def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:
     """The replay as a :class:`minesweep.Game` on its minefield, with its timed history.
 
@@ -410,12 +402,13 @@ def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:
         effect = click.effect
         if click.row < 0 or effect is ClickEffect.NOTHING:
             continue
-        if effect in _ACTION_OF_EFFECT:
-            kind = _ACTION_OF_EFFECT[effect]
-        elif click.kind is ClickKind.DOUBLE:
-            kind = ActionKind.CHORD
-        else:
-            kind = ActionKind.REVEAL
+        # The action is the mouse's (minesweep.mouse) for the click's button
+        # on what the square showed, as far as the mapping tells squares
+        # apart: a flag where one came off; else a closed square (a left
+        # click that changed the board opened one, and a chord is a chord
+        # wherever it lands).
+        shown = GLYPH_FLAG if effect is ClickEffect.UNFLAG else GLYPH_HIDDEN
+        kind = action_for(shown, click.kind.button)
         time = event_time(replay, click.event)
         if origin is None:
             origin = time

@@ -22,15 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import svg
-from ..squares import GLYPH_EXPLODED, GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_WRONG_FLAG, square_tag
-from .clicks import (
-    VIEW_EXPLODED,
-    VIEW_FLAG,
-    VIEW_HIDDEN,
-    VIEW_WRONG_FLAG,
-    analyse_clicks,
-    replay_game,
-)
+from ..squares import GLYPH_HIDDEN, square_tag
+from .clicks import analyse_clicks, replay_game
 from .model import Replay, draw_with
 from .stats import replay_stats
 
@@ -68,19 +61,6 @@ def picture(replay: Replay, *, size: int = 24, theme: str = "classic") -> str:
 draw_with(picture)
 
 
-#: A view's codes (:mod:`.clicks`) as the glyphs :func:`minesweep.svg.board` draws.
-_GLYPH_OF_CODE = bytes(
-    code
-    if code <= 8
-    else {
-        VIEW_HIDDEN: GLYPH_HIDDEN,
-        VIEW_FLAG: GLYPH_FLAG,
-        VIEW_WRONG_FLAG: GLYPH_WRONG_FLAG,
-        VIEW_EXPLODED: GLYPH_EXPLODED,
-    }.get(code, GLYPH_HIDDEN)
-    for code in range(256)
-)
-
 #: A guess's grade (:func:`.verdict.guess_grade`) as the caption says it.
 _GRADE_WORDS = {
     "avoidable": "avoidable: a certainly safe square was left",
@@ -117,7 +97,7 @@ def guess_pictures(
         if not click.guess:
             continue
         view = analysis.views[click.view]
-        glyphs = np.frombuffer(view.translate(_GLYPH_OF_CODE), np.uint8).reshape(rows, cols)
+        glyphs = np.frombuffer(view, np.uint8).reshape(rows, cols)
         # The solver reads numbers and hidden squares: a flag is a claim, not a fact.
         plain = np.where(glyphs <= 8, glyphs, GLYPH_HIDDEN).astype(np.uint8)
         try:

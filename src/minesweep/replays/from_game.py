@@ -4,7 +4,8 @@ A :class:`~minesweep.Game` keeps what was played (actions at their times);
 a replay keeps the mouse. :func:`replay_from_game` writes each action as the
 presses and releases of the mouse at the middle of its square, so that any
 replay tool (Metasweeper, ms-toollib, this package's own statistics) counts
-the clicks the player made:
+the clicks the player made (the button of each action, and the events of
+each button, are :mod:`minesweep.mouse`'s):
 
 - a reveal is a left press and release (``lc``, ``lr``);
 - a chord is a middle press and release (``mc``, ``mr``), which every tool
@@ -45,9 +46,10 @@ import numpy as np
 from .. import __version__
 from ..actions import ActionKind, GameStatus
 from ..game import Game
+from ..mouse import BUTTON_OF, PRESS_RELEASE
 from ..squares import STATE_FLAGGED, STATE_HIDDEN
 from ..stats import board_stats
-from .model import Claims, EventKind, MouseEvent, Replay, ReplayError
+from .model import Claims, MouseEvent, Replay, ReplayError
 
 __all__ = ["DEFAULT_CELL_PX", "replay_from_game"]
 
@@ -57,11 +59,6 @@ DEFAULT_CELL_PX = 16
 #: EVF stores rows and columns in a byte each, and positions in 16 bits.
 _MAX_SIDE = 255
 _MAX_PIXELS = 32767
-
-_PRESS_RELEASE: dict[ActionKind, tuple[EventKind, EventKind]] = {
-    ActionKind.REVEAL: ("lc", "lr"),
-    ActionKind.CHORD: ("mc", "mr"),
-}
 
 
 def replay_from_game(
@@ -117,7 +114,6 @@ def replay_from_game(
     for step in steps:
         action = step.action
         kind = action.kind
-        kinds: tuple[EventKind, EventKind]
         if kind is ActionKind.REVEAL and not started and not step.effective:
             # A reveal that changed nothing before the game began was on a
             # flag. Written, it would be worse than lost: the replay tools'
@@ -127,8 +123,7 @@ def replay_from_game(
             continue
         if kind is ActionKind.REVEAL and step.effective:
             started = True
-        if kind in _PRESS_RELEASE:
-            kinds = _PRESS_RELEASE[kind]
+        if kind is ActionKind.REVEAL or kind is ActionKind.CHORD:
             # What a reveal or chord changed it opened (and, at a win, flagged:
             # no action comes after that).
             is_open[step.squares] = True
@@ -137,14 +132,16 @@ def replay_from_game(
             was_flagged = int(step.before[0]) == STATE_FLAGGED
             if (kind is ActionKind.FLAG) == was_flagged:
                 continue  # a question mark on or off a square with no flag
-            kinds = ("rc", "rr")
-        elif is_open[action.row * cols + action.col]:
-            kinds = ("rc", "rr")  # a mark on an open square: a wasted right click
-        else:
-            continue  # the mark the square has already: no mouse click leaves a closed square so
+        elif not is_open[action.row * cols + action.col]:
+            # A mark on an open square is written (a wasted right click); on a
+            # closed one it is the mark the square has already, and no mouse
+            # click leaves a closed square so.
+            continue
+        # The action's button, pressed and released: a mark is a right click.
+        press_release = PRESS_RELEASE[BUTTON_OF[kind]]
         moment = round(action.time, 3)
         x, y = _middle(action.row, action.col, cell_px)
-        events.extend(MouseEvent(moment, event, x, y) for event in kinds)
+        events.extend(MouseEvent(moment, event, x, y) for event in press_release)
     won = game.status is GameStatus.WON
     elapsed = round(game.elapsed, 3)
     # The replay tools' time runs from the first opening reveal, to the ms as stored.

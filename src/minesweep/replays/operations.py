@@ -48,13 +48,16 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, ClickRows, GameEnd, ViewRows
 from .model import CODE_BY_KIND, Replay, event_columns
+
+if TYPE_CHECKING:
+    from ._kernels import Operations
 
 __all__ = [
     "ClickOperations",
@@ -168,7 +171,7 @@ def _operations(
     rows = _click_rows(analysis)
     columns = event_columns(replay)
     started = analysis.start_event >= 0 and analysis.result is not GameEnd.NOT_STARTED
-    travel, interval, opened, wasted, click_15, game = kernel("operations_kernel")(
+    found: Operations = kernel("operations_kernel")(
         rows,
         _view_rows(analysis),
         columns.codes,
@@ -185,10 +188,14 @@ def _operations(
         analysis.rows * replay.cell_px,
         replay.format in _SENTINEL_FORMATS,
     )
-    found = ClickOperations(
-        travel=travel, interval=interval, opened=opened, wasted=wasted, click_15=click_15
+    operations = ClickOperations(
+        travel=found.travel,
+        interval=found.interval,
+        opened=found.opened,
+        wasted=found.wasted,
+        click_15=found.click_15,
     )
-    return found, game
+    return operations, found.game
 
 
 def _numpy_operations(replay: Replay, analysis: ClickAnalysis) -> ClickOperations:

@@ -20,14 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ._bytes import ByteReader, Utf8Rule
 from ._common import check_times, event_arrays, field_from_cells
 from .model import Claims, Replay
+
+if TYPE_CHECKING:
+    from ._kernels import RmvEvents
 
 __all__ = ["read_rmv"]
 
@@ -159,12 +161,11 @@ def read_rmv(data: bytes, where: str) -> Replay:
 
     events_at = reader.offset
     events_end = events_at + sizes["events"]
-    times, codes, xs, ys, offsets, ending, total_ms = _events(
-        data, events_at, events_end, reader, version, cell_px, preflags
-    )
-    check_times(times, offsets, reader)
-    events = event_arrays(times / 1000, codes, xs, ys)
-    extra.append(("termination", {_WIN: "win", _BLAST: "blast"}.get(ending, "other")))
+    found = _events(data, events_at, events_end, reader, version, cell_px, preflags)
+    check_times(found.times_ms, found.offsets, reader)
+    events = event_arrays(found.times_ms / 1000, found.codes, found.xs, found.ys)
+    extra.append(("termination", {_WIN: "win", _BLAST: "blast"}.get(found.ending, "other")))
+    total_ms = found.total_ms
 
     if version == 1:
         software = "Viennasweeper"
@@ -191,7 +192,7 @@ def read_rmv(data: bytes, where: str) -> Replay:
         claims=Claims(
             bbbv=claims_bbbv,
             rtime=total_ms / 1000,
-            completed=ending == _WIN,
+            completed=found.ending == _WIN,
             no_flags=no_flags == 1,
         ),
         extra=tuple(extra),
@@ -244,7 +245,7 @@ def _events(
     version: int,
     cell_px: int,
     preflags: list[tuple[int, int]],
-) -> tuple[Int64s, npt.NDArray[np.uint8], Int64s, Int64s, Int64s, int, int]:
+) -> RmvEvents:
     """Times (ms), kind codes, x, y and offsets of the events; the termination code and time.
 
     The events are decoded by ``rmv_events_kernel`` (:mod:`._kernels`); the
@@ -257,16 +258,13 @@ def _events(
         pf_xs = pf_ys = _NONE
     if type(data) is not bytes:  # the kernel is compiled for bytes alone
         data = bytes(data)
-    times, codes, xs, ys, offsets, status, at, ending, total_ms = decode_events()(
-        data, start, end, version, pf_xs, pf_ys
-    )
-    if status != _OK:
-        message = _STOPPED.get(status) or f"unknown event code {ending}"
-        raise reader.error(message, at)
-    return times, codes, xs, ys, offsets, ending, total_ms
+    found: RmvEvents = decode_events()(data, start, end, version, pf_xs, pf_ys)
+    if found.status != _OK:
+        message = _STOPPED.get(found.status) or f"unknown event code {found.ending}"
+        raise reader.error(message, found.at)
+    return found
 
 
-Int64s = npt.NDArray[np.int64]
 _NONE = np.zeros(0, np.int64)
 _OK = 0
 #: Why ``rmv_events_kernel`` stopped, by its status (``RMV_*``; 7 is an unknown code).

@@ -232,15 +232,22 @@ def stat_fields(
     if clicks is None:
         # The board, the clicks and their operations in one kernel call.
         analysis, profile, game = analyse_everything(replay, with_zini=True, with_operations=True)
-        bbbv, op, isl, zini, hzini, *cells = profile
         operations = operation_fields(game)
+        # Read by name from the kernel's answer: a BoardProfile would cost the batch 2 %.
+        bbbv, op, isl, zini, hzini = (
+            profile.bbbv,
+            profile.op,
+            profile.isl,
+            profile.zini,
+            profile.hzini,
+        )
+        cells = profile.cells.tolist()
     else:
         analysis = clicks
         operations = operation_sums(replay, analysis)
         board = board_profile(replay.field)
-        bbbv, op, isl, zini, hzini, cells = (
-            board.bbbv, board.op, board.isl, board.zini, board.hzini, list(board.cells),
-        )  # fmt: skip
+        bbbv, op, isl, zini, hzini = board.bbbv, board.op, board.isl, board.zini, board.hzini
+        cells = list(board.cells)
     solved = analysis.bbbv_solved
     left, right, double = analysis.left, analysis.right, analysis.double
     lce, rce, dce = analysis.lce, analysis.rce, analysis.dce

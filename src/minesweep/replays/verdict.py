@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..squares import GLYPH_HIDDEN, MAX_NUMBER
-from .clicks import VIEW_HIDDEN, ClickAnalysis, ClickEffect, ClickKind, analyse_clicks
+from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_clicks
 from .model import Replay, event_columns
 
 __all__ = [
@@ -266,8 +266,8 @@ def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
 class _SingleNumberRules:
     """The squares the single-number rules prove safe or mines, kept up to date as squares open.
 
-    Views come in as ``rows * cols`` bytes in ms-toollib's codes (0-8 open,
-    10 and above not open; flags are not trusted). Each view must open a
+    Views come in as ``rows * cols`` bytes of glyphs (0-8 open, above
+    :data:`~minesweep.squares.MAX_NUMBER` not open; flags are not trusted). Each view must open a
     superset of the squares of the one before, as a game's views do.
     """
 
@@ -276,7 +276,7 @@ class _SingleNumberRules:
     def __init__(self, rows: int, cols: int) -> None:
         size = rows * cols
         self.nbrs = _neighbours(rows, cols)
-        self.shown = bytearray([VIEW_HIDDEN]) * size
+        self.shown = bytearray([GLYPH_HIDDEN]) * size
         self.mine = bytearray(size)
         self.safe = bytearray(size)
 
@@ -312,11 +312,6 @@ class _SingleNumberRules:
                 queue.extend(i for i in nbrs[j] if shown[i] <= MAX_NUMBER and i != k)
 
 
-def _codes_of_glyphs(view: npt.NDArray[np.uint8]) -> bytes:
-    """A glyph view as ms-toollib's codes: numbers kept, everything not open hidden."""
-    return np.where(view <= MAX_NUMBER, view, VIEW_HIDDEN).astype(np.uint8).tobytes()
-
-
 def single_number_safe(view: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     """The hidden squares of a glyph view the single-number rules prove safe, applied to a fixpoint.
 
@@ -325,7 +320,7 @@ def single_number_safe(view: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     """
     view = np.asarray(view, np.uint8)
     rules = _SingleNumberRules(*view.shape)
-    rules.advance(_codes_of_glyphs(view))
+    rules.advance(view.tobytes())
     return np.frombuffer(bytes(rules.safe), np.bool_).reshape(view.shape).copy()
 
 
@@ -405,14 +400,14 @@ def click_verdict(
     view = np.asarray(view, np.uint8)
     plain = np.where(view <= MAX_NUMBER, view, GLYPH_HIDDEN).astype(np.uint8)
     rules = _SingleNumberRules(*view.shape)
-    rules.advance(_codes_of_glyphs(view))
+    rules.advance(view.tobytes())
     return _verdict(plain, mines, squares, rules.safe, view.shape[1], analyze(plain, mines))
 
 
 _EFFECT_NAMES = {effect: effect.name.lower() for effect in ClickEffect}
 _KIND_NAMES = {kind: kind.name.lower() for kind in ClickKind}
 _JUDGED = (ClickEffect.OPEN, ClickEffect.CHORD, ClickEffect.MINE)
-#: Codes to glyphs the solver reads: numbers kept, every square not open hidden.
+#: The glyphs the solver reads: numbers kept, every square not open hidden (flags untrusted).
 _PLAIN = bytes(code if code <= MAX_NUMBER else GLYPH_HIDDEN for code in range(256))
 #: The verdict on a click the single-number rules settled, without the solver.
 _SETTLED = ClickVerdict(
@@ -493,7 +488,7 @@ def judge_clicks(
         targets: list[Square] = []
         if judged:
             if click.kind is ClickKind.DOUBLE:
-                targets = [divmod(j, cols) for j in nbrs[k] if before[j] == VIEW_HIDDEN]
+                targets = [divmod(j, cols) for j in nbrs[k] if before[j] == GLYPH_HIDDEN]
             else:
                 targets = [(click.row, click.col)]
         first = not first_seen and click.kind is ClickKind.LEFT and effect is ClickEffect.OPEN

@@ -35,8 +35,12 @@ make it together with the mouse machine's (:func:`.clicks.analyse_with_board`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..field import Minefield
+
+if TYPE_CHECKING:
+    from ._kernels import Profile, Replayed
 
 __all__ = ["BoardProfile", "board_profile", "human_zini", "profile_of", "zini", "zini_pair"]
 
@@ -60,19 +64,18 @@ def board_profile(field: Minefield) -> BoardProfile:
 
     rows, cols = field.shape
     # A field's mask is C-contiguous bools (Minefield makes it so): one compiled signature.
-    profile = kernel("board_kernel")(field.mines, rows, cols, True)[1]
-    return profile_of(profile.tolist())
+    return profile_of(kernel("profile_kernel")(field.mines, rows, cols, True))
 
 
-def profile_of(profile: list[int]) -> BoardProfile:
-    """The :class:`BoardProfile` of the board kernel's profile vector (``_kernels.P_*``)."""
-    bbbv, op, isl, greedy, human, *cells = profile
+def profile_of(profile: Profile | Replayed) -> BoardProfile:
+    """The :class:`BoardProfile` of the kernels' :class:`._kernels.Profile` (or ``Replayed``)."""
+    cells = profile.cells.tolist()
     return BoardProfile(
-        bbbv=bbbv,
-        op=op,
-        isl=isl,
-        zini=greedy,
-        hzini=human,
+        bbbv=profile.bbbv,
+        op=profile.op,
+        isl=profile.isl,
+        zini=profile.zini,
+        hzini=profile.hzini,
         cells=(
             cells[0], cells[1], cells[2], cells[3], cells[4],
             cells[5], cells[6], cells[7], cells[8],

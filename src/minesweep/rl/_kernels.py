@@ -4,27 +4,21 @@ Each board's whole step is compiled: an autoreset draws the next game's seed
 from the board's own generator (as Gymnasium's ``np_random`` would), and the
 reward follows what the move did. The moves themselves (the field laid at
 the first reveal, the flood, flags, chords, the end views) are the engine's
-batched rules, :mod:`minesweep._vector_kernels`, inlined here.
+rules of :mod:`minesweep.rules`, inlined here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from minesweep._jit import kernel
-from minesweep._vector_kernels import (
-    LOST,
-    PLAYING,
-    WON,
-    chord_ready,
-    lay_field,
-    next_word,
-    open_chord,
-    open_square,
-    show_loss,
-    show_win,
-    toggle_flag,
-)
+from minesweep.rules import kernel
+from minesweep.rules.chord import chord_ready, open_chord
+from minesweep.rules.codes import LOST, PLAYING, WON
+from minesweep.rules.draw import next_word
+from minesweep.rules.ends import show_loss, show_win
+from minesweep.rules.lay import lay_field
+from minesweep.rules.marks import toggle_flag
+from minesweep.rules.small_flood import open_square
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
 
 __all__ = ["step_boards"]

@@ -48,12 +48,13 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from minesweep import Action, ActionKind, Game, GameStatus, MinesweepError
-from minesweep._jit import entry
-from minesweep._vector_kernels import LOST, PLAYING, fill_masks
 from minesweep.errors import SettingsError
 from minesweep.formats import to_view
 from minesweep.frontend import Settings, act
 from minesweep.moves import toggled_mark
+from minesweep.rules import entry
+from minesweep.rules.codes import LOST, PLAYING
+from minesweep.rules.masks import fill_masks
 from minesweep.squares import GLYPH_HIDDEN, MAX_NUMBER, Glyph, square_name
 
 __all__ = [

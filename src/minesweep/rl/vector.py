@@ -28,17 +28,12 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
 from minesweep import GameStatus
-from minesweep._jit import entry
-from minesweep._vector_kernels import (
-    PLAYING,
-    fill_masks,
-    next_word,
-    rule_code,
-    seed_words,
-    status_of,
-)
 from minesweep.errors import ActionError, SettingsError
 from minesweep.generate import check_seed
+from minesweep.rules import entry
+from minesweep.rules.codes import LOST, PLAYING, WON, rule_code
+from minesweep.rules.draw import next_word, seed_words
+from minesweep.rules.masks import fill_masks
 from minesweep.squares import GLYPH_HIDDEN, STATE_HIDDEN
 
 from ._kernels import step_boards
@@ -56,6 +51,16 @@ from .env import (
 __all__ = ["MinesweeperVectorEnv"]
 
 _LOW_64 = 2**64 - 1
+
+#: The statuses a board in play can have, by their codes in the kernels.
+_STATUS_NAMES = np.array(
+    [
+        status.value
+        for _, status in sorted(
+            {PLAYING: GameStatus.PLAYING, WON: GameStatus.WON, LOST: GameStatus.LOST}.items()
+        )
+    ]
+)
 
 
 class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
@@ -269,7 +274,7 @@ class MinesweeperVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         )
         return {
             "action_mask": self.action_masks(),
-            "status": np.where(self._started, status_of(self._status), GameStatus.READY.value),
+            "status": np.where(self._started, _STATUS_NAMES[self._status], GameStatus.READY.value),
             "game_seed": seeds,
         }
 

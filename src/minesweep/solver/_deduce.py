@@ -59,7 +59,7 @@ def _touch(numbers, state, queued, queue, tail, row, col):  # pragma: no cover -
 def _open(numbers, state, queued, queue, tail, stack, row, col):  # pragma: no cover
     """Open a safe square and the blank region around it; return (tail, opened).
 
-    A flood fill of its own, not the board's (:func:`minesweep._kernels.flood`):
+    A flood fill of its own, not the board's (:func:`minesweep.rules.flood.flood`):
     it fills the player's notes (:class:`minesweep.squares.Knowledge`), not the
     board's states, and queues every number it opens for the rules as it
     goes, which the board's flood has no reason to do.

@@ -16,7 +16,7 @@ runs inside one kernel, made of the solver's own kernels, none copied:
   search of the endgame (:func:`.endgame.endgame_guess`), a forced 50/50
   (:func:`.fiftyfifty.forced_fifty_fifty`'s test), a search of a part of
   the board nothing else can inform (:func:`.endgame.isolated_guess`; the
-  searches enumerate layouts with :func:`._search._layouts` and search them
+  searches enumerate layouts with :func:`._endgame._layouts` and search them
   with :func:`._search._search`), then with the lookahead "50/50 or safe"
   and the weighed candidates (:mod:`._lookahead`, on what-if tables made
   from this analysis's counts), else the lowest risk, ties going to the
@@ -40,13 +40,13 @@ import numpy as np
 import numpy.typing as npt
 
 from .._jit import kernel
-from .._vector_kernels import lay_field
+from ..rules.lay import lay_field
 from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
 from ._deduce import play_certain_moves
+from ._endgame import endgame_square, isolated_square
 from ._guesses import forced_square, plain_square
 from ._lookahead import fifty_or_safe, weighed_square, what_if
 from ._plain import plain_analysis
-from ._search import endgame_square, isolated_square
 from .counting import COUNTING_METHODS, CountingMethods, plain_width
 from .errors import MAX_COEFFICIENTS
 from .guess import PolicyConfig
@@ -246,7 +246,7 @@ def play_seed(  # pragma: no cover - compiled
     """A whole game of one seed: the field laid, the first click, :func:`play_plain`.
 
     The field is the engine's (``generate_field(..., first_click=first, seed=seed)``,
-    by the vector environment's compiled draw, :func:`minesweep._vector_kernels.lay_field`),
+    by the vector environment's compiled draw, :func:`minesweep.rules.lay.lay_field`),
     written into ``mines`` and ``numbers``; ``state`` (all unknown) is played
     on in place. Returns :func:`play_plain`'s ``(outcome, guesses)``, the
     first click counting as a guess when it hits a mine.

@@ -3,9 +3,9 @@
 :func:`endgame_guess` searches the whole board's remaining layouts;
 :func:`isolated_guess` searches a part of the board nothing else can inform
 on its own. Both are compiled from end to end
-(:func:`minesweep.solver._search.endgame_square` and
-:func:`~minesweep.solver._search.isolated_square`): the constraints of the
-numbers, every layout meeting them (:func:`~minesweep.solver._search.layouts`)
+(:func:`minesweep.solver._endgame.endgame_square` and
+:func:`~minesweep.solver._endgame.isolated_square`): the constraints of the
+numbers, every layout meeting them (:func:`~minesweep.solver._endgame.layouts`)
 and the game tree over them (:func:`~minesweep.solver._search.search`). The
 compiled game of :mod:`minesweep.solver._play` calls the same kernels.
 """
@@ -46,7 +46,7 @@ def endgame_guess(
     does, the blank region around it); what it shows splits the layouts, and
     the search takes, at every step, the move whose outcomes win most often.
     """
-    from ._search import endgame_square
+    from ._endgame import endgame_square
 
     view = np.ascontiguousarray(glyphs, np.uint8)
     rows, cols = view.shape
@@ -88,7 +88,7 @@ def isolated_guess(
     counts by component). David Hill's JSMinesweeper searches an "isolated
     edge" the same way.
     """
-    from ._search import isolated_square
+    from ._endgame import isolated_square
 
     check_shape(analysis, glyphs)
     workings = analysis.workings

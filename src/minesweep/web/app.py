@@ -13,7 +13,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -28,7 +28,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from minesweep import frontend
+from minesweep import GameOverError, frontend
+from minesweep.replays import ReplayError
+from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
 
 from . import models
 from .accounts import (
@@ -42,12 +44,23 @@ from .accounts import (
     WithCookie,
 )
 from .db import Database, default_url, wall_clock
-from .guards import InFlight, Meter, NoGuessPool, TokenBuckets
+from .errors import ConflictError, MalformedError, RefusedError
+from .guards import BusyError, InFlight, Meter, NoGuessPool, TokenBuckets
 from .limits import ApiError, Limits
 from .routes import ENDPOINTS, Call, Endpoint
 from .service import Service, page_numbering
+from .trace import TraceError
 
-__all__ = ["ApiError", "Guards", "Limits", "Service", "create_app", "page_numbering"]
+__all__ = [
+    "STATUSES",
+    "ApiError",
+    "Guards",
+    "Limits",
+    "Service",
+    "create_app",
+    "page_numbering",
+    "status_of",
+]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -100,7 +113,11 @@ def create_app(
     guards = Guards.of(limits, clock=clock, cpu=cpu)
     app = Starlette(
         routes=_routes(service, guards),
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
+        exception_handlers={
+            ApiError: _api_error,
+            HTTPException: _http_error,
+            **dict.fromkeys(STATUSES, _refused),
+        },
         lifespan=_lifespan(service),
     )
     app.state.service = service
@@ -435,6 +452,36 @@ async def _api_error(request: Request, error: Exception) -> Response:
         ended = WithCookie(models.SignedOut(message=error.message))
         _session_cookie(response, ended, Credentials(secure=_secure(request)))
     return response
+
+
+#: The status of every error the service raises that is not an ApiError (which
+#: carries its own): the web's refusals, and the engine's errors that mean the
+#: same in every request. Looked up along the error's classes, the nearest
+#: first; the body is {"error": message}. A bad value is a 4xx, never a 5xx.
+STATUSES: Final[Mapping[type[Exception], int]] = {
+    MalformedError: 400,
+    TraceError: 400,
+    ReplayError: 400,
+    ConflictError: 409,
+    GameOverError: 409,
+    RefusedError: 422,
+    # The server's limits, not the request's fault: retry later.
+    BusyError: 503,
+    NoGuessBudgetError: 503,
+    AnalysisBudgetError: 503,
+}
+
+
+def status_of(error: Exception) -> int:
+    """The status :data:`STATUSES` gives ``error``: its nearest class's there."""
+    return next(STATUSES[kind] for kind in type(error).__mro__ if kind in STATUSES)
+
+
+async def _refused(request: Request, error: Exception) -> Response:
+    headers = None
+    if isinstance(error, BusyError):
+        headers = {"Retry-After": str(error.retry_after)}
+    return JSONResponse({"error": str(error)}, status_code=status_of(error), headers=headers)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

@@ -39,9 +39,10 @@ from sqlalchemy import func, insert, select, update
 from minesweep.records import Kind
 
 from . import models
-from .db import PENDING_REVIEW, Database, GameRow, accounts, games, reviews
+from .db import Database, GameRow
 from .limits import REVIEW_SPEEDS, ApiError, Limits
 from .names import name_keys
+from .schema import PENDING_REVIEW, TOKEN, accounts, games, reviews
 
 if TYPE_CHECKING:
     from .accounts import Accounts, Credentials
@@ -211,7 +212,7 @@ class Reviews:
 
     def _held(self, public_id: str) -> GameRow:
         """A game held for review now or once (404 otherwise)."""
-        if not 16 <= len(public_id) <= 64:
+        if not TOKEN.fullmatch(public_id):
             raise ApiError(404, "no record under review with that id")
         query = (
             select(games)

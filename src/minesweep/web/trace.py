@@ -9,10 +9,12 @@ ms-toollib state machine) and asks two things:
 
 - **Is it this game's record?** Every action the server applied must be at
   a click of the trace, in order, on the same square, with a button that
-  makes that action, and at the same time as the server saw it (within
-  :attr:`TraceRules.tolerance`, after aligning the first action with its
-  click). No applied action may be missing. Extra clicks are allowed: the
-  page sends no request for a click that can do nothing (on an open 0).
+  makes that action (:data:`minesweep.mouse.BUTTONS_FOR`: a left click on
+  a number chords, by the server's rules as by the page's), and at the same
+  time as the server saw it (within :attr:`TraceRules.tolerance`, after
+  aligning the first action with its click). No applied action may be
+  missing. Extra clicks are allowed: the page sends no request for a click
+  that can do nothing (on an open 0).
 - **Is it a hand's?** The cursor must move between clicks on different
   squares, along paths that are not straight lines (ms-toollib's
   ``mouse_trace`` calls a path/straight-line ratio under 1.01 "too
@@ -36,9 +38,11 @@ from typing import Final, cast
 
 import msgspec
 
-from minesweep import Action, ActionKind, Minefield
+from minesweep import Action, Minefield
+from minesweep.errors import ParseError
+from minesweep.mouse import BUTTONS_FOR, Button
 from minesweep.replays import ReplayError, read
-from minesweep.replays.clicks import Click, ClickAnalysis, ClickKind, analyse_clicks
+from minesweep.replays.clicks import Click, ClickAnalysis, analyse_clicks
 from minesweep.replays.model import EventKind, MouseEvent, Replay
 from minesweep.squares import square_name
 
@@ -46,15 +50,6 @@ __all__ = ["TraceError", "TraceRules", "judge", "judge_replay", "parse_trace", "
 
 #: The kinds of event the page sends: moves, and each button's press and release.
 KINDS: Final[frozenset[str]] = frozenset({"mv", "lc", "lr", "rc", "rr", "mc", "mr"})
-#: The buttons a click of each kind may be, by the action the server applied
-#: (a left click on a number chords, by the server's rules as by the page's).
-_BUTTONS: Final[dict[ActionKind, frozenset[ClickKind]]] = {
-    ActionKind.REVEAL: frozenset({ClickKind.LEFT}),
-    ActionKind.FLAG: frozenset({ClickKind.RIGHT}),
-    ActionKind.UNFLAG: frozenset({ClickKind.RIGHT}),
-    ActionKind.QUESTION: frozenset({ClickKind.RIGHT}),
-    ActionKind.CHORD: frozenset({ClickKind.LEFT, ClickKind.DOUBLE}),
-}
 #: The kinds an EVF file's first event may be.
 _FIRST_KINDS: Final = frozenset({"mv", "lc", "rc"})
 #: A trace's times go up to a day (in ms): the server expires a game idle that long.
@@ -63,8 +58,8 @@ _MAX_MS: Final = 24 * 3600 * 1000.0
 _MAX_PX: Final = 32767
 
 
-class TraceError(ValueError):
-    """A trace body that cannot be read (the message says where)."""
+class TraceError(ParseError):
+    """A trace body that cannot be read (the message says where): a 400."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +196,7 @@ def _consistency(
     at = 0
     origin: tuple[float, float] | None = None
     for number, action in enumerate(history, 1):
-        buttons = _BUTTONS[action.kind]
+        buttons = BUTTONS_FOR[action.kind]
         found = _find(clicks, at, len(clicks), action, buttons)
         what = (
             f"action {number} ({action.kind.name.lower()} at {square_name(action.row, action.col)})"
@@ -223,11 +218,11 @@ def _consistency(
 
 
 def _find(
-    clicks: Sequence[Click], start: int, stop: int, action: Action, buttons: frozenset[ClickKind]
+    clicks: Sequence[Click], start: int, stop: int, action: Action, buttons: frozenset[Button]
 ) -> int | None:
     for index in range(start, stop):
         click = clicks[index]
-        if click.row == action.row and click.col == action.col and click.kind in buttons:
+        if click.row == action.row and click.col == action.col and click.kind.button in buttons:
             return index
     return None
 

@@ -1,7 +1,16 @@
-"""Compiled kernels of the array engine (numba).
+"""The flood of a reveal on one board of any size: the scanline fill (numba).
+
+Its twin for many small boards, the vector engine's depth-first fill, is
+:func:`minesweep.rules.small_flood.open_around`: the same squares open, in
+another order. They are two files, not one, because this one is compiled
+eagerly, at import, for exactly its signature (a 10^8-square board needs it
+compiled from the first click), while the vector kernels are compiled in
+the background (:mod:`minesweep._jit`): were they in one file, importing the
+vector engine would import numba and compile this flood too, seconds on a
+fresh install before its first, interpreted, step.
 
 Importing this module imports numba and loads (or, the first time on a
-machine, compiles and caches) the kernels, which is why nothing imports it
+machine, compiles and caches) the kernel, which is why nothing imports it
 until a reveal needs it. numba is used where a loop cannot be vectorised (a
 flood follows the board square by square); plain numpy does everything that
 vectorises (docs/design.md gives the reasons).
@@ -18,9 +27,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from .squares import STATE_OPENABLE_MAX
+from ..squares import STATE_OPENABLE_MAX
 
-__all__ = ["first_untaken", "flood"]
+__all__ = ["flood"]
 
 # numba cannot read an IntEnum, but it reads a module-level int as a
 # compile-time constant: the states a flood opens are those up to this one.
@@ -135,28 +144,3 @@ def flood(numbers, state, seed_rows, seed_cols, mark):
                     pending += 3
                     c = stop + 2
     return opened, max(top, 0), min(bottom, rows - 1), left, right
-
-
-@njit(
-    types.int64[::1](_index_array, types.boolean[::1], types.int64),
-    cache=True,
-    nogil=True,
-    error_model="numpy",
-)
-def first_untaken(candidates, taken, needed):  # pragma: no cover - compiled
-    """The first ``needed`` candidates, in order, not taken yet nor seen before; marks them.
-
-    A field's mines are drawn as random indices: this keeps each index's
-    first draw, skips those already mines, and stops at the count wanted,
-    in one pass (numpy's unique would sort the batch).
-    """
-    chosen = np.empty(min(needed, len(candidates)), np.int64)
-    count = 0
-    for index in candidates:
-        if count == needed:
-            break
-        if not taken[index]:
-            taken[index] = True
-            chosen[count] = index
-            count += 1
-    return chosen[:count]
