@@ -74,8 +74,8 @@ def test_clicks_during_a_replay_leave_the_game_alone(tmp_path: Path) -> None:
                     window.replayDone = minesweep.replay("anything").then(() => true);
                 }"""
             )
-            # The viewer is open, with the replay's own EVF file offered.
-            assert page.is_visible("#viewer")
+            # The viewer opens (once the answer is in), with the replay's own EVF file offered.
+            page.wait_for_selector("#viewer", state="visible")
             assert page.get_attribute("#evflink", "href") == "/api/replays/anything.evf"
             page.click('.cell[data-row="1"][data-col="2"]')
             page.keyboard.press("Enter")
