@@ -247,8 +247,8 @@ def test_a_database_made_before_accounts_gets_its_column(database_url: str) -> N
 
 @pytest.mark.slow
 def test_the_page_registers_signs_in_and_out_renames_and_deletes(tmp_path: Path) -> None:
+    from .browser import CHROMIUM, browser_page
     from .helpers import Server
-    from .test_page import CHROMIUM, browser_page
 
     if CHROMIUM is None:
         pytest.skip("needs Debian's chromium")
