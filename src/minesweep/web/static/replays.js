@@ -160,5 +160,3 @@ $("replayfile").addEventListener("change", async () => {
   }
   input.value = "";  // the same file can be chosen again
 });
-
-// A finished game's replay, for Metasweeper and the other replay programs. The token goes
