@@ -25,7 +25,6 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from minesweep import ActionKind, Effect, Game, GameStatus, MinesweepError, StorageError
-from minesweep._jit import part_ready
 from minesweep.formats import log_base
 from minesweep.frontend import (
     Button,
@@ -41,6 +40,7 @@ from minesweep.frontend import (
 )
 from minesweep.generate import new_seed as draw_seed
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
+from minesweep.warm import is_compiled
 
 from ..squares import GLYPH_FLAG, MAX_NUMBER, square_name
 from .board_view import OVERLAY_LEVELS, THEMES, BoardView
@@ -180,7 +180,7 @@ class MinesweeperApp(App[None]):
             # On a cold cache this starts the solver compiling in a process of
             # its own; until it is done, advice is computed uncompiled, which
             # takes milliseconds on boards of this size (minesweep/_jit.py).
-            part_ready("solver")
+            is_compiled("solver")
 
     def on_unmount(self) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
