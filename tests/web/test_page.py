@@ -411,7 +411,7 @@ def test_a_replay_file_steps_click_by_click_with_the_solvers_verdict(tmp_path: P
             )
             assert marked == [[judged.row, judged.col]]
             note = page.inner_text("#note")
-            assert f"{judged.mine_chance * 100:.1f}%" in note
+            assert f"{judged.verdict.mine_chance * 100:.1f}%" in note
             assert f"{judged.luck:.3f}" in note
             page.click("#prev")
             assert page.inner_text("#frame") == f"Click {judged.index} of {count}"

@@ -259,7 +259,7 @@ class MinesweeperApp(App[None]):
         self.store.finish(
             self.settings.kind,
             won=final.won,
-            seconds=final.seconds,
+            seconds=final.time,
             bbbv=final.bbbv,
             assisted=self.assisted,
             seeded=self.seeded,
@@ -475,7 +475,7 @@ class MinesweeperApp(App[None]):
             self.store.finish(
                 self.settings.kind,
                 won=False,
-                seconds=final.seconds,
+                seconds=final.time,
                 bbbv=final.bbbv,
                 assisted=self.assisted,
                 seeded=self.seeded,
@@ -655,7 +655,7 @@ class MinesweeperApp(App[None]):
     def _end_text(self) -> str:
         final = score(self.game)
         record = self.store.record(self.settings.kind)
-        head = f"Won in {final.seconds:.1f} s" if final.won else "Lost"
+        head = f"Won in {final.time:.1f} s" if final.won else "Lost"
         seeded = (
             " A game on a seed you chose is recorded apart, never a best time."
             if self.seeded
@@ -663,7 +663,7 @@ class MinesweeperApp(App[None]):
         )
         return (
             f"{head}: 3BV {final.solved_bbbv}/{final.bbbv}, 3BV/s {final.bbbv_per_second:.2f}, "
-            f"efficiency {final.efficiency:.0%}.{seeded} {record_text(record)} "
+            f"efficiency {final.ioe:.0%}.{seeded} {record_text(record)} "
             f"Press {self._key('new_game')} for a new game, {self._key('export')} to save "
             "the replay."
         )
