@@ -6,12 +6,21 @@ from pathlib import Path
 
 import pytest
 
+from minesweep.squares import Glyph
+
 from .browser import CHROMIUM, answer, bar, browser_page, open_game, read_view
 from .helpers import Server
 
 REPLAYS = Path(__file__).parent.parent / "replays" / "data"
 #: A replay's view codes as read_view reads the page: a mine's label's first letter.
-SHOWN = {0: ".", **{n: str(n) for n in range(1, 9)}, 10: "#", 11: "F", 14: "w", 15: "e"}
+SHOWN = {
+    **{n: str(n) for n in range(1, 9)},
+    0: ".",
+    Glyph.HIDDEN: "#",
+    Glyph.FLAG: "F",
+    Glyph.WRONG_FLAG: "w",
+    Glyph.EXPLODED: "e",
+}
 
 
 @pytest.mark.slow

@@ -18,13 +18,21 @@ from minesweep import Game
 from minesweep.replays import ReplayError, read, summary
 from minesweep.replays.clicks import analyse_clicks, replay_game
 from minesweep.replays.verdict import judge_clicks
+from minesweep.squares import Glyph
 
 from .helpers import account_token, act, auth, field_of, get, new_game, server_game, win
 
 DATA = Path(__file__).parent.parent / "replays" / "data"
 FILES = ["test_subject.avf", "test_subject.evf", "test_subject.rmv", "test_subject_2.rmv"]
-#: A view's codes (ms-toollib's) as the API's glyphs.
-GLYPHS = {0: ".", **{n: str(n) for n in range(1, 9)}, 10: "#", 11: "F", 14: "!", 15: "X"}
+#: A view's codes (the core's Glyph, as the replay machine speaks it) as the API's glyphs.
+GLYPHS = {
+    **{n: str(n) for n in range(1, 9)},
+    0: ".",
+    Glyph.HIDDEN: "#",
+    Glyph.FLAG: "F",
+    Glyph.WRONG_FLAG: "!",
+    Glyph.EXPLODED: "X",
+}
 
 
 def upload(client: Any, data: bytes, name: str | None = None) -> Any:
