@@ -261,7 +261,7 @@ class MinesweeperApp(App[None]):
         self.store.finish(
             self.settings.kind,
             won=final.won,
-            seconds=final.seconds,
+            seconds=final.time,
             bbbv=final.bbbv,
             assisted=self.assisted,
             seeded=self.seeded,
@@ -426,7 +426,7 @@ class MinesweeperApp(App[None]):
             self.store.finish(
                 self.settings.kind,
                 won=False,
-                seconds=final.seconds,
+                seconds=final.time,
                 bbbv=final.bbbv,
                 assisted=self.assisted,
                 seeded=self.seeded,

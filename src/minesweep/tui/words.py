@@ -87,11 +87,11 @@ def end_text(
     final: Score, record: Record, *, seeded: bool, new_game_key: str, export_key: str
 ) -> str:
     """The message at a game's end: its score, the player's record, the keys for what next."""
-    head = f"Won in {final.seconds:.1f} s" if final.won else "Lost"
+    head = f"Won in {final.time:.1f} s" if final.won else "Lost"
     apart = " A game on a seed you chose is recorded apart, never a best time." if seeded else ""
     return (
         f"{head}: 3BV {final.solved_bbbv}/{final.bbbv}, 3BV/s {final.bbbv_per_second:.2f}, "
-        f"efficiency {final.efficiency:.0%}.{apart} {record_text(record)} "
+        f"efficiency {final.ioe:.0%}.{apart} {record_text(record)} "
         f"Press {new_game_key} for a new game, {export_key} to save the replay."
     )
 
