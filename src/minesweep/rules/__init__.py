@@ -1,14 +1,16 @@
 """The rules of Minesweeper, each written once, as functions over arrays.
 
 One small module a rule; the one-board engine (:mod:`minesweep.board`,
-:mod:`minesweep.field`, :mod:`minesweep.generate`, :mod:`minesweep.leetcode`)
-and the batched vector engine (:mod:`minesweep.rl`) both call them:
+:mod:`minesweep.field`, :mod:`minesweep.generate`, :mod:`minesweep.leetcode`,
+:mod:`minesweep.stats`), the batched vector engine (:mod:`minesweep.rl`) and
+the replay machine (:mod:`minesweep.replays._kernels`) call them:
 
 - :mod:`.counts`: adjacent-mine counts (a whole field; one more mine);
 - :mod:`.flood`: the flood of a reveal on one board of any size (scanline);
 - :mod:`.small_flood`: the same flood on many small boards (depth first);
 - :mod:`.chord`: when a chord is ready, what it opens, which mine goes off;
 - :mod:`.marks`: the flag toggle;
+- :mod:`.openings`: openings, lone numbers, islands: what 3BV counts;
 - :mod:`.ends`: the views of a loss and of a win;
 - :mod:`.lay`: the field the first reveal lays behind the first-click box;
 - :mod:`.draw`: the seeded draw (numpy's ``SeedSequence`` and ``PCG64``);
