@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -95,6 +97,15 @@ def test_field_is_immutable_and_owns_its_mask() -> None:
         field.mines[0, 0] = True
     with pytest.raises(ValueError, match="read-only"):
         field.numbers[0, 0] = 3
+
+
+def test_numbers_are_counted_once_when_first_read() -> None:
+    field = Minefield.from_text("*..\n...\n")
+    copy = pickle.loads(pickle.dumps(field))  # pickled before they were counted
+    assert field.numbers is field.numbers
+    assert copy == field
+    assert copy.numbers.tolist() == field.numbers.tolist() == [[0, 1, 0], [1, 1, 0]]
+    assert not copy.numbers.flags.writeable
 
 
 def test_accessors() -> None:

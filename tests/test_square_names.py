@@ -81,9 +81,11 @@ def test_the_web_page_s_hint_names_the_square_from_1() -> None:
 
 def test_the_web_page_s_script_names_squares_as_square_name_does() -> None:
     # The page names squares in JavaScript; its one spelling must be the core's.
-    script = (REPO / "src" / "minesweep" / "web" / "static" / "app.js").read_text()
+    # The script is ES modules (static/app.js and what it imports): all of them are read.
+    modules = sorted((REPO / "src" / "minesweep" / "web" / "static").glob("*.js"))
+    script = "\n".join(module.read_text() for module in modules)
     spellings = set(re.findall(r"`row \$\{(\w+) \+ 1\}, column \$\{(\w+) \+ 1\}", script))
-    assert spellings, "app.js no longer names squares as 'row R, column C'"
+    assert spellings, "the page's script no longer names squares as 'row R, column C'"
     template = "row {r}, column {c}"
     assert square_name(ROW, COL) == template.format(r=ROW + 1, c=COL + 1)
     # No other spelling of a square: no 0-based "(r, c)" or "r1c4" built in the page.

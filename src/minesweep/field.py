@@ -60,11 +60,12 @@ class Minefield:
 
     def __init__(self, mines: npt.ArrayLike) -> None:
         mask = _as_mask(mines)
-        numbers = adjacent_counts(mask)
         mask.flags.writeable = False
-        numbers.flags.writeable = False
         self._mines = mask
-        self._numbers = numbers
+        # Counted on first read (see ``numbers``): a replay's statistics read
+        # the mask alone, and the counts cost a small replay a tenth of its
+        # reading. The counts follow from the mask, so the field stays immutable.
+        self._numbers: npt.NDArray[np.uint8] | None = None
         self._mine_count = int(np.count_nonzero(mask))
 
     @classmethod
@@ -132,12 +133,17 @@ class Minefield:
     @property
     def numbers(self) -> npt.NDArray[np.uint8]:
         """How many of each square's eight neighbours are mines, read-only."""
-        return self._numbers
+        numbers = self._numbers
+        if numbers is None:
+            numbers = adjacent_counts(self._mines)
+            numbers.flags.writeable = False
+            self._numbers = numbers
+        return numbers
 
     @property
     def nbytes(self) -> int:
         """Bytes held by the field's arrays."""
-        return int(self._mines.nbytes + self._numbers.nbytes)
+        return int(self._mines.nbytes + self.numbers.nbytes)
 
     def is_mine(self, row: int, col: int) -> bool:
         check_position(self.shape, row, col)
@@ -145,7 +151,7 @@ class Minefield:
 
     def adjacent_mines(self, row: int, col: int) -> int:
         check_position(self.shape, row, col)
-        return int(self._numbers[row, col])
+        return int(self.numbers[row, col])
 
     # --- exports --------------------------------------------------------------
 

@@ -247,8 +247,8 @@ def test_a_database_made_before_accounts_gets_its_column(database_url: str) -> N
 
 @pytest.mark.slow
 def test_the_page_registers_signs_in_and_out_renames_and_deletes(tmp_path: Path) -> None:
+    from .browser import CHROMIUM, browser_page
     from .helpers import Server
-    from .test_page import CHROMIUM, browser_page
 
     if CHROMIUM is None:
         pytest.skip("needs Debian's chromium")
@@ -261,21 +261,21 @@ def test_the_page_registers_signs_in_and_out_renames_and_deletes(tmp_path: Path)
             ).fetchone()[0]
 
     def new_game_on(page: Any) -> str:
-        before = page.evaluate("game.id")
+        before = page.evaluate("minesweep.page.game.id")
         page.click("#new")
-        page.wait_for_function(f"game && game.id !== '{before}'")
-        token: str = page.evaluate("game.id")
+        page.wait_for_function(f"minesweep.page.game && minesweep.page.game.id !== '{before}'")
+        token: str = page.evaluate("minesweep.page.game.id")
         return token
 
     server = Server(f"sqlite:///{path}")
     try:
         with browser_page(server) as page:
             assert "guest" in page.inner_text("#whoami")
-            assert account_of_game(page.evaluate("game.id")) is None
+            assert account_of_game(page.evaluate("minesweep.page.game.id")) is None
             page.fill("#accountname", "Alice")
             page.fill("#password", PASSWORD)
             page.click("#register")
-            page.wait_for_function("account !== null")
+            page.wait_for_function("minesweep.page.account !== null")
             assert "Signed in as Alice" in page.inner_text("#whoami")
             assert page.is_hidden("#signin")
             # The session is the cookie, which the page's script cannot read.
@@ -285,23 +285,27 @@ def test_the_page_registers_signs_in_and_out_renames_and_deletes(tmp_path: Path)
             assert account_of_game(new_game_on(page)) is not None
             # A reload keeps the session; signing out ends it.
             page.reload()
-            page.wait_for_function("account !== null && game !== null")
+            page.wait_for_function(
+                "minesweep.page.account !== null && minesweep.page.game !== null"
+            )
             page.click("#signout")
-            page.wait_for_function("account === null")
+            page.wait_for_function("minesweep.page.account === null")
             assert account_of_game(new_game_on(page)) is None
             # Signing in with the form, then a rename and the account's deletion.
             page.fill("#accountname", "alice")
             page.fill("#password", PASSWORD)
             page.press("#password", "Enter")
-            page.wait_for_function("account !== null")
+            page.wait_for_function("minesweep.page.account !== null")
             assert "Signed in as Alice" in page.inner_text("#whoami")
             page.click("#manage summary")
             page.fill("#newname", "Alice Liddell")
             page.press("#newname", "Enter")
-            page.wait_for_function("account && account.name === 'Alice Liddell'")
+            page.wait_for_function(
+                "minesweep.page.account && minesweep.page.account.name === 'Alice Liddell'"
+            )
             page.fill("#deletepassword", PASSWORD)
             page.press("#deletepassword", "Enter")
-            page.wait_for_function("account === null")
+            page.wait_for_function("minesweep.page.account === null")
             assert "deleted" in page.inner_text("#message")
         with contextlib.closing(sqlite3.connect(path)) as connection:
             assert connection.execute("SELECT count(*) FROM web_accounts").fetchone()[0] == 0

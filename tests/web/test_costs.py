@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -473,3 +474,22 @@ def test_every_answer_of_the_api_is_no_store_errors_included(make_client: MakeCl
 def test_the_page_and_its_files_may_be_cached(client: Any) -> None:
     for path in ("/", "/static/app.js", "/openapi.json"):
         assert "no-store" not in client.get(path).headers.get("cache-control", ""), path
+
+
+def test_the_page_s_modules_are_served_as_javascript(client: Any) -> None:
+    # The page loads app.js as a module, and the browser refuses a module (and what it
+    # imports) served with any other type than JavaScript's.
+    assert '<script type="module" src="/static/app.js">' in client.get("/").text
+    waiting, seen = ["app.js"], set()
+    while waiting:
+        name = waiting.pop()
+        seen.add(name)
+        answer = client.get(f"/static/{name}")
+        assert answer.status_code == 200, name
+        assert answer.headers["content-type"].split(";")[0] in (
+            "text/javascript",
+            "application/javascript",
+        ), name
+        imported = re.findall(r'^import \{[^}]*\} from "\./([\w.]+)";$', answer.text, re.M)
+        waiting.extend(module for module in imported if module not in seen)
+    assert len(seen) > 5  # app.js and the modules by job

@@ -1,72 +1,20 @@
-"""The web page (static/app.js) in a real browser: Debian's Chromium driven by Playwright."""
+"""The web page (static/app.js and its modules) in Debian's Chromium, driven by Playwright.
+
+The replay viewer's tests are in test_page_replays.py; the page's handle is browser.py's.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from minesweep.formats import parse_view
 from minesweep.solver import analyze
 
+from .browser import CHROMIUM, answer, browser_page, open_game, read_view
 from .helpers import Server
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@contextlib.contextmanager
-def browser_page(
-    server: Server,
-    *,
-    bypass_csp: bool = True,
-    width: int = 900,
-    height: int = 800,
-    touch: bool = False,
-) -> Iterator[Any]:
-    """A page of Debian's Chromium (headless, driven by Playwright) on the server's game.
-
-    Playwright's polling waits evaluate strings, which the page's policy
-    forbids; tests may lift it for themselves, and the test of the policy
-    keeps it.
-    """
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        try:
-            page = browser.new_page(
-                viewport={"width": width, "height": height},
-                bypass_csp=bypass_csp,
-                has_touch=touch,
-            )
-            page.goto(server.base)
-            page.wait_for_selector(".cell")
-            yield page
-        finally:
-            browser.close()
-
-
-def open_game(page: Any, token: str) -> None:
-    """Point the page at the game ``token`` names (it starts a game of its own first)."""
-    page.wait_for_function("localStorage.getItem('minesweep-game') !== null")
-    page.evaluate(f"localStorage.setItem('minesweep-game', '{token}')")
-    page.reload()
-    page.wait_for_function(f"game && game.id === '{token}'")
 
 
 @pytest.mark.slow
@@ -95,7 +43,7 @@ def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) 
                 target = hidden[0]
                 if use_keyboard:
                     # Walk the cursor there with arrows one way and hjkl the other.
-                    row, col = page.evaluate("cursor")
+                    row, col = page.evaluate("minesweep.page.cursor")
                     page.focus(f'.cell[data-row="{row}"][data-col="{col}"]')
                     vertical = "ArrowDown" if target[0] > row else "ArrowUp"
                     horizontal = "l" if target[1] > col else "h"
@@ -103,7 +51,7 @@ def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) 
                         page.keyboard.press(vertical)
                     for _ in range(abs(target[1] - col)):
                         page.keyboard.press(horizontal)
-                    assert page.evaluate("cursor") == list(target)
+                    assert page.evaluate("minesweep.page.cursor") == list(target)
                     page.keyboard.press("Enter" if len(hidden) % 2 else " ")
                 else:
                     page.click(f'.cell[data-row="{target[0]}"][data-col="{target[1]}"]')
@@ -175,17 +123,16 @@ def test_the_reveal_animation_follows_the_flood_fill(
                 """([view, changed, origin]) => {
                     // Stand in for painting and timers: record what each step draws.
                     const timers = [], steps = [];
-                    const [savedPaint, savedTimeout] = [paint, window.setTimeout];
-                    paint = (r, c) => steps[steps.length - 1].push([r, c]);
+                    const draw = (r, c) => steps[steps.length - 1].push([r, c]);
+                    const savedTimeout = window.setTimeout;
                     window.setTimeout = (callback, delay) => timers.push([delay, callback]);
                     try {
-                        animate(changed, origin, view.map(line => [...line]));
+                        minesweep.animate(changed, origin, view.map(line => [...line]), draw);
                     } finally {
                         window.setTimeout = savedTimeout;
                     }
                     timers.sort((a, b) => a[0] - b[0]);
                     for (const [, callback] of timers) { steps.push([]); callback(); }
-                    paint = savedPaint;
                     return steps;
                 }""",
                 [view, changed, list(origin)],
@@ -195,105 +142,6 @@ def test_the_reveal_animation_follows_the_flood_fill(
     assert [{tuple(square) for square in step} for step in drawn] == flood_steps(
         view, changed, origin
     )
-
-
-def read_view(page: Any, rows: int, cols: int) -> str:
-    """The board as the page shows it, from the buttons' aria-labels."""
-    labels = page.eval_on_selector_all(
-        ".cell", "cells => cells.map(c => c.getAttribute('aria-label'))"
-    )
-    symbols = []
-    for label in labels:
-        what = label.split(": ", 1)[1]
-        if what.startswith("hidden") or what.startswith("question"):
-            symbols.append("#")
-        elif what.startswith("flagged"):
-            symbols.append("F")
-        elif what == "blank":
-            symbols.append(".")
-        else:
-            symbols.append(what[0])
-    return "\n".join("".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows))
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
-def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
-    # A chord that changed nothing, then a loss: the page steps nothing itself.
-    views = [["###", "###"], ["1##", "###"], ["1##", "###"], ["1X*", "#*#"]]
-    data = {
-        "name": "ada",
-        "seconds": 0.0,
-        "rows": 2,
-        "cols": 3,
-        "mines": 3,
-        "history": [{"action": action, "time": 0.0} for action in ("O0,0", "C0,0", "O0,1")],
-        "views": views,
-    }
-    server = Server(f"sqlite:///{tmp_path / 'replay.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            page.evaluate(
-                """async (data) => {
-                    api = async () => data;  // the server's answer, as sent
-                    game = null;  // no game to go back to: the last view stays
-                    await replay("anything");
-                }""",
-                data,
-            )
-            # read_view gives a mine's label's first letter: "e"xploded, "m"ine.
-            assert read_view(page, 2, 3) == "1em\n#m#"
-            # The bar is the replay's, as it ended (no game to go back to).
-            assert bar(page) == ("3", "0", "replay: lost")
-            assert "Replay over" in page.inner_text("#message")
-    finally:
-        server.stop()
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
-def test_clicks_during_a_replay_leave_the_game_alone(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'replay-clicks.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            page.click('[aria-label="row 8, column 15: hidden"]')
-            page.wait_for_selector(".cell.open")
-            page.wait_for_timeout(300)  # the opening's animation
-            token = page.evaluate("game.id")
-            header = {"Authorization": f"Bearer {token}"}
-            before = server.http.get("/api/game", headers=header).json()
-            # A replay of another (made-up) game, slow enough to click into.
-            data = {
-                "name": "ada",
-                "seconds": 1.0,
-                "rows": 2,
-                "cols": 3,
-                "history": [{"action": "O0,0", "time": 1.0}],
-                "views": [["###", "###"], ["1##", "###"]],
-            }
-            page.evaluate(
-                """(data) => {
-                    api = async () => data;
-                    window.replayDone = replay("anything").then(() => true);
-                }""",
-                data,
-            )
-            # The viewer is open, with the replay's own EVF file offered.
-            assert page.is_visible("#viewer")
-            assert page.get_attribute("#evflink", "href") == "/api/replays/anything.evf"
-            page.click('.cell[data-row="1"][data-col="2"]')
-            page.keyboard.press("Enter")
-            page.keyboard.press("f")
-            page.click("#hint")
-            page.click("#undo")
-            page.wait_for_function("window.replayDone")
-            after = server.http.get("/api/game", headers=header).json()
-            assert (after["version"], after["actions"]) == (before["version"], before["actions"])
-            # The board is the player's game again.
-            assert read_view(page, 16, 30) == "\n".join(after["view"])
-            assert page.is_hidden("#viewer")
-    finally:
-        server.stop()
 
 
 @pytest.mark.slow
@@ -355,7 +203,7 @@ def test_a_loss_with_the_overlay_on_shows_the_result(tmp_path: Path) -> None:
             page.click("#overlay")
             page.wait_for_selector(".cell .p")
             page.click(f'.cell[data-row="{mine[0]}"][data-col="{mine[1]}"]')
-            page.wait_for_function("game.status === 'lost'")
+            page.wait_for_function("minesweep.page.game.status === 'lost'")
             page.wait_for_function(
                 "document.getElementById('message').textContent.startsWith('Lost')"
             )
@@ -367,74 +215,6 @@ def test_a_loss_with_the_overlay_on_shows_the_result(tmp_path: Path) -> None:
 
 
 # --- replay files ------------------------------------------------------------------------------
-
-REPLAYS = Path(__file__).parent.parent / "replays" / "data"
-#: A replay's view codes as read_view reads the page: a mine's label's first letter.
-SHOWN = {0: ".", **{n: str(n) for n in range(1, 9)}, 10: "#", 11: "F", 14: "w", 15: "e"}
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
-def test_a_replay_file_steps_click_by_click_with_the_solvers_verdict(tmp_path: Path) -> None:
-    from minesweep.replays import read
-    from minesweep.replays.clicks import analyse_clicks
-    from minesweep.replays.verdict import judge_clicks
-
-    path = REPLAYS / "test_subject.rmv"
-    replay = read(path)
-    analysis = analyse_clicks(replay)
-    table = judge_clicks(replay, analysis)
-    count = len(table.clicks)
-
-    def view(index: int) -> str:
-        lines = analysis.view(index).tolist()
-        return "\n".join("".join(SHOWN[code] for code in line) for line in lines)
-
-    server = Server(f"sqlite:///{tmp_path / 'replay-file.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            page.set_input_files("#replayfile", str(path))
-            page.wait_for_selector("#viewer:not([hidden])")
-            assert page.inner_text("#frame") == f"Click 1 of {count}"
-            assert read_view(page, 8, 8) == view(0)
-            assert "test_subject.rmv" in page.inner_text("#viewertitle")
-            assert "3BV" in page.inner_text("#headline")
-            assert page.locator("#checks li").count() >= 1
-            # Step to the first click the solver judged after the first one.
-            judged = next(c for c in table.clicks if c.judged and not c.first)
-            for _ in range(judged.index):
-                page.keyboard.press("ArrowRight")
-            assert page.inner_text("#frame") == f"Click {judged.index + 1} of {count}"
-            assert read_view(page, 8, 8) == view(judged.view)
-            marked = page.eval_on_selector_all(
-                ".cell.clicked", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col])"
-            )
-            assert marked == [[judged.row, judged.col]]
-            note = page.inner_text("#note")
-            assert f"{judged.mine_chance * 100:.1f}%" in note
-            assert f"{judged.luck:.3f}" in note
-            page.click("#prev")
-            assert page.inner_text("#frame") == f"Click {judged.index} of {count}"
-            page.keyboard.press("End")
-            assert page.inner_text("#frame") == f"End, after {count} clicks"
-            assert read_view(page, 8, 8) == view(len(analysis.views) - 1)
-            assert page.is_disabled("#next")
-            # Back to the player's own game, as it was.
-            page.keyboard.press("Escape")
-            assert page.is_hidden("#viewer")
-            assert page.locator(".cell").count() == 16 * 30
-            # A file that is no replay says why, and leaves the game alone.
-            junk = tmp_path / "junk.avf"
-            junk.write_bytes(b"not a replay at all")
-            page.set_input_files("#replayfile", str(junk))
-            page.wait_for_function(
-                "document.getElementById('message').textContent.startsWith('junk.avf: at byte')"
-            )
-            assert page.is_hidden("#viewer")
-    finally:
-        server.stop()
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_finished_game_downloads_as_an_evf_file(tmp_path: Path) -> None:
@@ -460,7 +240,7 @@ def test_a_finished_game_downloads_as_an_evf_file(tmp_path: Path) -> None:
                 move = {"action": "reveal", "row": r, "col": c, "version": version}
                 server.http.post("/api/game/actions", json=move, headers=header)
             page.reload()
-            page.wait_for_function("game && game.status === 'lost'")
+            page.wait_for_function("minesweep.page.game && minesweep.page.game.status === 'lost'")
             with page.expect_download() as download:
                 page.click("#download")
             saved = download.value
@@ -514,17 +294,12 @@ def test_an_empty_leaderboard_is_a_sentence_and_the_first_reveal_clears_the_welc
             assert page.inner_text("#message") == "New game: click any square."
             page.click('[aria-label="row 8, column 15: hidden"]')
             page.wait_for_selector(".cell.open")
-            page.wait_for_function("game.status === 'playing'")
+            page.wait_for_function("minesweep.page.game.status === 'playing'")
             assert page.inner_text("#message") == ""
             # With a score, the list shows and the sentence goes.
-            page.evaluate(
-                """async () => {
-                    const score = { name: "ada", seconds: 9.5, bbbv: 30, win_rate: 1, games: 1,
-                                    replay: "x".repeat(16) };
-                    api = async () => ({ scores: [score] });
-                    await leaderboard();
-                }"""
-            )
+            score = {"name": "ada", "seconds": 9.5, "bbbv": 30, "win_rate": 1, "games": 1}
+            answer(page, "**/api/leaderboards/**", {"scores": [{**score, "replay": "x" * 16}]})
+            page.evaluate("minesweep.leaderboard()")
             assert page.locator("#leaderboard li").count() == 1
             assert page.locator("#noscores").is_hidden()
     finally:
@@ -537,7 +312,10 @@ def test_on_a_phone_expert_squares_stay_tappable_and_the_board_scrolls(tmp_path:
     server = Server(f"sqlite:///{tmp_path / 'phone.sqlite3'}")
     try:
         with browser_page(server, width=390, height=844) as page:
-            assert page.evaluate("[game.rows, game.cols]") == [16, 30]  # expert, the default
+            assert page.evaluate("[minesweep.page.game.rows, minesweep.page.game.cols]") == [
+                16,
+                30,
+            ]  # expert, the default
             box = page.locator(".cell").first.bounding_box()
             assert box is not None
             assert box["width"] >= 24
@@ -559,81 +337,6 @@ def test_on_a_phone_expert_squares_stay_tappable_and_the_board_scrolls(tmp_path:
 # --- the viewer apart from the live game ------------------------------------------------------
 
 
-def bar(page: Any) -> tuple[str, str, str]:
-    """The bar's counters as shown: mines left, time, status."""
-    return (page.inner_text("#left"), page.inner_text("#time"), page.inner_text("#status"))
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
-def test_a_replay_file_opens_with_probabilities_on_and_shows_its_own_counters(
-    tmp_path: Path,
-) -> None:
-    # The live game is beginner (9×9), the file expert (16×30): before the fix the
-    # viewer painted the game's probabilities onto the file's board, and past row 9
-    # read a row the overlay does not have (a TypeError, and no frame shown).
-    path = REPLAYS / "test_subject.evf"
-    server = Server(f"sqlite:///{tmp_path / 'viewer-apart.sqlite3'}")
-    try:
-        # What the server says of the file: its last board and its result.
-        data = server.http.post(
-            "/api/replay-files?name=test_subject.evf",
-            content=path.read_bytes(),
-            headers={"Content-Type": "application/octet-stream"},
-        ).json()
-        flags = sum(line.count("F") + line.count("!") for line in data["views"][-1])
-        end = data["clicks"][-1]["time"]
-        created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
-        with browser_page(server) as page:
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            open_game(page, created["id"])
-            page.click('[aria-label="row 5, column 5: hidden"]')
-            page.wait_for_selector(".cell.open")
-            page.click("#overlay")
-            page.wait_for_selector(".cell .p")
-            page.wait_for_timeout(300)  # the opening's animation
-            live = bar(page)
-            assert live[2].startswith("playing (assisted)")
-            shown_odds = page.locator(".cell .p").count()
-            page.set_input_files("#replayfile", str(path))
-            page.wait_for_selector("#viewer:not([hidden])")
-            page.wait_for_function("document.getElementById('frame').textContent !== ''")
-            assert errors == []
-            assert page.inner_text("#frame").startswith("Click 1 of ")
-            assert page.locator(".cell").count() == 16 * 30
-            assert page.locator(".cell .p").count() == 0  # the game's odds are not the file's
-            # The bar is the replay's: its 99 mines, its clock, its state.
-            assert bar(page) == ("99", "0", "replay: ready")
-            page.keyboard.press("End")
-            assert bar(page) == (
-                str(99 - flags),
-                f"{end:.0f}",
-                "replay: won" if data["summary"]["won"] else "replay: lost",
-            )
-            # The live game's clock does not run over the replay's.
-            page.wait_for_timeout(600)
-            assert bar(page)[2].startswith("replay: ")
-            # Back: the game's board, probabilities and counters again, untouched.
-            page.keyboard.press("Escape")
-            assert page.is_hidden("#viewer")
-            assert page.locator(".cell").count() == 81
-            assert page.locator(".cell .p").count() == shown_odds
-            assert bar(page)[0] == live[0]
-            assert bar(page)[2] == live[2]
-            # A file smaller than the game (8×8 on 9×9): no odds of the game on it either.
-            page.set_input_files("#replayfile", str(REPLAYS / "test_subject.rmv"))
-            page.wait_for_function(
-                "document.getElementById('viewertitle').textContent.startsWith('test_subject.rmv')"
-            )
-            assert page.locator(".cell").count() == 64
-            assert page.locator(".cell .p").count() == 0
-            assert bar(page) == ("10", "0", "replay: ready")
-            assert errors == []
-    finally:
-        server.stop()
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 @pytest.mark.parametrize("width", [1400, 900, 390])
@@ -646,9 +349,10 @@ def test_the_probabilities_fit_their_squares(tmp_path: Path, width: int) -> None
                 """() => {
                     // The widest texts there are: 100, 0 (safe), two digits, one.
                     const values = [1, 0, 0.57, 0.07, 0.995];
-                    overlay = game.view.map((line, r) =>
+                    const page = minesweep.page;
+                    page.overlay = page.game.view.map((line, r) =>
                         [...line].map((_, c) => values[(r + c) % values.length]));
-                    paintAll();
+                    minesweep.paintAll();
                     const spills = [];
                     for (const span of document.querySelectorAll(".cell .p")) {
                         // The text's own extent, whatever the square clips.
@@ -704,7 +408,7 @@ def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_ove
             # A tap reveals.
             page.tap('.cell[data-row="4"][data-col="4"]')
             page.wait_for_selector('.cell.open[data-row="4"][data-col="4"]')
-            page.wait_for_function("game.status === 'playing'")
+            page.wait_for_function("minesweep.page.game.status === 'playing'")
             # The face follows the status when the board is painted: wait for it.
             page.wait_for_selector('#face[data-state="playing"]')
             # A long press (a finger held 0.7 s, by the browser's own touch events) flags.
@@ -723,10 +427,13 @@ def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_ove
             # A mine tapped: the face is knocked out; tapped, it starts a new game.
             r, c = mines[1]
             page.tap(f'.cell[data-row="{r}"][data-col="{c}"]')
-            page.wait_for_function("game.status === 'lost'")
+            page.wait_for_function("minesweep.page.game.status === 'lost'")
             page.wait_for_selector('#face[data-state="lost"]')
             page.tap("#face")
-            page.wait_for_function(f"game.id !== '{created['id']}' && game.status === 'ready'")
+            page.wait_for_function(
+                f"minesweep.page.game.id !== '{created['id']}'"
+                " && minesweep.page.game.status === 'ready'"
+            )
             page.wait_for_selector('#face[data-state="ready"]')
             assert page.inner_text("#left") == "10"
     finally:
@@ -739,7 +446,7 @@ def test_enter_on_a_focused_button_is_the_buttons_not_a_reveal(tmp_path: Path) -
     server = Server(f"sqlite:///{tmp_path / 'enter-button.sqlite3'}")
     try:
         with browser_page(server) as page:
-            page.wait_for_function("game && game.status === 'ready'")
+            page.wait_for_function("minesweep.page.game && minesweep.page.game.status === 'ready'")
             page.focus("#flagmode")
             page.keyboard.press("Enter")
             page.keyboard.press(" ")
@@ -747,13 +454,13 @@ def test_enter_on_a_focused_button_is_the_buttons_not_a_reveal(tmp_path: Path) -
             page.wait_for_timeout(500)
             # The button toggled (three times), and no square under the cursor opened.
             assert page.get_attribute("#flagmode", "aria-pressed") == "true"
-            assert page.evaluate("game.status") == "ready"
+            assert page.evaluate("minesweep.page.game.status") == "ready"
             assert page.locator(".cell.open").count() == 0
             # The board's own keys still play: the cursor's square opens on Enter.
             page.focus('.cell[tabindex="0"]')
             page.click("#flagmode")  # flag mode off again, by mouse
             page.focus('.cell[tabindex="0"]')
             page.keyboard.press("Enter")
-            page.wait_for_function("game.status === 'playing'")
+            page.wait_for_function("minesweep.page.game.status === 'playing'")
     finally:
         server.stop()

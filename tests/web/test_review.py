@@ -256,8 +256,8 @@ def _held_records(url: str) -> list[str]:
 def test_an_operator_confirms_and_voids_through_the_page_and_the_player_reads_why(
     tmp_path: Any,
 ) -> None:
+    from .browser import CHROMIUM, browser_page
     from .helpers import Server
-    from .test_page import CHROMIUM, browser_page
 
     if CHROMIUM is None:
         pytest.skip("needs Debian's chromium")
@@ -269,7 +269,9 @@ def test_an_operator_confirms_and_voids_through_the_page_and_the_player_reads_wh
         page.fill("#accountname", name)
         page.fill("#password", PASSWORD)
         page.press("#password", "Enter")
-        page.wait_for_function(f"account !== null && account.name === '{name}'")
+        page.wait_for_function(
+            f"minesweep.page.account !== null && minesweep.page.account.name === '{name}'"
+        )
 
     def fits(page: Any) -> None:
         """Every control of the panel is on a 360 px screen, and big enough to tap."""
@@ -288,7 +290,7 @@ def test_an_operator_confirms_and_voids_through_the_page_and_the_player_reads_wh
         with browser_page(server, width=360, height=740) as page:
             assert page.is_hidden("#reviews")  # a guest has none
             sign_in(page, "olga")
-            page.wait_for_function("account.operator === true")
+            page.wait_for_function("minesweep.page.account.operator === true")
             page.click("#reviews summary")
             pending = page.locator("#pendinglist > li")
             pending.first.wait_for()
@@ -337,7 +339,7 @@ def test_an_operator_confirms_and_voids_through_the_page_and_the_player_reads_wh
             assert "(0 waiting)" in page.inner_text("#reviews summary")
             # The player signs in: their records, one confirmed and one voided, with why.
             page.click("#signout")
-            page.wait_for_function("account === null")
+            page.wait_for_function("minesweep.page.account === null")
             assert page.is_hidden("#reviews")
             sign_in(page, "ada")
             page.wait_for_selector("#reviews:not([hidden])")

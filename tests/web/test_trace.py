@@ -428,7 +428,7 @@ def test_the_page_records_a_hands_mouse_and_its_win_ranks_once_reviewed(tmp_path
     would not rank: the test moves the mouse along bowed, jittered paths with
     pauses of varied length, as a hand does.
     """
-    from .test_page import CHROMIUM, browser_page, open_game, read_view
+    from .browser import CHROMIUM, browser_page, open_game, read_view
 
     if CHROMIUM is None:
         pytest.skip("needs Debian's chromium")
@@ -484,7 +484,9 @@ def test_the_page_records_a_hands_mouse_and_its_win_ranks_once_reviewed(tmp_path
                     f'.cell.open[data-row="{target[0]}"][data-col="{target[1]}"]'
                 )
                 page.wait_for_timeout(rng.uniform(150, 700))  # looking for the next square
-            page.wait_for_function("game.status === 'won' && game.ranked !== undefined")
+            page.wait_for_function(
+                "minesweep.page.game.status === 'won' && minesweep.page.game.ranked !== undefined"
+            )
             state = server.http.get("/api/game", headers=auth(created["id"])).json()
             assert state["status"] == "won"
             # The first win of a board would top it: held for an operator's review.

@@ -13,17 +13,11 @@ import numpy.typing as npt
 
 from ..field import Minefield
 from ._bytes import ByteReader
-from .model import (
-    CODE_BY_KIND,
-    EventColumns,
-    EventKind,
-    FieldMask,
-    lazy_field,
-)
+from .model import CODE_BY_KIND, EventColumns, EventKind
 
 __all__ = [
     "check_board", "check_times", "event_arrays", "field_from_cells", "field_from_mask",
-    "lazy_field_from_cells", "make_events", "mask_from_mask", "shift_chord_kinds",
+    "make_events", "shift_chord_kinds",
 ]  # fmt: skip
 
 
@@ -39,25 +33,10 @@ def field_from_cells(
     """The field with a mine on each ``(row, col)`` of ``cells``, counted from ``base``.
 
     A mine off the board or listed twice is a corrupt file: the error names
-    ``offset``, where the list of mines starts.
+    ``offset``, where the list of mines starts. (The field counts its
+    numbers when they are first read: the statistics need the mask alone.)
     """
     return Minefield(_mask_of_cells(rows, cols, cells, reader, offset, base))
-
-
-def lazy_field_from_cells(
-    rows: int,
-    cols: int,
-    cells: Sequence[tuple[int, int]],
-    reader: ByteReader,
-    offset: int,
-    *,
-    base: int = 0,
-) -> Minefield:
-    """:func:`field_from_cells`, the Minefield built when ``Replay.field`` is first read.
-
-    (See :class:`.model.FieldMask`: the statistics need the mask alone.)
-    """
-    return lazy_field(FieldMask(_mask_of_cells(rows, cols, cells, reader, offset, base)))
 
 
 def _mask_of_cells(
@@ -90,16 +69,6 @@ def field_from_mask(mask: npt.NDArray[np.bool_], reader: ByteReader, offset: int
     """The field of a ``rows x cols`` mask; an empty board is a corrupt file."""
     check_board(mask, reader, offset)
     return Minefield(mask)
-
-
-def mask_from_mask(mask: npt.NDArray[np.bool_], reader: ByteReader, offset: int) -> FieldMask:
-    """:func:`field_from_mask`, the Minefield built when ``Replay.field`` is first read.
-
-    (See :class:`.model.FieldMask`: a 2-D bool mask, once non-empty, makes
-    a Minefield without fail, so building it later raises nothing new.)
-    """
-    check_board(mask, reader, offset)
-    return FieldMask(mask)
 
 
 def check_board(mask: npt.NDArray[np.bool_], reader: ByteReader, offset: int) -> None:

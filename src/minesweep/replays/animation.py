@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import SettingsError
 from ..squares import GLYPH_EXPLODED, GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_MINE, GLYPH_WRONG_FLAG
 from .clicks import analyse_clicks
-from .model import Replay, event_columns, mine_mask
+from .model import Replay, event_columns
 from .stats import replay_stats
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
 def _final_view(replay: Replay, last: bytes, won: bool, lost: bool) -> bytes:
     """The last view with every mine flagged after a win, the mines shown after a loss."""
     view = np.frombuffer(last, np.uint8).copy()
-    mines = mine_mask(replay).reshape(-1)
+    mines = replay.field.mines.reshape(-1)
     hidden_mines = mines & (view == GLYPH_HIDDEN)
     if won:
         view[hidden_mines] = GLYPH_FLAG
@@ -194,7 +194,7 @@ def gif(
     if isinstance(size, bool) or not isinstance(size, int) or size < 8:
         raise SettingsError(f"size must be an int of at least 8 pixels, got {size!r}")
     plan = frames(replay, speed=speed, cap=cap)
-    rows, cols = mine_mask(replay).shape
+    rows, cols = replay.field.shape
     analysis_stats = replay_stats(replay)
     caption_height = size + 4
     width, height = cols * size, rows * size + caption_height

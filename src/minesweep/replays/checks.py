@@ -12,7 +12,7 @@ from __future__ import annotations
 from .model import Replay
 from .stats import ReplayStats
 
-__all__ = ["LEVELS", "check"]
+__all__ = ["LEVELS", "check", "check_values"]
 
 #: How far a claimed time may be from the events' time: Arbiter's clock
 #: ticks in hundredths, and the header and events round apart.
@@ -25,24 +25,28 @@ LEVELS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 3
 
 def check(replay: Replay, stats: ReplayStats) -> list[str]:
     """Each way the header disagrees with the board and events, as a sentence."""
+    return check_values(replay, bbbv=stats.bbbv, won=stats.won, rtime=stats.rtime)
+
+
+def check_values(replay: Replay, *, bbbv: int, won: bool, rtime: float) -> list[str]:
+    """:func:`check` given the three statistics it compares (``ReplayStats``' fields)."""
     found: list[str] = []
     claims = replay.claims
-    if claims.bbbv is not None and claims.bbbv != stats.bbbv:
-        found.append(f"the header's 3BV is {claims.bbbv}, the board's is {stats.bbbv}")
+    if claims.bbbv is not None and claims.bbbv != bbbv:
+        found.append(f"the header's 3BV is {claims.bbbv}, the board's is {bbbv}")
     level = dict(replay.extra).get("level")
-    if level in LEVELS and LEVELS[level] != (replay.rows, replay.cols, replay.mines):
+    field = replay.field
+    if level in LEVELS and LEVELS[level] != (*field.shape, field.mine_count):
         found.append(
-            f"the header says {level}, the board is {replay.rows}x{replay.cols} "
-            f"with {replay.mines} mines"
+            f"the header says {level}, the board is {field.rows}x{field.cols} "
+            f"with {field.mine_count} mines"
         )
-    if claims.completed is not None and claims.completed != stats.won:
+    if claims.completed is not None and claims.completed != won:
         said, shown = (
             ("won" if claims.completed else "not won"),
-            ("won" if stats.won else "not won"),
+            ("won" if won else "not won"),
         )
         found.append(f"the header says the game was {said}; the events show it {shown}")
-    if claims.rtime is not None and stats.won and abs(claims.rtime - stats.rtime) > TIME_TOLERANCE:
-        found.append(
-            f"the header's time is {claims.rtime:.3f} s, the events take {stats.rtime:.3f} s"
-        )
+    if claims.rtime is not None and won and abs(claims.rtime - rtime) > TIME_TOLERANCE:
+        found.append(f"the header's time is {claims.rtime:.3f} s, the events take {rtime:.3f} s")
     return found

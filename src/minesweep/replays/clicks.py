@@ -87,8 +87,6 @@ from .model import (
     Replay,
     event_columns,
     event_time,
-    mine_mask,
-    slot_constructor,
 )
 
 if TYPE_CHECKING:
@@ -252,7 +250,7 @@ def analyse_everything(
     The sums are :class:`.operations.OperationStats`' fields in its order
     (counts as floats); an empty list unless ``with_operations``.
     """
-    mines = mine_mask(replay)
+    mines = replay.field.mines
     rows, cols = mines.shape
     columns = event_columns(replay)
     # C-contiguous arrays of one dtype each (the read-only mask, EventColumns'
@@ -300,7 +298,7 @@ def _analysis_of(
     start = float(times[start_at]) if start_at >= 0 else 0.0
     # Without a win or loss, the last event's (0.0 without events).
     end = float(times[end_at if end_at >= 0 else -1]) if len(times) else 0.0
-    return _new_analysis(
+    return ClickAnalysis(
         rows=rows,
         cols=cols,
         left=counters.left,
@@ -369,9 +367,6 @@ class ViewRows(ArrayRecords[bytes]):
         flat = self.rows.tobytes()
         size = self.rows.shape[1]
         return tuple(flat[at : at + size] for at in range(0, len(flat), size))
-
-
-_new_analysis = slot_constructor(ClickAnalysis)
 
 
 def replay_game(replay: Replay, analysis: ClickAnalysis | None = None) -> Game:

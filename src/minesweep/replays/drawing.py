@@ -24,7 +24,7 @@ import numpy.typing as npt
 from .. import svg
 from ..squares import GLYPH_HIDDEN, square_tag
 from .clicks import analyse_clicks, replay_game
-from .model import Replay, draw_with, mine_mask
+from .model import Replay, draw_with
 from .stats import replay_stats
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def picture(replay: Replay, *, size: int = 24, theme: str = "classic") -> str:
     clicks = analyse_clicks(replay)
     stats = replay_stats(replay, clicks=clicks)
     view = replay_game(replay, clicks).glyphs()
-    rows, cols = mine_mask(replay).shape
+    rows, cols = replay.field.shape
     who = replay.player or "anonymous"
     result = "won" if stats.won else "not won"
     game = f"{replay.format.upper()}, {rows} by {cols}, {replay.mines} mines"

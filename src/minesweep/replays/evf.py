@@ -26,9 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, event_arrays, mask_from_mask
+from ._common import check_times, event_arrays, field_from_mask
 from .avf import parse_arbiter_times
-from .model import EVENT_KINDS, EventKind, Replay, lazy_field, new_claims, new_replay
+from .model import EVENT_KINDS, Claims, EventKind, Replay
 
 __all__ = ["read_evf", "write_evf"]
 
@@ -92,7 +92,7 @@ def read_evf(data: bytes, where: str) -> Replay:
     bitmap = np.frombuffer(data, np.uint8, (size + 7) // 8, board_at)
     reader.offset += (size + 7) // 8
     mask = np.unpackbits(bitmap, count=size).view(np.bool_).reshape(rows, cols)
-    field = mask_from_mask(mask, reader, board_at)
+    field = field_from_mask(mask, reader, board_at)
     if field.mine_count != mines:
         raise reader.error(
             f"the header says {mines} mines, the bitmap has {field.mine_count}", board_at
@@ -111,10 +111,10 @@ def read_evf(data: bytes, where: str) -> Replay:
         raise reader.error(f"{reader.left} bytes after the checksum")
     if checksum:
         extra.append(("checksum", checksum.hex()))
-    return new_replay(
+    return Replay(
         format="evf",
         version=version,
-        field=lazy_field(field),
+        field=field,
         events=event_arrays(times, codes, xs, ys),
         cell_px=cell_px,
         software=software,
@@ -123,7 +123,7 @@ def read_evf(data: bytes, where: str) -> Replay:
         mode=mode,
         start_us=start_us,
         end_us=end_us,
-        claims=new_claims(
+        claims=Claims(
             bbbv=bbbv,
             rtime=rtime_ms / 1000,
             completed=bool(flags & _COMPLETED),

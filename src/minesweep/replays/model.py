@@ -7,11 +7,12 @@ top-left corner; turning them into clicks is :mod:`.clicks`' job, and
 statistics are computed from those clicks, never taken from the header. What
 the header claims is kept apart (:class:`Claims`) so that it can be checked.
 
-A reader's replay holds its events as columns and its board as a mine
-mask, and builds the tuple of :class:`MouseEvent` and the
-:class:`~minesweep.field.Minefield` the first time ``events`` or ``field``
-is read (see "kept as columns until asked for" below): the statistics need
-neither, and building them cost more than computing the statistics.
+A reader's replay holds its events as columns and builds the tuple of
+:class:`MouseEvent` the first time ``events`` is read (see "records kept as
+arrays until asked for" below); its :class:`~minesweep.field.Minefield`
+counts its numbers the first time they are read. The statistics need
+neither (the kernels take the mask and count for themselves), and building
+them cost more than computing the statistics.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar, cast, overload
+from typing import Literal, NamedTuple, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -103,22 +104,17 @@ class Replay:
     #: Other named values the file holds (identifiers, skin, question marks ...), as text.
     extra: tuple[tuple[str, str], ...] = ()
 
-    # These read the mask a reader left (see FieldMask) without building the field.
-
     @property
     def rows(self) -> int:
-        rows: int = mine_mask(self).shape[0]
-        return rows
+        return self.field.rows
 
     @property
     def cols(self) -> int:
-        cols: int = mine_mask(self).shape[1]
-        return cols
+        return self.field.cols
 
     @property
     def mines(self) -> int:
-        mine_count: int = _FIELD.raw(self).mine_count  # a FieldMask's or a Minefield's
-        return mine_count
+        return self.field.mine_count
 
     def _repr_svg_(self) -> str:
         """The final board, with the player, time, 3BV and 3BV/s under it, for Jupyter.
@@ -265,129 +261,6 @@ class EventColumns(ArrayRecords[MouseEvent]):
         return tuple(map(tuple.__new__, repeat(MouseEvent), rows))
 
 
-T = TypeVar("T")
-
-
-class _Deferred(Protocol):
-    def build(self) -> Any: ...
-
-
-class _DeferredSlot:
-    """A slot of a frozen dataclass that may hold a ``kind`` until read; read, it holds the build.
-
-    ``setattr(cls, name, _DeferredSlot(cls.__dict__[name], kind))`` after the
-    class is made: the slot descriptor stays where the value lives, and this
-    one, in its place, builds on the first read (the dataclass's ``__init__``,
-    ``__eq__``, ``__repr__``, pickling and ``dataclasses.replace`` all go
-    through it).
-    """
-
-    def __init__(self, slot: Any, kind: type[_Deferred]) -> None:
-        self.slot = slot
-        self.kind = kind
-
-    def __get__(self, owner_object: object, owner: type | None = None) -> Any:
-        if owner_object is None:
-            return self
-        value = self.slot.__get__(owner_object, owner)
-        if type(value) is self.kind:
-            value = value.build()
-            self.slot.__set__(owner_object, value)
-        return value
-
-    def __set__(self, owner_object: object, value: object) -> None:
-        self.slot.__set__(owner_object, value)
-
-    def __delete__(self, owner_object: object) -> None:
-        self.slot.__delete__(owner_object)
-
-    def raw(self, owner_object: object) -> Any:
-        """What the slot holds, built or not."""
-        return self.slot.__get__(owner_object)
-
-
-def held(owner_object: object, name: str) -> Any:
-    """What the deferred field ``name`` of ``owner_object`` holds now, built or not."""
-    deferred: _DeferredSlot = type(owner_object).__dict__[name]
-    return deferred.raw(owner_object)
-
-
-def defer(cls: type, name: str, kind: type[_Deferred]) -> _DeferredSlot:
-    """Let field ``name`` of the slotted dataclass ``cls`` hold a ``kind``, built when read."""
-    deferred = _DeferredSlot(cls.__dict__[name], kind)
-    setattr(cls, name, deferred)
-    return deferred
-
-
-class FieldMask:
-    """A reader's mine mask, until ``Replay.field`` is read: then the Minefield of it.
-
-    The statistics need the mask alone (the kernels count the numbers
-    themselves); a Minefield's own counts cost a small replay a tenth of
-    its reading. The mask is C-contiguous bools, read-only like a
-    Minefield's (the kernels are compiled for that one type); the reader
-    has checked it is not empty, so building it later raises nothing.
-    """
-
-    __slots__ = ("mask", "mine_count")
-
-    def __init__(self, mask: npt.NDArray[np.bool_]) -> None:
-        mask = np.ascontiguousarray(mask, np.bool_)
-        mask.flags.writeable = False
-        self.mask = mask
-        self.mine_count = int(np.count_nonzero(mask))
-
-    def build(self) -> Minefield:
-        return Minefield(self.mask)
-
-
-_FIELD = defer(Replay, "field", FieldMask)
-
-
-def lazy_field(mask: FieldMask) -> Minefield:
-    """What a reader passes as ``Replay(field=...)``: the mask, made a Minefield when read."""
-    return cast("Minefield", mask)
-
-
-def mine_mask(replay: Replay) -> npt.NDArray[np.bool_]:
-    """The replay's mine mask (C-contiguous, read-only), without building its field."""
-    value = _FIELD.raw(replay)
-    if type(value) is FieldMask:
-        return value.mask
-    mask: npt.NDArray[np.bool_] = value.mines
-    return mask
-
-
-def slot_constructor(cls: type[T]) -> Callable[..., T]:
-    """A constructor of the frozen slotted dataclass ``cls`` taking every field by keyword.
-
-    The same object as ``cls(**fields)``, made twice as fast: a frozen
-    dataclass's ``__init__`` sets each field through ``object.__setattr__``
-    (150 ns a field on a small machine), this one through the slot's own
-    setter; a batch of replays sets a hundred fields a file (Replay, Claims,
-    ClickAnalysis, ReplayStats). ``cls`` must have no ``__post_init__`` and
-    the caller gives every field (defaults are not filled in); a deferred
-    field (:func:`defer`) takes its value as stored.
-    """
-    if "__post_init__" in cls.__dict__:
-        raise TypeError(f"{cls.__name__} has a __post_init__ the fast constructor would skip")
-    names = [field.name for field in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    setters: dict[str, Any] = {}
-    for index, name in enumerate(names):
-        descriptor = cls.__dict__[name]
-        slot = descriptor.slot if isinstance(descriptor, _DeferredSlot) else descriptor
-        setters[f"_set{index}"] = slot.__set__
-    lines = [f"def make(*, {', '.join(names)}):", "    made = _new(_cls)"]
-    lines += [f"    _set{index}(made, {name})" for index, name in enumerate(names)]
-    lines.append("    return made")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, **setters}
-    # Our own field names into a def, as dataclasses makes __init__.
-    exec("\n".join(lines), namespace)
-    make: Callable[..., T] = namespace["make"]
-    make.__qualname__ = f"{cls.__qualname__} (fast)"
-    return make
-
-
 def event_columns(replay: Replay) -> EventColumns:
     """The replay's events as columns (a reader's own, or made of its tuple of events)."""
     return EventColumns.of_events(replay.events)
@@ -399,9 +272,3 @@ def event_time(replay: Replay, index: int) -> float:
     if isinstance(events, EventColumns):
         return float(events.times[index])
     return float(events[index].time)
-
-
-#: ``Replay(...)`` and ``Claims(...)`` with every field given, for the readers
-#: (see :func:`slot_constructor`).
-new_replay = slot_constructor(Replay)
-new_claims = slot_constructor(Claims)

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from ..field import Minefield
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, event_arrays, lazy_field_from_cells
+from ._common import check_times, event_arrays, field_from_cells
 from .model import CODE_BY_KIND, Claims, EventColumns, Replay
 
 __all__ = ["read_mvf"]
@@ -130,7 +130,7 @@ def _board(reader: ByteReader, base: int) -> tuple[int, int, Minefield]:
     reader.need(2 * mines, f"the {mines} mine positions")
     pairs = reader.take(2 * mines, "the mine positions")
     cells = list(zip(pairs[1::2], pairs[::2], strict=True))
-    return cols, rows, lazy_field_from_cells(rows, cols, cells, reader, mines_at, base=base)
+    return cols, rows, field_from_cells(rows, cols, cells, reader, mines_at, base=base)
 
 
 def _read_097(reader: ByteReader, version: str, *, funny: bool) -> Replay:

@@ -54,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .clicks import ClickAnalysis, ClickEffect, ClickKind, ClickRows, GameEnd, ViewRows
-from .model import CODE_BY_KIND, Replay, event_columns, slot_constructor
+from .model import CODE_BY_KIND, Replay, event_columns
 
 if TYPE_CHECKING:
     from ._kernels import Operations
@@ -65,6 +65,7 @@ __all__ = [
     "click_operations",
     "operation_fields",
     "operation_stats",
+    "operation_sums",
 ]
 
 #: Formats whose off-board positions ms-toollib moves to its sentinel (see .clicks).
@@ -268,7 +269,7 @@ def operation_stats(
 ) -> OperationStats:
     """The game's operation statistics (see the module's documentation)."""
     if operations is None:
-        return _make_operation_stats(**operation_fields(_operations(replay, analysis)[1].tolist()))
+        return OperationStats(**operation_sums(replay, analysis))
     rows = _click_rows(analysis)
     kinds = rows[:, 1]
     by_kind = [kinds == kind for kind in _KIND_CODES]
@@ -302,14 +303,19 @@ _INT_FIELDS = tuple(
 )
 
 
-def operation_fields(game: list[float]) -> dict[str, float | int]:
+def operation_fields(game: list[float]) -> dict[str, Any]:
     """:class:`OperationStats`' fields by name, of ``_kernels.operations_kernel``'s sums."""
     for at in _INT_FIELDS:
         game[at] = int(game[at])
     return dict(zip(_FIELD_NAMES, game, strict=True))
 
 
-_make_operation_stats = slot_constructor(OperationStats)
+def operation_sums(replay: Replay, analysis: ClickAnalysis) -> dict[str, Any]:
+    """:class:`OperationStats`' fields by name, computed by the kernel, without building one.
+
+    What :func:`.stats.replay_stats` takes into its :class:`.stats.ReplayStats`.
+    """
+    return operation_fields(_operations(replay, analysis)[1].tolist())
 
 
 @cache

@@ -6,13 +6,11 @@ of them loads into pandas as one table (``pandas.DataFrame(records)``).
 
 from __future__ import annotations
 
-import dataclasses
-import operator
 from typing import Any
 
-from .checks import check
-from .model import Replay, event_time, mine_mask
-from .stats import ReplayStats, replay_stats
+from .checks import check_values
+from .model import Replay, event_time
+from .stats import stat_fields
 
 __all__ = ["summary"]
 
@@ -20,12 +18,14 @@ __all__ = ["summary"]
 def summary(replay: Replay) -> dict[str, Any]:
     """The record of ``replay``: format, software, player, board, claims, statistics, checks.
 
-    The statistics are :func:`~.stats.replay_stats`'s, under ms-toollib's names.
+    The statistics are :func:`~.stats.replay_stats`'s, under ms-toollib's names
+    (taken by name, :func:`~.stats.stat_fields`: the record needs no ReplayStats).
     """
-    stats = replay_stats(replay)
+    stats = stat_fields(replay)
     claims = replay.claims
     events = len(replay.events)  # a reader's EventColumns: the MouseEvents are not built
-    rows, cols = mine_mask(replay).shape
+    field = replay.field  # its numbers are not counted: the statistics' kernel counts
+    rows, cols = field.shape
     record: dict[str, Any] = {
         "format": replay.format,
         "version": replay.version,
@@ -34,7 +34,7 @@ def summary(replay: Replay) -> dict[str, Any]:
         "country": replay.country,
         "rows": rows,
         "cols": cols,
-        "mines": replay.mines,
+        "mines": field.mine_count,
         "cell_px": replay.cell_px,
         "mode": replay.mode,
         "start_us": replay.start_us,
@@ -47,11 +47,8 @@ def summary(replay: Replay) -> dict[str, Any]:
         "official": claims.official,
         "fair": claims.fair,
     }
-    # dataclasses.asdict would deep-copy each value: they are all numbers.
-    record.update(zip(_STAT_FIELDS, _stat_values(stats), strict=True))
-    record["checks"] = check(replay, stats)
+    record.update(stats)
+    record["checks"] = check_values(
+        replay, bbbv=stats["bbbv"], won=stats["won"], rtime=stats["rtime"]
+    )
     return record
-
-
-_STAT_FIELDS = tuple(field.name for field in dataclasses.fields(ReplayStats))
-_stat_values = operator.attrgetter(*_STAT_FIELDS)

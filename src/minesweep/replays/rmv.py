@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._bytes import ByteReader, Utf8Rule
-from ._common import check_times, event_arrays, lazy_field_from_cells
+from ._common import check_times, event_arrays, field_from_cells
 from .model import Claims, Replay
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def read_rmv(data: bytes, where: str) -> Replay:
     mines_at = section.offset
     section.need(2 * mines, f"the {mines} mine positions")
     pairs = section.take(2 * mines, "the mine positions")
-    field = lazy_field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
+    field = field_from_cells(rows, cols, list(zip(pairs[1::2], pairs[::2], strict=True)),
                              reader, mines_at)  # fmt: skip
 
     preflags: list[tuple[int, int]] = []
