@@ -18,13 +18,15 @@ from minesweep import Game
 from minesweep.replays import ReplayError, read, summary
 from minesweep.replays.clicks import analyse_clicks, replay_game
 from minesweep.replays.verdict import judge_clicks
+from minesweep.squares import VIEW_SYMBOLS
 
 from .helpers import account_token, act, auth, field_of, get, new_game, server_game, win
 
 DATA = Path(__file__).parent.parent / "replays" / "data"
 FILES = ["test_subject.avf", "test_subject.evf", "test_subject.rmv", "test_subject_2.rmv"]
 #: A view's codes (ms-toollib's) as the API's glyphs.
-GLYPHS = {0: ".", **{n: str(n) for n in range(1, 9)}, 10: "#", 11: "F", 14: "!", 15: "X"}
+#: A view's glyphs as the API writes them: the one view alphabet.
+GLYPHS = dict(enumerate(VIEW_SYMBOLS))
 
 
 def upload(client: Any, data: bytes, name: str | None = None) -> Any:
