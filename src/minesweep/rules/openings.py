@@ -107,29 +107,22 @@ def lone_numbers(mines: Array, opening: Array, lone: Array) -> int:  # pragma: n
 
 @kernel(cache=True, part="replays", nogil=True, error_model="numpy")
 def count_islands(lone: Array) -> int:  # pragma: no cover - compiled
-    """How many groups (eight neighbours) the lone numbers make."""
+    """How many groups (eight neighbours) the lone numbers make.
+
+    The openings' labelling, once more: on a board with no mine whose
+    numbers are 0 on the lone numbers and 1 elsewhere, the openings are the
+    islands.
+    """
     rows, cols = lone.shape
-    seen = np.zeros((rows, cols), np.bool_)
-    stack = np.empty(rows * cols, np.int64)
-    islands = 0
-    for y0 in range(rows):
-        for x0 in range(cols):
-            if not lone[y0, x0] or seen[y0, x0]:
-                continue
-            islands += 1
-            seen[y0, x0] = True
-            stack[0] = y0 * cols + x0
-            top = 1
-            while top:
-                top -= 1
-                y, x = divmod(stack[top], cols)
-                for yy in range(max(y - 1, 0), min(y + 2, rows)):
-                    for xx in range(max(x - 1, 0), min(x + 2, cols)):
-                        if lone[yy, xx] and not seen[yy, xx]:
-                            seen[yy, xx] = True
-                            stack[top] = yy * cols + xx
-                            top += 1
-    return islands
+    numbers = np.ones((rows, cols), np.uint8)
+    for y in range(rows):
+        for x in range(cols):
+            if lone[y, x]:
+                numbers[y, x] = 0
+    none = np.zeros((rows, cols), np.bool_)
+    return label_openings(
+        numbers, none, np.zeros((rows, cols), np.int32), np.zeros((0, 0), np.int32)
+    )
 
 
 @kernel(cache=True, part="replays", nogil=True, error_model="numpy")
