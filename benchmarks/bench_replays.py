@@ -49,7 +49,7 @@ import ms_toollib  # noqa: E402
 import numpy as np  # noqa: E402
 from tests.replays._games import random_game  # noqa: E402
 from tests.replays._oracle import evf_v3  # noqa: E402
-from tests.replays.test_readers import _mvf_097  # noqa: E402
+from tests.replays.test_mvf_files import _mvf_097  # noqa: E402
 
 from minesweep import _jit  # noqa: E402
 from minesweep.field import Minefield  # noqa: E402

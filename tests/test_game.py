@@ -303,6 +303,17 @@ def test_a_wasted_first_reveal_on_a_flag_does_not_lay_the_mines() -> None:
     assert game.first_click == (2, 2)
 
 
+def test_lays_mines_checks_the_square_it_is_asked_about() -> None:
+    # A user's call is an edge: the square is checked there (push checks its own).
+    game = Game(3, 3, 1, rule="safe", seed=0)
+    with pytest.raises(InvalidClickError, match="row 3 is outside the board"):
+        game.lays_mines(Action(ActionKind.REVEAL, 3, 0))
+    with pytest.raises(InvalidClickError, match="column -1 is outside the board"):
+        game.push(Action(ActionKind.REVEAL, 0, -1))
+    assert game.field is None
+    assert not game.history
+
+
 def test_replaying_a_leetcode_position_keeps_its_status() -> None:
     lost = Game.from_leetcode([list("B2X"), list("B2M"), list("B11")])
     assert lost.status is GameStatus.LOST

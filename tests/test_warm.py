@@ -8,7 +8,7 @@ import time
 import pytest
 
 from minesweep import SettingsError
-from minesweep.warm import PARTS, notice_when_slow, warm
+from minesweep.warm import PARTS, is_compiled, notice_when_slow, warm
 
 
 def test_warm_compiles_each_part_asked_and_says_so_before_and_after() -> None:
@@ -26,6 +26,13 @@ def test_an_unknown_part_is_refused_before_anything_runs() -> None:
         warm(["engine", "gpu"], progress=lambda part, _: told.append(part))
     assert told == []
     assert set(PARTS) == {"engine", "solver", "autoplay", "vector", "replays"}
+
+
+def test_is_compiled_knows_the_parts() -> None:
+    # The front ends' question. The tests run compiled (conftest), so a part answers yes.
+    assert is_compiled("solver")
+    with pytest.raises(SettingsError, match="no part 'gpu' to warm"):
+        is_compiled("gpu")
 
 
 def test_a_slow_block_gets_its_notice_and_a_quick_one_none() -> None:

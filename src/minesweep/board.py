@@ -261,7 +261,9 @@ class Board:
         """
         state = self._state
         rows, cols = state.shape
-        # The common case cheaply; anything else gets the full check and message.
+        # A user's call is an edge, so the square is checked here; the engine's
+        # calls (a square Game.push checked, a chord's neighbours) pass in the
+        # one cheap test, and only bad input meets the full check and message.
         if not (type(row) is int and type(col) is int and 0 <= row < rows and 0 <= col < cols):
             check_position((rows, cols), row, col)
         if self._exploded_at is not None:

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from .actions import Action, Effect, GameStatus
+from .actions import Action, Effect
 from .errors import GameOverError, SettingsError
 from .field import Minefield
 from .game import Game
@@ -55,7 +55,7 @@ from .grid import check_position, middle
 from .mouse import Button, action_for
 from .presets import FirstClickRule, Preset, first_click_rule
 from .records import Kind
-from .stats import game_stats
+from .stats import GameStats, game_stats
 
 if TYPE_CHECKING:
     from .solver import Hint
@@ -456,33 +456,12 @@ def click(game: Game, row: int, col: int, button: Button) -> Action:
 # --- records and scores -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """What the end of a game shows: time, 3BV, speed and efficiency."""
-
-    won: bool
-    seconds: float
-    #: The field's 3BV (0 while no mine is laid).
-    bbbv: int
-    solved_bbbv: int
-    bbbv_per_second: float
-    #: 3BV over clicks (IOE).
-    efficiency: float
-    clicks: int
-
-
-def score(game: Game) -> Score:
-    """The score of a game (also of one in progress)."""
-    stats = game_stats(game)
-    return Score(
-        won=game.status is GameStatus.WON,
-        seconds=game.elapsed,
-        bbbv=stats.bbbv,
-        solved_bbbv=stats.solved_bbbv,
-        bbbv_per_second=stats.bbbv_per_second,
-        efficiency=stats.ioe,
-        clicks=stats.clicks,
-    )
+#: What the end of a game shows (time, 3BV, speed, efficiency as ``ioe``): the game's
+#: statistics themselves, one record from the engine up to the web's body
+#: (:class:`minesweep.web.models.Stats`), not a copy of them under other names.
+Score = GameStats
+#: The score of a game (also of one in progress or lost).
+score = game_stats
 
 
 def warm_up() -> None:

@@ -410,6 +410,12 @@ class Game:
         if action.kind is not ActionKind.REVEAL or self._position.field is not None:
             return False
         check_position(self.shape, action.row, action.col)
+        return self._lays_mines(action)
+
+    def _lays_mines(self, action: Action) -> bool:
+        """:meth:`lays_mines` for an action :meth:`_apply` has checked already."""
+        if action.kind is not ActionKind.REVEAL or self._position.field is not None:
+            return False
         state = self._position.mark_before_laying(action.row, action.col)
         return lays_mines(action.kind, laid=False, state=state)
 
@@ -520,6 +526,9 @@ class Game:
         """
         if not isinstance(action, Action) or not isinstance(action.kind, ActionKind):
             raise InvalidClickError(f"expected an Action with an ActionKind, got {action!r}")
+        # The one check of an action's square on its way in (push, redo and a
+        # replay all come here): the position, the board and the field below
+        # take the square as it is.
         check_position(self.shape, action.row, action.col)
         if self.is_over:
             raise GameOverError(
@@ -537,7 +546,7 @@ class Game:
             )
         action = Action(action.kind, int(action.row), int(action.col), stamp)
         status_before = self._status
-        if self.lays_mines(action):
+        if self._lays_mines(action):
             self._lay_mines(action.row, action.col)
         position = self._position
         squares, old, opened = position.perform(action)

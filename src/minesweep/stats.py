@@ -84,6 +84,10 @@ class GameStats:
     wasted_clicks: int
 
     @property
+    def won(self) -> bool:
+        return self.status is GameStatus.WON
+
+    @property
     def clicks(self) -> int:
         return self.left_clicks + self.right_clicks + self.chord_clicks
 

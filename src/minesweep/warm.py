@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Final, TextIO
 
-__all__ = ["PARTS", "notice_when_slow", "warm", "warm_in_background"]
+__all__ = ["PARTS", "is_compiled", "notice_when_slow", "warm", "warm_in_background"]
 
 
 def _engine() -> None:
@@ -140,6 +140,23 @@ def warm(
         if progress is not None:
             progress(part, seconds[part])
     return seconds
+
+
+def is_compiled(part: str) -> bool:
+    """Whether ``part``'s kernels run compiled now; on a cold cache, start compiling them.
+
+    What a front end asks before work that would compile in its own process
+    (a batch of games): False means the calls run uncompiled meanwhile and
+    one background process compiles the part (see :mod:`minesweep._jit`).
+    Asked early, it starts that compile before the first call needs it.
+    An unknown part is a SettingsError.
+    """
+    from ._jit import part_ready
+    from .errors import SettingsError
+
+    if part not in PARTS:
+        raise SettingsError(f"no part {part!r} to warm; expected one of {', '.join(PARTS)}")
+    return part_ready(part)
 
 
 def warm_in_background(lock: str, first: str) -> None:

@@ -41,7 +41,7 @@ def test_each_guess_is_drawn_before_its_click_with_its_verdict() -> None:
     replay = read(DATA / "test_subject.evf")
     table = judge_clicks(replay)
     pictures = guess_pictures(replay, table)
-    guesses = [click for click in table.clicks if click.guess]
+    guesses = [click for click in table.clicks if click.verdict.guess]
     assert [click for click, _ in pictures] == guesses
     assert len(guesses) == 2  # one avoidable, one worse than the best
     for click, picture in pictures:
@@ -67,10 +67,10 @@ def test_each_guess_is_drawn_before_its_click_with_its_verdict() -> None:
         assert best == tuple(np.argwhere(others <= np.nanmin(others) + 1e-9)[0])
         said = caption(root)
         assert f"Click {click.index} at {click.time:.2f} s" in said
-        assert f"on {square_tag(click.row, click.col)}: {click.mine_chance:.1%}" in said
+        assert f"on {square_tag(click.row, click.col)}: {click.verdict.mine_chance:.1%}" in said
         assert f"luck {click.luck:.3f}" in said
         assert f"best alternative {square_tag(*best)}" in said
-        assert math.isclose(click.mine_chance, chances[click.row, click.col], abs_tol=1e-9)
+        assert math.isclose(click.verdict.mine_chance, chances[click.row, click.col], abs_tol=1e-9)
     first, second = (ET.fromstring(picture) for _, picture in pictures)
     assert "avoidable" in caption(first)
     assert "certainly safe" in caption(first)
@@ -82,7 +82,7 @@ def test_a_chord_guess_keeps_its_own_squares_as_alternatives() -> None:
     # The AVF's guess is a chord that a certainly safe neighbour made avoidable.
     replay = read(DATA / "test_subject.avf")
     [(click, picture)] = guess_pictures(replay)
-    assert (click.kind, click.grade) == ("double", "avoidable")
+    assert (click.kind, click.verdict.grade) == ("double", "avoidable")
     said = caption(ET.fromstring(picture))
     assert "chord on" in said
     assert "certainly safe" in said

@@ -19,7 +19,8 @@ from minesweep.replays.model import ReplayError
 from minesweep.replays.rawvf import write_rawvf
 from minesweep.replays.reading import read
 
-from .test_readers import _MVF_STATES, DATA, _mvf_097, ms_toollib
+from ._files import DATA, ms_toollib
+from .test_mvf_files import _MVF_STATES, _mvf_097
 
 CHINESE = ["王嘉宁", "张三", "王 Jianing", "Tommy王嘉宁", "迈克尔·乔丹", "李明。"]
 #: Western names whose accented letters, read as GBK, would decode: the

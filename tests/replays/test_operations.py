@@ -223,10 +223,12 @@ def test_grade_of_a_certain_click_is_empty() -> None:
 def test_the_table_grades_every_guess(name: str) -> None:
     table = judge_clicks(read(DATA / name))
     for click in table.clicks:
-        assert bool(click.grade) == (click.guess and not math.isnan(click.mine_chance))
-        if click.grade == "avoidable":
-            assert click.avoidable
-        if click.grade in ("best", "forced"):
-            assert click.over_best == 0.0
+        assert bool(click.verdict.grade) == (
+            click.verdict.guess and not math.isnan(click.verdict.mine_chance)
+        )
+        if click.verdict.grade == "avoidable":
+            assert click.verdict.avoidable
+        if click.verdict.grade in ("best", "forced"):
+            assert click.verdict.over_best == 0.0
     row = table.rows()[0]
     assert {"grade", "over_best", "travel", "interval", "opened", "wasted", "click_15"} <= set(row)

@@ -32,11 +32,11 @@ def test_the_timeline_climbs_with_the_3bv_and_marks_each_guess_with_its_chance()
     assert [x for x, _ in solved] == sorted(x for x, _ in solved)
     assert [y for _, y in solved] == sorted((y for _, y in solved), reverse=True)
     assert solved[0][1] - solved[-1][1] == pytest.approx(280 - 28 - 40)  # 167 of 167
-    guesses = [click for click in table.clicks if click.guess]
+    guesses = [click for click in table.clicks if click.verdict.guess]
     dots = [e for e in root.iter(f"{SVG}circle") if e.get("class") == "guess"]
     assert [int(d.get("data-click", "")) for d in dots] == [c.index for c in guesses]
     for dot, click in zip(dots, guesses, strict=True):
-        assert float(dot.get("data-chance", "")) == click.mine_chance
+        assert float(dot.get("data-chance", "")) == click.verdict.mine_chance
     labels = [e.text for e in root.iter(f"{SVG}text") if e.get("class") == "guess-chance"]
     assert labels == ["24%", "44%"]
     # The luck line steps up once a guess, to the game's whole luck, at the top.

@@ -19,7 +19,16 @@ from hypothesis import strategies as st
 from minesweep.field import Minefield
 from minesweep.replays import read
 from minesweep.replays.clicks import analyse_clicks
-from minesweep.replays.verdict import JudgedClick, click_verdict, judge_clicks, single_number_safe
+from minesweep.replays.verdict import (
+    CLICK_COLUMNS,
+    FIRST_CLICK,
+    NOT_JUDGED,
+    ClickVerdict,
+    JudgedClick,
+    click_verdict,
+    judge_clicks,
+    single_number_safe,
+)
 from minesweep.solver.certain import SingleNumberRules
 from minesweep.squares import GLYPH_FLAG, GLYPH_HIDDEN
 
@@ -210,7 +219,7 @@ def assert_table_matches(table_clicks: tuple[JudgedClick, ...], answer: dict[str
         judged_events.add(click.event)
         assert_same_luck(click.pluck, plucks[click.event])
         if levels[click.event] == 2 and not click.first:
-            assert 1.0 - click.mine_chance == pytest.approx(safe[click.event], abs=1e-9)
+            assert 1.0 - click.verdict.mine_chance == pytest.approx(safe[click.event], abs=1e-9)
     # Every click ms-toollib weighs (an effective left or double, or a mine) is one we judged.
     assert {i for i, level in enumerate(levels) if level >= 2} == judged_events
 
@@ -258,7 +267,10 @@ def test_the_table_has_a_row_a_click_and_a_column_a_field() -> None:
     table = judge_clicks(replay)
     columns = table.columns()
     assert len(table.clicks) == len(table.analysis.clicks)
-    assert set(columns) == set(JudgedClick.__dataclass_fields__)
+    assert tuple(columns) == CLICK_COLUMNS
+    # One record per concept: a judged click holds its verdict, it does not repeat its fields.
+    verdict_fields = {field.name for field in dataclasses.fields(ClickVerdict)}
+    assert not verdict_fields & {field.name for field in dataclasses.fields(JudgedClick)}
     assert all(len(values) == len(table.clicks) for values in columns.values())
     assert table.rows()[5] == {name: values[5] for name, values in columns.items()}
     judged = [click for click in table.clicks if click.judged]
@@ -266,7 +278,8 @@ def test_the_table_has_a_row_a_click_and_a_column_a_field() -> None:
     assert all(click.effect in ("open", "chord", "mine") for click in judged)
     assert sum(click.first for click in table.clicks) == 1
     unjudged = [click for click in table.clicks if not click.judged]
-    assert all(math.isnan(click.mine_chance) and click.safe_squares == -1 for click in unjudged)
+    assert all(click.verdict is NOT_JUDGED for click in unjudged)
+    assert all(click.verdict is FIRST_CLICK for click in table.clicks if click.first)
     assert table.guesses == table.avoidable_guesses + table.forced_guesses
 
 
@@ -277,7 +290,7 @@ def test_a_click_on_a_mine_makes_the_game_s_luck_infinite() -> None:
     table = judge_clicks(replay_of(field, events, px=16))
     last = table.clicks[-1]
     assert (last.effect, last.judged, last.luck, table.pluck) == ("mine", True, math.inf, math.inf)
-    assert 0 < last.mine_chance < 1
+    assert 0 < last.verdict.mine_chance < 1
 
 
 @settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
@@ -291,13 +304,16 @@ def test_skipping_the_solver_where_the_rules_settle_a_click_changes_only_safe_sq
     replay = replay_of(field, random_game(rng, field, px), px=px)
     quick, full = judge_clicks(replay), judge_clicks(replay, every_view=True)
     for fast, slow in zip(quick.clicks, full.clicks, strict=True):
-        if fast.safe_squares == -1 and slow.safe_squares != -1:
+        # Compared as the table's rows: the verdict's board context behind the
+        # grade (highest and off-frontier chances) is not computed when skipped.
+        quick_row, full_row = fast.as_dict(), slow.as_dict()
+        if fast.verdict.safe_squares == -1 and slow.verdict.safe_squares != -1:
             # Skipped: the rules settled it, and the solver agrees.
-            assert (slow.certain, slow.by_counting, slow.mine_chance) == (True, False, 0.0)
-            assert slow.safe_squares >= fast.squares
-            slow = dataclasses.replace(slow, safe_squares=-1)
-        assert fast == slow or (
-            math.isnan(fast.mine_chance)
-            and dataclasses.replace(fast, mine_chance=0.0)
-            == dataclasses.replace(slow, mine_chance=0.0)
+            said = slow.verdict
+            assert (said.certain, said.by_counting, said.mine_chance) == (True, False, 0.0)
+            assert said.safe_squares >= fast.squares
+            full_row["safe_squares"] = -1
+        assert quick_row == full_row or (
+            math.isnan(fast.verdict.mine_chance)
+            and {**quick_row, "mine_chance": 0.0} == {**full_row, "mine_chance": 0.0}
         )

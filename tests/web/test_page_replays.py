@@ -6,12 +6,21 @@ from pathlib import Path
 
 import pytest
 
+from minesweep.squares import Glyph
+
 from .browser import CHROMIUM, answer, bar, browser_page, open_game, read_view
 from .helpers import Server
 
 REPLAYS = Path(__file__).parent.parent / "replays" / "data"
 #: A replay's view codes as read_view reads the page: a mine's label's first letter.
-SHOWN = {0: ".", **{n: str(n) for n in range(1, 9)}, 10: "#", 11: "F", 14: "w", 15: "e"}
+SHOWN = {
+    **{n: str(n) for n in range(1, 9)},
+    0: ".",
+    Glyph.HIDDEN: "#",
+    Glyph.FLAG: "F",
+    Glyph.WRONG_FLAG: "w",
+    Glyph.EXPLODED: "e",
+}
 
 
 @pytest.mark.slow
@@ -130,7 +139,7 @@ def test_a_replay_file_steps_click_by_click_with_the_solvers_verdict(tmp_path: P
             )
             assert marked == [[judged.row, judged.col]]
             note = page.inner_text("#note")
-            assert f"{judged.mine_chance * 100:.1f}%" in note
+            assert f"{judged.verdict.mine_chance * 100:.1f}%" in note
             assert f"{judged.luck:.3f}" in note
             page.click("#prev")
             assert page.inner_text("#frame") == f"Click {judged.index} of {count}"

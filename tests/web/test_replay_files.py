@@ -18,15 +18,21 @@ from minesweep import Game
 from minesweep.replays import ReplayError, read, summary
 from minesweep.replays.clicks import analyse_clicks, replay_game
 from minesweep.replays.verdict import judge_clicks
-from minesweep.squares import VIEW_SYMBOLS
+from minesweep.squares import Glyph
 
 from .helpers import account_token, act, auth, field_of, get, new_game, server_game, win
 
 DATA = Path(__file__).parent.parent / "replays" / "data"
 FILES = ["test_subject.avf", "test_subject.evf", "test_subject.rmv", "test_subject_2.rmv"]
-#: A view's codes (ms-toollib's) as the API's glyphs.
-#: A view's glyphs as the API writes them: the one view alphabet.
-GLYPHS = dict(enumerate(VIEW_SYMBOLS))
+#: A view's codes (the core's Glyph, as the replay machine speaks it) as the API's glyphs.
+GLYPHS = {
+    **{n: str(n) for n in range(1, 9)},
+    0: ".",
+    Glyph.HIDDEN: "#",
+    Glyph.FLAG: "F",
+    Glyph.WRONG_FLAG: "!",
+    Glyph.EXPLODED: "X",
+}
 
 
 def upload(client: Any, data: bytes, name: str | None = None) -> Any:
@@ -187,16 +193,19 @@ def test_a_real_replay_file_gives_every_click_view_and_statistic(client: Any, na
     clicks = answer["clicks"]
     assert len(clicks) == len(analysis.clicks) == len(table.clicks)
     for sent, judged in zip(clicks, table.clicks, strict=True):
+        row = judged.as_dict()
         assert sent["view"] == judged.view
         assert sent["time"] == pytest.approx(judged.time, abs=1e-6)
         for field in ("index", "kind", "row", "col", "effect", "certain", "guess", "forced"):
-            assert sent[field] == getattr(judged, field), field
+            assert sent[field] == row[field], field
         for field in ("avoidable", "fifty_fifty", "by_counting", "first", "judged", "grade"):
-            assert sent[field] == getattr(judged, field), field
+            assert sent[field] == row[field], field
         assert sent["solved"] == judged.solved
         for field in ("mine_chance", "lowest_chance", "luck", "pluck", "over_best"):
-            assert sent[field] == jsonable(getattr(judged, field)), field
-        assert sent["safe_squares"] == (None if judged.safe_squares < 0 else judged.safe_squares)
+            assert sent[field] == jsonable(row[field]), field
+        assert sent["safe_squares"] == (
+            None if judged.verdict.safe_squares < 0 else judged.verdict.safe_squares
+        )
     # The file's own name is not needed: the bytes tell the format.
     unnamed = upload(client, path.read_bytes())
     assert unnamed.status_code == 200

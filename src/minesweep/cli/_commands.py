@@ -6,13 +6,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .._jit import part_ready
 from ..errors import StorageError
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
 from ..squares import square_name
-from ..warm import notice_when_slow
+from ..warm import is_compiled, notice_when_slow
 from ..warm import warm as warm_parts
 from ._args import fail, interrupted, settings_from
 from ._input import load_field_or_game, load_view, read_text
@@ -322,9 +321,9 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     workers = arguments.workers or (1 if arguments.dask else default_workers())
     # Loaded once here, so that a compile (MINESWEEP_JIT=compile, or a ready
     # mark whose cache is gone) is not run in every worker at once. On a cold
-    # cache part_ready starts the background compile instead, and the first
+    # cache is_compiled starts the background compile instead, and the first
     # games run uncompiled (minesweep/_jit.py).
-    if part_ready("autoplay"):
+    if is_compiled("autoplay"):
         with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
             warm_parts(["autoplay"])
     started = progress.started = time.perf_counter()

@@ -75,8 +75,8 @@ def guess_pictures(
 ) -> list[tuple[JudgedClick, str]]:
     """Each guess of ``replay``, with the SVG of the view before it, in the order played.
 
-    A guess is a click the solver found not certainly safe
-    (:attr:`.verdict.JudgedClick.guess`). Its picture is the view the player
+    A guess is a click the solver found not certainly safe (its verdict's
+    :attr:`.verdict.ClickVerdict.guess`). Its picture is the view the player
     saw (flags included), the heat map of the exact mine chances (flags not
     trusted, as the verdict does not trust them), the click marked, and the
     best alternative, the least risky square other than the click (a
@@ -94,7 +94,7 @@ def guess_pictures(
     rows, cols = analysis.rows, analysis.cols
     pictures: list[tuple[JudgedClick, str]] = []
     for click in table.clicks:
-        if not click.guess:
+        if not click.verdict.guess:
             continue
         view = analysis.views[click.view]
         glyphs = np.frombuffer(view, np.uint8).reshape(rows, cols)
@@ -151,17 +151,18 @@ def _guess_caption(
     click: JudgedClick, alternative: tuple[int, int] | None, chances: npt.NDArray[np.float64] | None
 ) -> str:
     """What a guess's picture says under it: the click, its chance, verdict and alternative."""
-    chance = "uncounted" if math.isnan(click.mine_chance) else f"{click.mine_chance:.1%}"
+    found = click.verdict
+    chance = "uncounted" if math.isnan(found.mine_chance) else f"{found.mine_chance:.1%}"
     what = "chord" if click.kind == "double" else f"{click.kind} click"
     first = (
         f"Click {click.index} at {click.time:.2f} s, {what} on {square_tag(click.row, click.col)}: "
         f"{chance} chance of a mine"
     )
-    grade = _GRADE_WORDS.get(click.grade, "not graded")
-    if click.grade == "worse":
-        grade = grade.format(click.over_best)
+    grade = _GRADE_WORDS.get(found.grade, "not graded")
+    if found.grade == "worse":
+        grade = grade.format(found.over_best)
     verdict = f"Guess, {grade}"
-    if click.fifty_fifty:
+    if found.fifty_fifty:
         verdict += " (a 50/50)"
     luck = "a mine: the game was lost" if click.effect == "mine" else f"luck {click.luck:.3f}"
     if alternative is None or chances is None:

@@ -80,7 +80,7 @@ def timeline(
     luck_points.append((x_of(end), y_of_luck(luck)))
 
     who = replay.player or "anonymous"
-    guesses = [click for click in clicks if click.guess]
+    guesses = [click for click in clicks if click.verdict.guess]
     title = (
         f"Timeline of {who}'s game: {solved} of {total} 3BV in {end:.2f} s, "
         f"{len(guesses)} guess{'es' if len(guesses) != 1 else ''}, "
@@ -121,14 +121,14 @@ def timeline(
         before += click.solved
     for click in guesses:
         x, y = x_of(click.time), y_of(solved_by[click.index])
-        chance = click.mine_chance
+        chance = click.verdict.mine_chance
         fill = "#808080" if math.isnan(chance) else svg._heat_colour(chance, colours.heat)
         said = "uncounted" if math.isnan(chance) else svg.percent_label(chance)
         out.append(
             f'<circle class="guess" data-click="{click.index}" data-chance="{chance!r}" '
             f'cx="{_n(x)}" cy="{_n(y)}" r="5" fill="{fill}" stroke="#000000">'
             f"<title>click {click.index} at {click.time:.2f} s: {escape(said)} chance of a "
-            f"mine, {escape(click.grade or 'guess')}; luck so far "
+            f"mine, {escape(click.verdict.grade or 'guess')}; luck so far "
             f"{_luck_text(click.pluck)}</title></circle>"
         )
         # Above the dot, or below it where the plot's top edge would cross it.

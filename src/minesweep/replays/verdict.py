@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +54,9 @@ from .clicks import ClickAnalysis, ClickEffect, ClickKind, analyse_clicks
 from .model import Replay, event_columns
 
 __all__ = [
+    "CLICK_COLUMNS",
+    "FIRST_CLICK",
+    "NOT_JUDGED",
     "ClickTable",
     "ClickVerdict",
     "JudgedClick",
@@ -119,9 +122,12 @@ class ClickVerdict:
 class JudgedClick:
     """One click of a replay, with the solver's verdict where it opened squares.
 
-    A row of :meth:`ClickTable.columns`. Clicks that open nothing (flags,
-    clicks on open squares, chords that do nothing, clicks off the board) are
-    not judged: their chance is NaN, their flags False, ``safe_squares`` -1.
+    The click's facts, the solver's :class:`ClickVerdict` on it (not
+    repeated here: ``click.verdict.guess``), and its luck in the game. Clicks
+    that open nothing (flags, clicks on open squares, chords that do nothing,
+    clicks off the board) are not judged: their verdict is :data:`NOT_JUDGED`
+    (chance NaN, flags False, ``safe_squares`` -1). A row of the table is
+    :meth:`as_dict`, the verdict's columns spliced in (:data:`CLICK_COLUMNS`).
     """
 
     #: Position among the replay's clicks (:attr:`ClickAnalysis.clicks`).
@@ -148,23 +154,14 @@ class JudgedClick:
     judged: bool
     #: The game's first opening click, safe by the program's rule: chance 0.
     first: bool
-    mine_chance: float
-    certain: bool
-    by_counting: bool
-    guess: bool
-    avoidable: bool
-    forced: bool
-    fifty_fifty: bool
-    lowest_chance: float
-    safe_squares: int
+    #: The solver's verdict; for a click not judged (or past the solver's budget)
+    #: :data:`NOT_JUDGED`, for the first opening click :data:`FIRST_CLICK`.
+    verdict: ClickVerdict
+    #: The click's luck in the game: the verdict's, except infinite for a click
+    #: that hit a mine and 0 before the game started (ms-toollib's rule).
     luck: float
     #: The luck of the game so far, this click included (ms-toollib's ``pluck`` at this click).
     pluck: float
-    #: ``"best"``, ``"avoidable"``, ``"forced"`` or ``"worse"`` for a guess, else ``""``
-    #: (:func:`guess_grade`).
-    grade: str = ""
-    #: The click's mine chance minus the board's lowest, for a guess (0 otherwise).
-    over_best: float = 0.0
     #: Cursor travel since the click before, in ms-toollib's path units (:mod:`.operations`).
     travel: float = 0.0
     #: Seconds of game time since the click before.
@@ -175,6 +172,28 @@ class JudgedClick:
     wasted: bool = False
     #: The double that completed a 1.5-click (:mod:`.operations`).
     click_15: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The click as a row of the table: a value for each of :data:`CLICK_COLUMNS`, in order."""
+        return {
+            name: getattr(self.verdict if name in _OF_VERDICT else self, name)
+            for name in CLICK_COLUMNS
+        }
+
+
+#: A click table's columns, in order: a :class:`JudgedClick`'s fields, its
+#: verdict's nine and grade in place of ``verdict`` (the verdict's
+#: ``highest_chance`` and ``off_frontier_chance`` only serve the grade). The
+#: order is the one the table has always had (``minesweep replay --clicks``
+#: prints it), hence grade and over_best after the luck.
+CLICK_COLUMNS: Final = (
+    *("index", "event", "time", "kind", "row", "col", "effect", "effective", "solved"),
+    *("view", "squares", "judged", "first"),
+    *("mine_chance", "certain", "by_counting", "guess", "avoidable", "forced", "fifty_fifty"),
+    *("lowest_chance", "safe_squares", "luck", "pluck", "grade", "over_best"),
+    *("travel", "interval", "opened", "wasted", "click_15"),
+)
+_OF_VERDICT: Final = frozenset(CLICK_COLUMNS) - {field.name for field in fields(JudgedClick)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,33 +210,32 @@ class ClickTable:
 
     @property
     def guesses(self) -> int:
-        return sum(click.guess for click in self.clicks)
+        return sum(click.verdict.guess for click in self.clicks)
 
     @property
     def avoidable_guesses(self) -> int:
-        return sum(click.avoidable for click in self.clicks)
+        return sum(click.verdict.avoidable for click in self.clicks)
 
     @property
     def forced_guesses(self) -> int:
-        return sum(click.forced for click in self.clicks)
+        return sum(click.verdict.forced for click in self.clicks)
 
     @property
     def by_counting(self) -> int:
         """Certain clicks that only counting showed (hard judgements)."""
-        return sum(click.by_counting for click in self.clicks)
+        return sum(click.verdict.by_counting for click in self.clicks)
 
     def columns(self) -> dict[str, list[Any]]:
         """The table as columns, one list a field: ``pandas.DataFrame(table.columns())``."""
-        names = [f.name for f in fields(JudgedClick)]
-        columns: dict[str, list[Any]] = {name: [] for name in names}
+        columns: dict[str, list[Any]] = {name: [] for name in CLICK_COLUMNS}
         for click in self.clicks:
-            for name in names:
-                columns[name].append(getattr(click, name))
+            for name, value in click.as_dict().items():
+                columns[name].append(value)
         return columns
 
     def rows(self) -> list[dict[str, Any]]:
-        """The table as one dict a click."""
-        return [asdict(click) for click in self.clicks]
+        """The table as one dict a click (:meth:`JudgedClick.as_dict`)."""
+        return [click.as_dict() for click in self.clicks]
 
 
 def guess_grade(verdict: ClickVerdict) -> str:
@@ -363,6 +381,21 @@ _SETTLED = ClickVerdict(
     safe_squares=-1,
     highest_chance=math.nan,
 )
+#: The verdict on a click not judged (it opened nothing) or past the solver's budget.
+NOT_JUDGED: Final = ClickVerdict(
+    mine_chance=math.nan,
+    certain=False,
+    by_counting=False,
+    guess=False,
+    avoidable=False,
+    forced=False,
+    fifty_fifty=False,
+    lowest_chance=math.nan,
+    safe_squares=-1,
+)
+#: The verdict on the game's first opening click: certainly safe by the program's rule
+#: (every program these files come from makes it so), the board not analysed.
+FIRST_CLICK: Final = replace(NOT_JUDGED, mine_chance=0.0, certain=True)
 
 
 def _solved(
@@ -473,19 +506,9 @@ def judge_clicks(
                 squares=len(targets),
                 judged=judged,
                 first=first,
-                mine_chance=0.0 if first else (verdict.mine_chance if verdict else math.nan),
-                certain=first or (verdict is not None and verdict.certain),
-                by_counting=verdict is not None and verdict.by_counting,
-                guess=verdict is not None and verdict.guess,
-                avoidable=verdict is not None and verdict.avoidable,
-                forced=verdict is not None and verdict.forced,
-                fifty_fifty=verdict is not None and verdict.fifty_fifty,
-                lowest_chance=verdict.lowest_chance if verdict else math.nan,
-                safe_squares=verdict.safe_squares if verdict else -1,
+                verdict=FIRST_CLICK if first else NOT_JUDGED if verdict is None else verdict,
                 luck=luck,
                 pluck=pluck,
-                grade=verdict.grade if verdict else "",
-                over_best=verdict.over_best if verdict else 0.0,
                 travel=travels[index],
                 interval=intervals[index],
                 opened=opened[index],

@@ -73,7 +73,8 @@ def clears_without_guessing(
     """
     row, col = first_click
     check_position(field.shape, row, col)
-    if field.is_mine(row, col):
+    # Checked just above: the mask itself, not is_mine's second check.
+    if field.mines[row, col]:
         return False
     state = np.zeros(field.shape, np.uint8)
     opens = np.array([row * field.cols + col], np.int64)

@@ -3,8 +3,9 @@
 Every rule lives in :class:`minesweep.Game`, :mod:`minesweep.solver` and the
 front-end layer :mod:`minesweep.frontend`; this module only turns keys and
 clicks into calls there, and glyphs into a screen. Its keys are
-:mod:`.keys`, its clock :mod:`.clock`, its help screen :mod:`.help`, its
-saves :mod:`.saves` (in the :mod:`.store`), its replays :mod:`.export`.
+:mod:`.keys` (the cursor's moves :mod:`.cursor`), its sentences :mod:`.words`,
+its clock :mod:`.clock`, its help screen :mod:`.help`, its saves
+:mod:`.saves` (in the :mod:`.store`), its replays :mod:`.export`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from minesweep import ActionKind, Effect, Game, GameStatus, MinesweepError, StorageError
-from minesweep._jit import part_ready
 from minesweep.formats import log_base
 from minesweep.frontend import (
     Button,
@@ -41,16 +41,26 @@ from minesweep.frontend import (
 )
 from minesweep.generate import new_seed as draw_seed
 from minesweep.solver import AnalysisBudgetError, NoGuessBudgetError
+from minesweep.warm import is_compiled
 
-from ..squares import GLYPH_FLAG, MAX_NUMBER, square_name
 from .board_view import OVERLAY_LEVELS, THEMES, BoardView
 from .clock import PausableClock
+from .cursor import MOVES, cursor_after
 from .export import replay_folder, write_replay
 from .help import HelpScreen
 from .keys import DEFAULT_KEYS, DESCRIPTIONS, key_label, load_keys
 from .saves import Save, action_line, undo_line
 from .store import Store
-from .words import plural, record_text
+from .words import (
+    chord_refusal,
+    end_text,
+    hint_text,
+    no_save_text,
+    overlay_legend,
+    resumed_text,
+    status_text,
+    too_big_text,
+)
 
 __all__ = [
     "DEFAULT_KEYS",
@@ -180,7 +190,7 @@ class MinesweeperApp(App[None]):
             # On a cold cache this starts the solver compiling in a process of
             # its own; until it is done, advice is computed uncompiled, which
             # takes milliseconds on boards of this size (minesweep/_jit.py).
-            part_ready("solver")
+            is_compiled("solver")
 
     def on_unmount(self) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -233,24 +243,16 @@ class MinesweeperApp(App[None]):
             self._greeting = f"The saved {kind} game could not be read; a new game starts."
             return None
         if resumed is None:
-            others = [
-                f"{other} ({plural(count, 'action')})" for other, count in self.store.saved_kinds()
-            ]
+            others = self.store.saved_kinds()
             if others:
-                self._greeting = (
-                    f"No saved {kind} game. Saved: {', '.join(others)}; play that kind of "
-                    "game to resume it."
-                )
+                self._greeting = no_save_text(kind, others)
             return None
         game, self.assisted = resumed.game, resumed.assisted
         # A save that does not say (an older one): the seed of these settings says.
         if resumed.seeded is not None:
             self.seeded = resumed.seeded
         self._elapsed_saved = game.elapsed
-        self._greeting = (
-            f"Resumed your saved {kind} game: {plural(len(game.history), 'action')}, "
-            f"{game.elapsed:.1f} s{', assisted' if self.assisted else ''}."
-        )
+        self._greeting = resumed_text(kind, game, self.assisted)
         return game
 
     def _finish(self) -> None:
@@ -259,7 +261,7 @@ class MinesweeperApp(App[None]):
         self.store.finish(
             self.settings.kind,
             won=final.won,
-            seconds=final.seconds,
+            seconds=final.time,
             bbbv=final.bbbv,
             assisted=self.assisted,
             seeded=self.seeded,
@@ -288,6 +290,8 @@ class MinesweeperApp(App[None]):
         with self._storing():
             if action == "new_game":
                 self._new_game_action()
+            elif action in MOVES:
+                self._move(action)
             else:
                 getattr(self, f"_{action}")()
 
@@ -296,49 +300,15 @@ class MinesweeperApp(App[None]):
         if self.abandon_asked and event.key not in self.key_map["new_game"]:
             self._play_on()
 
-    def _up(self) -> None:
-        self._move(-1, 0)
-
-    def _down(self) -> None:
-        self._move(1, 0)
-
-    def _left(self) -> None:
-        self._move(0, -1)
-
-    def _right(self) -> None:
-        self._move(0, 1)
-
-    def _page_up(self) -> None:
-        self._move(-self._page(), 0)
-
-    def _page_down(self) -> None:
-        self._move(self._page(), 0)
-
-    def _row_start(self) -> None:
-        self._move_to(col=0)
-
-    def _row_end(self) -> None:
-        self._move_to(col=self.game.shape[1] - 1)
-
-    def _first_row(self) -> None:
-        self._move_to(row=0)
-
-    def _last_row(self) -> None:
-        self._move_to(row=self.game.shape[0] - 1)
-
     def _page(self) -> int:
         """The rows of the board on screen (a page), at least one."""
         return max(1, self.board.scrollable_content_region.height)
 
-    def _move(self, dr: int, dc: int) -> None:
-        row, col = self.board.cursor
-        self._move_to(row + dr, col + dc)
-
-    def _move_to(self, row: int | None = None, col: int | None = None) -> None:
-        """The cursor to ``(row, col)``, each kept where it is if None (clamped to the board)."""
+    def _move(self, move: str) -> None:
+        """A movement key: the cursor to the square it aims at (clamped to the board)."""
         if not self.paused:
-            here = self.board.cursor
-            self.board.move_cursor(here[0] if row is None else row, here[1] if col is None else col)
+            row, col = cursor_after(move, self.board.cursor, self.game.shape, page=self._page())
+            self.board.move_cursor(row, col)
             self._update_status()
 
     # The keys stand for mouse buttons: what a button does is the front-end layer's rule.
@@ -368,7 +338,9 @@ class MinesweeperApp(App[None]):
         base = None if self.game_save.begun else log_base(game)
         try:
             action = click(game, row, col, button)
-            refused = self._chord_refusal(row, col) if action.kind is ActionKind.CHORD else None
+            refused = (
+                chord_refusal(self.game, row, col) if action.kind is ActionKind.CHORD else None
+            )
             self.game, effect = act(
                 game,
                 action,
@@ -399,27 +371,6 @@ class MinesweeperApp(App[None]):
         self._after(effect)
         if refused is not None:
             self._say(refused)
-
-    def _chord_refusal(self, row: int, col: int) -> str | None:
-        """Why a chord on ``(row, col)`` opens nothing, where it is a number short of flags.
-
-        The game takes such a chord as a wasted click (it goes into the
-        history and opens nothing); said nothing, it reads as a key that did
-        not work. None where the chord may open something (or is not on a number).
-        """
-        game = self.game
-        rows = slice(max(0, row - 1), row + 2)
-        around = game.glyphs(rows)[:, max(0, col - 1) : col + 2]
-        number = int(game.glyphs(slice(row, row + 1))[0, col])
-        if not 1 <= number <= MAX_NUMBER:
-            return None
-        flags = int((around == GLYPH_FLAG).sum())
-        if flags == number:
-            return None
-        return (
-            f"{square_name(row, col)} shows {number} but has {plural(flags, 'flag')} around "
-            "it: a chord needs as many flags as the number."
-        )
 
     def _after(self, effect: Effect | None) -> None:
         game = self.game
@@ -475,7 +426,7 @@ class MinesweeperApp(App[None]):
             self.store.finish(
                 self.settings.kind,
                 won=False,
-                seconds=final.seconds,
+                seconds=final.time,
                 bbbv=final.bbbv,
                 assisted=self.assisted,
                 seeded=self.seeded,
@@ -517,10 +468,7 @@ class MinesweeperApp(App[None]):
         rows, cols = self.game.shape
         if rows * cols <= self.advice_max_squares:
             return False
-        self._say(
-            f"No hints or probabilities on boards over {self.advice_max_squares:,} squares: the "
-            f"solver reads every square, which takes seconds on {rows * cols:,}."
-        )
+        self._say(too_big_text(self.advice_max_squares, rows * cols))
         return True
 
     def _hint(self) -> None:
@@ -537,12 +485,7 @@ class MinesweeperApp(App[None]):
             self._mark_assisted()
         self.board.set_hint((advice.row, advice.col))
         self.board.move_cursor(advice.row, advice.col)
-        # Squares named as the status line names the cursor's (counted from 1).
-        here = square_name(advice.row, advice.col)
-        words = advice.words(square=square_name)
-        if here not in words:  # the first-click sentences name no square
-            words = f"{here}: {words}"
-        self._say(f"Hint: {words}.")
+        self._say(hint_text(advice))
         self._update_status()
 
     def _overlay(self) -> None:
@@ -559,10 +502,7 @@ class MinesweeperApp(App[None]):
         self._update_status()
 
     def _overlay_legend(self) -> str:
-        return (
-            f"Mine probabilities: S safe, M a mine, {OVERLAY_LEVELS[0]} to "
-            f"{OVERLAY_LEVELS[-1]} from low to high. Press {self._key('overlay')} to hide."
-        )
+        return overlay_legend(OVERLAY_LEVELS, self._key("overlay"))
 
     def _refresh_overlay(self) -> None:
         try:
@@ -646,24 +586,14 @@ class MinesweeperApp(App[None]):
     def _update_status(self) -> None:
         game = self.game
         state = "paused" if self.paused else game.status.value
-        assisted = ", assisted" if self.assisted else ""
-        self.query_one("#status", Static).update(
-            f"{self.settings.kind} · {game.mines_left} mines left · {game.elapsed:.1f} s · "
-            f"{square_name(*self.board.cursor)} · {state}{assisted}"
-        )
+        line = status_text(self.settings.kind, game, self.board.cursor, state, self.assisted)
+        self.query_one("#status", Static).update(line)
 
     def _end_text(self) -> str:
-        final = score(self.game)
-        record = self.store.record(self.settings.kind)
-        head = f"Won in {final.seconds:.1f} s" if final.won else "Lost"
-        seeded = (
-            " A game on a seed you chose is recorded apart, never a best time."
-            if self.seeded
-            else ""
-        )
-        return (
-            f"{head}: 3BV {final.solved_bbbv}/{final.bbbv}, 3BV/s {final.bbbv_per_second:.2f}, "
-            f"efficiency {final.efficiency:.0%}.{seeded} {record_text(record)} "
-            f"Press {self._key('new_game')} for a new game, {self._key('export')} to save "
-            "the replay."
+        return end_text(
+            score(self.game),
+            self.store.record(self.settings.kind),
+            seeded=self.seeded,
+            new_game_key=self._key("new_game"),
+            export_key=self._key("export"),
         )

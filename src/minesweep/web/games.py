@@ -420,7 +420,7 @@ class Games:
                 ranked, because = self._ranking(row, final, changes["assisted"])
                 changes.update(
                     finished_at=self.wall(),
-                    seconds=final.seconds,
+                    seconds=final.time,
                     bbbv=final.bbbv,
                     ranked=ranked,
                     unranked_because=because,
@@ -452,7 +452,7 @@ class Games:
             assisted=assisted,
             bot=row.bot,
             bbbv=final.bbbv,
-            seconds=final.seconds,
+            seconds=final.time,
             human_limits=self.limits.human_limits,
         )
         if row.account_id is None and because is None:
@@ -462,7 +462,7 @@ class Games:
             # and then reviewed if it is held (minesweep.web.review).
             because = AWAITING_TRACE
         if because is None:
-            because = self.reviews.hold(row.kind, final.seconds, final.bbbv)
+            because = self.reviews.hold(row.kind, final.time, final.bbbv)
         return because is None, because
 
     def keep(self, token: str, version: int, game: Game) -> None:

@@ -15,7 +15,9 @@ and JSON Schema output; the web game needs nothing more.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeVar
+import math
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta, Struct
@@ -48,6 +50,7 @@ __all__ = [
     "SignedOut",
     "Stats",
     "UndoRequest",
+    "from_record",
 ]
 
 # The engine's enums, as the literal values JSON carries (tests/web/test_models.py
@@ -513,6 +516,26 @@ T = TypeVar("T")
 def decode(raw: bytes, kind: type[T]) -> T:
     """``raw`` as a ``kind``; raises msgspec.ValidationError or DecodeError."""
     return msgspec.json.decode(raw or b"{}", type=kind)
+
+
+S = TypeVar("S", bound=Struct)
+
+
+def from_record(kind: type[S], record: Mapping[str, Any] | object, /, **given: Any) -> S:
+    """The body ``kind`` built from a core record: each field read by its name, but those ``given``.
+
+    ``record`` is a mapping (read by key) or an object (read by attribute:
+    a dataclass's fields and properties alike). A float JSON cannot hold
+    (NaN, infinity) becomes null, as every body here declares it. So a
+    record reaches the API by one call, and a field added to both sides
+    travels without another line.
+    """
+    read = record.__getitem__ if isinstance(record, Mapping) else record.__getattribute__
+    values = {}
+    for name in kind.__struct_fields__:
+        value = given[name] if name in given else read(name)
+        values[name] = None if isinstance(value, float) and not math.isfinite(value) else value
+    return kind(**values)
 
 
 # --- review: the records an operator checks before they rank (minesweep.web.review) ----------

@@ -106,32 +106,12 @@ def _summary_value(value: object) -> models.SummaryValue:
 
 
 def _note(click: JudgedClick) -> models.ClickNote:
-    """One judged click as the API sends it: NaN and infinity as null."""
-    return models.ClickNote(
-        index=click.index,
+    """One judged click as the API sends it: its row of the table, NaN and infinity as null."""
+    return models.from_record(
+        models.ClickNote,
+        click.as_dict(),
         # Microseconds: the files keep milliseconds, the subtraction adds noise.
         time=round(click.time, 6),
-        kind=cast(models.ClickKindName, click.kind),
-        row=click.row,
-        col=click.col,
-        effect=cast(models.ClickEffectName, click.effect),
-        effective=click.effective,
-        solved=click.solved,
-        view=click.view,
-        squares=click.squares,
-        judged=click.judged,
-        first=click.first,
-        mine_chance=_finite(click.mine_chance),
-        certain=click.certain,
-        by_counting=click.by_counting,
-        guess=click.guess,
-        avoidable=click.avoidable,
-        forced=click.forced,
-        fifty_fifty=click.fifty_fifty,
-        lowest_chance=_finite(click.lowest_chance),
-        safe_squares=None if click.safe_squares < 0 else click.safe_squares,
-        luck=_finite(click.luck),
-        pluck=_finite(click.pluck),
-        grade=cast(models.GuessGrade, click.grade),
-        over_best=_finite(click.over_best),
+        # -1 where the solver did not count them.
+        safe_squares=None if click.verdict.safe_squares < 0 else click.verdict.safe_squares,
     )

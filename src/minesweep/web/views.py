@@ -40,12 +40,11 @@ def public_state(row: GameRow, game: Game) -> models.GameState:
     )
     if game.is_over:
         final = frontend.score(game)
-        state.stats = models.Stats(
-            bbbv=final.bbbv,
-            solved_bbbv=final.solved_bbbv,
+        state.stats = models.from_record(
+            models.Stats,
+            final,
             bbbv_per_second=round(final.bbbv_per_second, 4),
-            efficiency=round(final.efficiency, 4),
-            clicks=final.clicks,
+            efficiency=round(final.ioe, 4),
         )
         state.ranked = row.ranked
         state.unranked_because = row.unranked_because
