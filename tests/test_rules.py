@@ -9,6 +9,8 @@ marks, which only the one-board engine has.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -29,7 +31,9 @@ from minesweep.squares import STATE_EXPLODED, CellState, Glyph
 
 
 @kernel(cache=False, part="vector")
-def _chord(view, mines, state, row, col, question_marks, order):  # pragma: no cover - compiled
+def _chord(
+    view: Any, mines: Any, state: Any, row: Any, col: Any, question_marks: Any, order: Any
+) -> Any:  # pragma: no cover - compiled
     # The compiled rules as the vector engine inlines them, question marks given.
     if not chord_ready(view, row, col, question_marks):
         return -1, False
@@ -37,17 +41,17 @@ def _chord(view, mines, state, row, col, question_marks, order):  # pragma: no c
 
 
 @kernel(cache=False, part="vector")
-def _ends(mine, glyph):  # pragma: no cover - compiled
+def _ends(mine: Any, glyph: Any) -> Any:  # pragma: no cover - compiled
     return loss_glyph(mine, glyph), win_glyph(mine, glyph)
 
 
 @kernel(cache=False, part="vector")
-def _toggled(state, question_marks):  # pragma: no cover - compiled
+def _toggled(state: Any, question_marks: Any) -> Any:  # pragma: no cover - compiled
     return toggled(state, question_marks)
 
 
 @kernel(cache=False, part="vector")
-def _box(rows, cols, row, col, rule):  # pragma: no cover - compiled
+def _box(rows: Any, cols: Any, row: Any, col: Any, rule: Any) -> Any:  # pragma: no cover - compiled
     return cleared_box(rows, cols, row, col, rule)
 
 

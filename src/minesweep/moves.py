@@ -129,11 +129,11 @@ def chord_targets(
     box = (slice(top, row + 2), slice(left, col + 2))
     # Memoryviews: the interpreter reads their squares as ints, five times
     # faster than numpy's scalars.
-    view = memoryview(shown(state[box], numbers[box]))
+    view = shown(state[box], numbers[box]).data
     if not _chord_ready(view, row - top, col - left, True):
         return []
     order = [0] * 9
-    safe, exploded = _chord_order(memoryview(mines), memoryview(state), row, col, order)
+    safe, exploded = _chord_order(mines.data, state.data, row, col, order)
     cols = state.shape[1]
     return [divmod(square, cols) for square in order[: safe + exploded]]
 

@@ -28,7 +28,9 @@ minesweepergame.com):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +38,10 @@ import numpy.typing as npt
 from .actions import ActionKind, GameStatus
 from .field import Minefield
 from .game import Game
-from .squares import STATE_HIDDEN, STATE_OPENING, STATE_REVEALED
+from .squares import STATE_REVEALED
+
+if TYPE_CHECKING:
+    from .rules.openings import Openings
 
 __all__ = [
     "BoardStats",
@@ -112,15 +117,14 @@ class GameStats:
 
 def board_stats(field: Minefield) -> BoardStats:
     """3BV, openings and islands of a minefield."""
-    labels, openings = opening_labels(field)
-    lone = lone_numbers(field, labels)
+    found = _openings(field)
     return BoardStats(
         rows=field.rows,
         cols=field.cols,
         mines=field.mine_count,
-        bbbv=openings + int(np.count_nonzero(lone)),
-        openings=openings,
-        islands=_count_groups(lone),
+        bbbv=found.openings + found.lone_count,
+        openings=found.openings,
+        islands=found.islands,
     )
 
 
@@ -141,12 +145,11 @@ def game_stats(game: Game) -> GameStats:
     if field is None:
         bbbv = solved = 0
     else:
-        labels, openings = opening_labels(field)
-        lone = lone_numbers(field, labels)
-        bbbv = openings + int(np.count_nonzero(lone))
+        found = _openings(field)
+        bbbv = found.openings + found.lone_count
         revealed = game.state == STATE_REVEALED
-        opened = np.unique(labels[revealed & (labels > 0)])
-        solved = len(opened) + int(np.count_nonzero(lone & revealed))
+        opened = np.unique(found.opening[revealed & _blanks(field)])
+        solved = len(opened) + int(np.count_nonzero(found.lone & revealed))
     return GameStats(
         status=game.status,
         time=game.elapsed,
@@ -160,61 +163,45 @@ def game_stats(game: Game) -> GameStats:
 
 
 def opening_labels(field: Minefield) -> tuple[npt.NDArray[np.int32], int]:
-    """Label every square of an opening 1, 2, ...; 0 elsewhere. Returns labels and count."""
-    blank = (field.numbers == 0) & ~field.mines
-    return _label_groups(blank)
+    """Label every square of an opening 1, 2, ...; 0 elsewhere. Returns labels and count.
 
-
-def lone_numbers(field: Minefield, labels: npt.NDArray[np.int32]) -> npt.NDArray[np.bool_]:
-    """Safe numbered squares that border no opening: each is one 3BV on its own."""
-    in_opening = labels > 0
-    near = in_opening.copy()
-    # Dilate the openings by one square in all eight directions.
-    near[1:, :] |= in_opening[:-1, :]
-    near[:-1, :] |= in_opening[1:, :]
-    grown = near.copy()
-    grown[:, 1:] |= near[:, :-1]
-    grown[:, :-1] |= near[:, 1:]
-    return ~grown & ~field.mines
-
-
-def _count_groups(mask: npt.NDArray[np.bool_]) -> int:
-    return _label_groups(mask)[1]
-
-
-def _label_groups(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], int]:
-    """Connected groups (eight neighbours) of a mask: labels 1, 2, ... and their count.
-
-    Reuses the flood kernel: on a board whose "numbers" are 0 inside the mask
-    and 1 outside, and whose squares outside the mask are already revealed, a
-    flood from one square opens exactly its group.
+    Numbered in row-major order of each opening's first square.
     """
-    from .rules import flood as _flood
+    found = _openings(field)
+    return np.where(_blanks(field), found.opening, np.int32(0)), found.openings
 
-    numbers = np.where(mask, np.uint8(0), np.uint8(1))
-    numbers.flags.writeable = False
-    state = np.where(mask, np.uint8(STATE_HIDDEN), np.uint8(STATE_REVEALED))
-    labels = np.zeros(mask.shape, np.int32)
-    flat_state = state.reshape(-1)
-    cols = mask.shape[1]
-    count = 0
-    marker = np.uint8(STATE_OPENING)
-    for index in np.flatnonzero(mask).tolist():
-        if flat_state[index] != STATE_HIDDEN:
-            continue
-        count += 1
-        row, col = divmod(index, cols)
-        state[row, col] = marker
-        _, top, bottom, left, right = _flood.flood(
-            numbers, state, np.array([row], np.int64), np.array([col], np.int64), marker
-        )
-        top, bottom = min(top, row), max(bottom, row)
-        left, right = min(left, col), max(right, col)
-        box = state[top : bottom + 1, left : right + 1]
-        found = box == marker
-        labels[top : bottom + 1, left : right + 1][found] = count
-        box[found] = STATE_REVEALED
-    return labels, count
+
+def lone_numbers(
+    field: Minefield, labels: npt.NDArray[np.int32] | None = None
+) -> npt.NDArray[np.bool_]:
+    """Safe numbered squares that border no opening: each is one 3BV on its own.
+
+    ``labels`` (:func:`opening_labels`') is not needed: the rule finds the openings itself.
+    """
+    return _openings(field).lone
+
+
+def _blanks(field: Minefield) -> npt.NDArray[np.bool_]:
+    blank: npt.NDArray[np.bool_] = (field.numbers == 0) & ~field.mines
+    return blank
+
+
+#: Past this many squares a board's openings are worth compiling the rule for
+#: at once (a second or so, once an install) rather than running it uncompiled
+#: until the background warmer is done: an expert board takes about a
+#: millisecond interpreted, a board of a million squares seconds.
+_COMPILE_ABOVE: Final = 100_000
+
+
+def _openings(field: Minefield) -> Openings:
+    """The openings, lone numbers and islands (:func:`minesweep.rules.openings.openings_of`)."""
+    from ._jit import Kernel, entry, mode
+    from .rules.openings import openings_of
+
+    run: Callable[..., Openings] = entry(openings_of)
+    if field.rows * field.cols > _COMPILE_ABOVE and mode() != "interpret":
+        run = cast(Kernel, run).compiled()
+    return run(field.numbers, field.mines, False)
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:

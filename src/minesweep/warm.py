@@ -69,6 +69,10 @@ def _autoplay() -> None:
             break
     # The fast strength's games run in one compiled call (solver/_play.py).
     play_game(PlayConfig.preset("beginner", strength="fast"), 0)
+    # The single-number rule over a replay's views (the replays' verdict).
+    from .solver.certain import SingleNumberRules
+
+    SingleNumberRules(3, 3).advance(b"\x01" + b"\x09" * 8)
 
 
 def _vector() -> None:
@@ -86,10 +90,14 @@ def _vector() -> None:
 
 
 def _replays() -> None:
-    # A replay's statistics: the board's (3BV, ZiNi) and the mouse machine's.
+    # A replay's statistics: the board's (3BV, ZiNi) and the mouse machine's;
+    # and a field's 3BV (stats.board_stats), on the same rule of openings.
+    from .field import Minefield
     from .replays.stats import warm_up
+    from .stats import board_stats
 
     warm_up()
+    board_stats(Minefield.from_text("*..\n...\n..*"))
 
 
 #: What :func:`warm` can compile, by name, in the order it compiles them.

@@ -25,11 +25,11 @@ from minesweep.replays.verdict import (
     NOT_JUDGED,
     ClickVerdict,
     JudgedClick,
-    _SingleNumberRules,
     click_verdict,
     judge_clicks,
     single_number_safe,
 )
+from minesweep.solver.certain import SingleNumberRules
 from minesweep.squares import GLYPH_FLAG, GLYPH_HIDDEN
 
 from ._games import PIXELS, random_field, random_game
@@ -183,12 +183,12 @@ def test_the_rules_resumed_view_after_view_equal_the_rules_run_afresh(seed: int)
     field = random_field(rng)
     rows, cols = field.shape
     views = game_views(seed)
-    rules = _SingleNumberRules(rows, cols)
+    rules = SingleNumberRules(rows, cols)
     for view in views:
         rules.advance(view)
         codes = np.frombuffer(view, np.uint8).reshape(rows, cols)
         glyphs = np.where(codes <= 8, codes, GLYPH_HIDDEN).astype(np.uint8)
-        fresh = np.frombuffer(bytes(rules.safe), np.bool_).reshape(rows, cols) & (codes > 8)
+        fresh = rules.safe_mask() & (codes > 8)
         assert (fresh == reference_single_number_safe(glyphs)).all()
 
 

@@ -73,14 +73,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ..actions import Action
 from ..mouse import Button, action_for
-from ..squares import GLYPH_EXPLODED, GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_WRONG_FLAG
+from ..squares import GLYPH_FLAG, GLYPH_HIDDEN
 from .model import (
     ArrayRecords,
     EventColumns,
@@ -94,10 +94,6 @@ if TYPE_CHECKING:
     from ._kernels import Replayed
 
 __all__ = [
-    "VIEW_EXPLODED",
-    "VIEW_FLAG",
-    "VIEW_HIDDEN",
-    "VIEW_WRONG_FLAG",
     "Click",
     "ClickAnalysis",
     "ClickEffect",
@@ -106,13 +102,6 @@ __all__ = [
     "analyse_clicks",
     "replay_game",
 ]
-
-#: A view's squares are the core's glyphs (:class:`minesweep.squares.Glyph`).
-#: These names stay for the web's glyph table until it reads Glyph itself.
-VIEW_HIDDEN: Final = GLYPH_HIDDEN
-VIEW_FLAG: Final = GLYPH_FLAG
-VIEW_WRONG_FLAG: Final = GLYPH_WRONG_FLAG
-VIEW_EXPLODED: Final = GLYPH_EXPLODED
 
 
 class ClickKind(IntEnum):

@@ -32,10 +32,11 @@ click is judged:
 
 Speed: views repeat (a flag changes no view the solver sees), so each
 distinct one is analysed once, and the solver's component cache carries
-counts from one view to the next. The single-number rules run once over the
-whole game: what they prove stays proved as squares open (an opened square
-was safe, as they said), so each view only resumes them around the squares
-that changed.
+counts from one view to the next. The single-number rules (the solver's
+rule 1, compiled: :class:`minesweep.solver.certain.SingleNumberRules`) run
+once over the whole game: what they prove stays proved as squares open (an
+opened square was safe, as they said), so each view only resumes them around
+the squares that changed.
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
 from typing import Any, Final
 
 import numpy as np
@@ -264,82 +264,18 @@ def guess_grade(verdict: ClickVerdict) -> str:
     return "worse"
 
 
-# --- the single-number rules, resumed view after view ---------------------------------------
-
-
-@lru_cache(maxsize=64)
-def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(
-        tuple(
-            i * cols + j
-            for i in range(max(r - 1, 0), min(r + 2, rows))
-            for j in range(max(c - 1, 0), min(c + 2, cols))
-            if (i, j) != (r, c)
-        )
-        for r in range(rows)
-        for c in range(cols)
-    )
-
-
-class _SingleNumberRules:
-    """The squares the single-number rules prove safe or mines, kept up to date as squares open.
-
-    Views come in as ``rows * cols`` bytes of glyphs (0-8 open, above
-    :data:`~minesweep.squares.MAX_NUMBER` not open; flags are not trusted). Each view must open a
-    superset of the squares of the one before, as a game's views do.
-    """
-
-    __slots__ = ("mine", "nbrs", "safe", "shown")
-
-    def __init__(self, rows: int, cols: int) -> None:
-        size = rows * cols
-        self.nbrs = _neighbours(rows, cols)
-        self.shown = bytearray([GLYPH_HIDDEN]) * size
-        self.mine = bytearray(size)
-        self.safe = bytearray(size)
-
-    def advance(self, view: bytes) -> None:
-        shown, nbrs, mine, safe = self.shown, self.nbrs, self.mine, self.safe
-        now = np.frombuffer(view, np.uint8)
-        before = np.frombuffer(bytes(shown), np.uint8)
-        opened = np.flatnonzero((before > MAX_NUMBER) & (now <= MAX_NUMBER)).tolist()
-        if not opened:
-            return
-        queue: list[int] = []
-        for k in opened:
-            shown[k] = view[k]
-            safe[k] = 0
-            queue.append(k)
-            queue.extend(j for j in nbrs[k] if shown[j] <= MAX_NUMBER)
-        while queue:
-            k = queue.pop()
-            if shown[k] > MAX_NUMBER:
-                continue
-            unknown = [j for j in nbrs[k] if shown[j] > MAX_NUMBER and not mine[j] and not safe[j]]
-            if not unknown:
-                continue
-            left = shown[k] - sum(mine[j] for j in nbrs[k])
-            if left == 0:
-                marks = safe
-            elif left == len(unknown):
-                marks = mine
-            else:
-                continue
-            for j in unknown:
-                marks[j] = 1
-                queue.extend(i for i in nbrs[j] if shown[i] <= MAX_NUMBER and i != k)
-
-
 def single_number_safe(view: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     """The hidden squares of a glyph view the single-number rules prove safe, applied to a fixpoint.
 
     Flags are not trusted: a square is a known mine only when the rules make
     it one.
     """
-    view = np.asarray(view, np.uint8)
-    rules = _SingleNumberRules(*view.shape)
+    from ..solver.certain import SingleNumberRules
+
+    view = np.ascontiguousarray(view, np.uint8)
+    rules = SingleNumberRules(*view.shape)
     rules.advance(view.tobytes())
-    return np.frombuffer(bytes(rules.safe), np.bool_).reshape(view.shape).copy()
+    return rules.safe_mask()
 
 
 # --- verdicts ----------------------------------------------------------------------------------
@@ -349,11 +285,13 @@ def _verdict(
     plain: npt.NDArray[np.uint8],
     mines: int,
     targets: Sequence[Square],
-    rules_safe: npt.NDArray[np.bool_] | bytearray,
-    cols: int,
+    settled: bool,
     analysis: Any,
 ) -> ClickVerdict:
-    """The verdict on opening ``targets`` of the glyph view ``plain`` (flags already hidden)."""
+    """The verdict on opening ``targets`` of the glyph view ``plain`` (flags already hidden).
+
+    ``settled``: the single-number rules prove every target safe.
+    """
     from ..solver.whatif import Lookahead
 
     safe_count = len(analysis.safe)
@@ -369,7 +307,7 @@ def _verdict(
     else:
         joint = Lookahead(analysis).joint([], list(targets))
         chance = math.nan if joint is None else min(max(1.0 - joint, 0.0), 1.0)
-    by_counting = certain and not all(rules_safe[r * cols + c] for r, c in targets)
+    by_counting = certain and not settled
     probability = analysis.probability
     finite = np.isfinite(probability).any()
     lowest = float(np.nanmin(probability)) if finite else math.nan
@@ -414,12 +352,15 @@ def click_verdict(
     board's mine count.
     """
     from ..solver import analyze
+    from ..solver.certain import SingleNumberRules
 
-    view = np.asarray(view, np.uint8)
+    view = np.ascontiguousarray(view, np.uint8)
     plain = np.where(view <= MAX_NUMBER, view, GLYPH_HIDDEN).astype(np.uint8)
-    rules = _SingleNumberRules(*view.shape)
+    rules = SingleNumberRules(*view.shape)
     rules.advance(view.tobytes())
-    return _verdict(plain, mines, squares, rules.safe, view.shape[1], analyze(plain, mines))
+    cols = view.shape[1]
+    settled = rules.safe([r * cols + c for r, c in squares])
+    return _verdict(plain, mines, squares, settled, analyze(plain, mines))
 
 
 _EFFECT_NAMES = {effect: effect.name.lower() for effect in ClickEffect}
@@ -463,7 +404,7 @@ def _solved(
     cols: int,
     mines: int,
     targets: Sequence[Square],
-    rules_safe: bytearray,
+    settled: bool,
     analysed: dict[bytes, Any],
 ) -> ClickVerdict | None:
     """The solver's verdict on a click on view ``before``; None past its budget."""
@@ -481,7 +422,7 @@ def _solved(
     solver = analysed[plain_bytes]
     if solver is None:
         return None
-    return _verdict(plain, mines, targets, rules_safe, cols, solver)
+    return _verdict(plain, mines, targets, settled, solver)
 
 
 def judge_clicks(
@@ -496,6 +437,7 @@ def judge_clicks(
     ``safe_squares`` is -1, not counted. ``every_view=True`` runs it on every
     judged click, to count ``safe_squares`` everywhere, at about twice the time.
     """
+    from ..solver.certain import SingleNumberRules
     from .operations import click_operations
 
     if analysis is None:
@@ -505,23 +447,28 @@ def judge_clicks(
     opened, wasted = operations.opened.tolist(), operations.wasted.tolist()
     clicks_15 = operations.click_15.tolist()
     rows, cols, mines = analysis.rows, analysis.cols, replay.mines
-    nbrs = _neighbours(rows, cols)
     # The events' times, not the events: building a MouseEvent each would cost more.
     times = event_columns(replay).times
-    rules = _SingleNumberRules(rows, cols)
+    rules = SingleNumberRules(rows, cols)
     analysed: dict[bytes, Any] = {}
     table: list[JudgedClick] = []
     pluck = 0.0
     first_seen = False
     for index, click in enumerate(analysis.clicks):
         before = analysis.views[click.view]
-        k = click.row * cols + click.col
         effect = click.effect
         judged = click.row >= 0 and effect in _JUDGED
         targets: list[Square] = []
         if judged:
             if click.kind is ClickKind.DOUBLE:
-                targets = [divmod(j, cols) for j in nbrs[k] if before[j] == GLYPH_HIDDEN]
+                # The chorded number's hidden neighbours (flags stay shut).
+                r, c = click.row, click.col
+                targets = [
+                    (i, j)
+                    for i in range(max(r - 1, 0), min(r + 2, rows))
+                    for j in range(max(c - 1, 0), min(c + 2, cols))
+                    if before[i * cols + j] == GLYPH_HIDDEN
+                ]
             else:
                 targets = [(click.row, click.col)]
         first = not first_seen and click.kind is ClickKind.LEFT and effect is ClickEffect.OPEN
@@ -531,10 +478,11 @@ def judge_clicks(
             first_seen = True
         elif judged:
             rules.advance(before)
-            if not every_view and all(rules.safe[r * cols + c] for r, c in targets):
+            settled = rules.safe([r * cols + c for r, c in targets])
+            if settled and not every_view:
                 verdict = _SETTLED
             else:
-                verdict = _solved(before, rows, cols, mines, targets, rules.safe, analysed)
+                verdict = _solved(before, rows, cols, mines, targets, settled, analysed)
             if first_seen:
                 luck = verdict.luck if verdict else math.nan
                 if effect is ClickEffect.MINE:

@@ -2,14 +2,16 @@
 
 One small module a rule; the one-board engine (:mod:`minesweep.board`,
 :mod:`minesweep.field`, :mod:`minesweep.generate`, :mod:`minesweep.leetcode`,
-:mod:`minesweep.moves`) and the batched vector engine (:mod:`minesweep.rl`,
-:mod:`minesweep.solver._play`) both call them:
+:mod:`minesweep.moves`, :mod:`minesweep.stats`), the batched vector engine
+(:mod:`minesweep.rl`, :mod:`minesweep.solver._play`) and the replay machine
+(:mod:`minesweep.replays._kernels`) call them:
 
 - :mod:`.counts`: adjacent-mine counts (a whole field; one more mine);
 - :mod:`.flood`: the flood of a reveal on one board of any size (scanline);
 - :mod:`.small_flood`: the same flood on many small boards (depth first);
 - :mod:`.chord`: when a chord is ready, what it opens, which mine goes off;
 - :mod:`.marks`: a right click's mark (the flag toggle, question marks);
+- :mod:`.openings`: openings, lone numbers, islands: what 3BV counts;
 - :mod:`.ends`: the views of a loss and of a win;
 - :mod:`.first_click`: the box a first-click rule keeps clear;
 - :mod:`.lay`: the field the first reveal lays behind that box;

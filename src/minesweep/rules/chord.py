@@ -27,7 +27,7 @@ from ..squares import (
 from .ends import show_loss
 from .small_flood import open_square
 
-__all__ = ["chord_order", "chord_ready", "open_chord"]
+__all__ = ["chord_order", "chord_ready", "chord_targets", "open_chord"]
 
 
 @kernel(cache=True, part="vector", inline="always")
@@ -95,3 +95,30 @@ def open_chord(numbers, mines, state, view, row, col, stack, row_of):  # pragma:
         y = row_of[square]
         show_loss(mines, state, view, y, square - y * cols)
     return spread, exploded
+
+
+@kernel(cache=True, part="vector", inline="always")
+def chord_targets(view, row, col, lowest, targets):  # pragma: no cover - compiled
+    """A ready chord's hidden neighbours, row by row, as flat squares into ``targets``; how many.
+
+    0 when it is not ready: as :func:`chord_ready`, a number from ``lowest``
+    up with as many flags around it as it says. ``lowest`` is 1 in the
+    project's engines; the replay machine passes 0, as ms-toollib chords an
+    open 0 too (a flag beside a 0 stays shut when it floods; taken off, a
+    chord on the 0 opens the square).
+    """
+    rows, cols = view.shape
+    number = view[row, col]
+    if number < lowest or number > MAX_NUMBER:
+        return 0
+    flags = 0
+    count = 0
+    for y in range(max(row - 1, 0), min(row + 2, rows)):
+        for x in range(max(col - 1, 0), min(col + 2, cols)):
+            glyph = view[y, x]
+            if glyph == GLYPH_FLAG:
+                flags += 1
+            elif glyph == GLYPH_HIDDEN:
+                targets[count] = y * cols + x
+                count += 1
+    return count if flags == number else 0

@@ -117,5 +117,5 @@ def table_index(
     glyphs: npt.NDArray[np.uint8], mines: npt.NDArray[np.bool_]
 ) -> npt.NDArray[np.uint8]:
     """Where each square's glyph and mine are in :data:`LOSS_GLYPHS` and :data:`WIN_GLYPHS`."""
-    index: npt.NDArray[np.uint8] = (mines.view(np.uint8) << _GLYPH_BITS) | glyphs
+    index = ((mines.view(np.uint8) << _GLYPH_BITS) | glyphs).astype(np.uint8, copy=False)
     return index

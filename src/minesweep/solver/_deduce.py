@@ -34,10 +34,25 @@ from .._jit import kernel
 from ..squares import KNOWN_MINE as _MINE
 from ..squares import KNOWN_OPEN as _OPEN
 from ..squares import KNOWN_UNKNOWN as _UNKNOWN
+from ..squares import MAX_NUMBER, Knowledge
 
-__all__ = ["play_certain_moves"]
+__all__ = [
+    "ALL_MINES",
+    "ALL_SAFE",
+    "PROVED_SAFE",
+    "UNDECIDED",
+    "one_number",
+    "play_certain_moves",
+    "settle_one_number",
+]
 
 _grid = types.Array(types.uint8, 2, "C", readonly=True)
+
+#: What rule 1 says of a number's unknown neighbours (:func:`one_number`).
+UNDECIDED, ALL_SAFE, ALL_MINES = 0, 1, 2
+#: A fourth note, for :func:`settle_one_number`, which opens nothing: a hidden
+#: square proved safe, to :func:`_tally` neither unknown nor a mine.
+PROVED_SAFE = int(max(Knowledge)) + 1
 
 
 @kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
@@ -101,6 +116,27 @@ def _tally(state, row, col):  # pragma: no cover - compiled
             elif s == _MINE:
                 mines += 1
     return unknown, mines
+
+
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy", inline="always")
+def one_number(numbers, state, row, col):  # pragma: no cover - compiled
+    """Rule 1 at the open number ``row, col``: what it says, its unknown neighbours, mines left.
+
+    ``ALL_SAFE`` when no mine is left to find among its unknown neighbours,
+    ``ALL_MINES`` when there are as many as unknown neighbours, else (and
+    when it has no unknown neighbour) ``UNDECIDED``. The one statement of
+    the single-number rule: the player below and the replays' verdict
+    (:func:`settle_one_number`) both ask it.
+    """
+    unknown, found = _tally(state, row, col)
+    left = numbers[row, col] - found
+    says = UNDECIDED
+    if unknown:
+        if left == 0:
+            says = ALL_SAFE
+        elif left == unknown:
+            says = ALL_MINES
+    return says, unknown, left
 
 
 @kernel(cache=True, part="autoplay", nogil=True, error_model="numpy", inline="always")
@@ -277,11 +313,10 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
         head += 1
         queued[index] = False
         r, c = divmod(index, cols)
-        unknown, found = _tally(state, r, c)
+        says, unknown, left = one_number(numbers, state, r, c)
         if unknown == 0:
             continue
-        left = numbers[r, c] - found
-        if left == 0 or left == unknown:
+        if says != UNDECIDED:
             tail, opened, marked = _one_number(
                 numbers, state, queued, queue, tail, stack, r, c, left
             )
@@ -299,3 +334,66 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
                     state[r, c] = _OPEN
                     safe_left -= 1
     return safe_left
+
+
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy", inline="always")
+def _queue_open(state, queued, queue, tail, row, col):  # pragma: no cover - compiled
+    """Queue the open squares around a square that changed (and itself), 0s too; the new tail.
+
+    Unlike :func:`_touch`, a 0 is queued: in a player's view a 0 may border
+    hidden squares (a flag the flood left shut, and flags are not trusted).
+    """
+    rows, cols = state.shape
+    size = queue.shape[0]
+    for r in range(max(row - 1, 0), min(row + 2, rows)):
+        for c in range(max(col - 1, 0), min(col + 2, cols)):
+            index = r * cols + c
+            if state[r, c] == _OPEN and not queued[index]:
+                queued[index] = True
+                queue[tail % size] = index
+                tail += 1
+    return tail
+
+
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
+def settle_one_number(view, numbers, state, queued, queue):  # pragma: no cover - compiled
+    """Rule 1 alone over a player's view, to a fixpoint, resumed from an earlier view's notes.
+
+    ``view`` holds glyphs: up to :data:`~minesweep.squares.MAX_NUMBER` an open
+    square, anything else hidden (flags are not trusted). ``state`` holds
+    the notes of the view before (:class:`~minesweep.squares.Knowledge`, and
+    :data:`PROVED_SAFE`; all unknown at first) and ``numbers`` its open
+    squares' numbers, both updated; ``queued`` (False) and ``queue`` are
+    scratch of one entry a square. Each view must open a superset of the
+    squares of the one before, as a game's views do: what rule 1 proved stays
+    proved, so only the squares that opened are looked at again. Opens
+    nothing (the squares' numbers are not known); returns how many squares
+    the view opened.
+    """
+    rows, cols = view.shape
+    size = queue.shape[0]
+    head = 0
+    tail = 0
+    opened = 0
+    for r in range(rows):
+        for c in range(cols):
+            if state[r, c] != _OPEN and view[r, c] <= MAX_NUMBER:
+                state[r, c] = _OPEN
+                numbers[r, c] = view[r, c]
+                opened += 1
+                tail = _queue_open(state, queued, queue, tail, r, c)
+    while head < tail:
+        index = queue[head % size]
+        head += 1
+        queued[index] = False
+        r, c = divmod(index, cols)
+        says = one_number(numbers, state, r, c)[0]
+        if says == UNDECIDED:
+            continue
+        note = PROVED_SAFE if says == ALL_SAFE else _MINE
+        for rr in range(max(r - 1, 0), min(r + 2, rows)):
+            for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                if state[rr, cc] == _UNKNOWN:
+                    state[rr, cc] = note
+                    tail = _queue_open(state, queued, queue, tail, rr, cc)
+    return opened

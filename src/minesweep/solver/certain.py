@@ -13,17 +13,22 @@ opened by their numbers alone; no decision reads where the mines are.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .._jit import entry
-from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
+from ..squares import GLYPH_HIDDEN, KNOWN_OPEN, Knowledge
 from .errors import DEFAULT_MAX_STATES
 from .probability import Analysis, analyze
 
-__all__ = ["Stuck", "flat_squares", "play_until_stuck", "view_of"]
+#: :data:`minesweep.solver._deduce.PROVED_SAFE`, without loading the kernels:
+#: the note after the last :class:`~minesweep.squares.Knowledge` value.
+_PROVED_SAFE: Final = max(Knowledge) + 1
+
+__all__ = ["SingleNumberRules", "Stuck", "flat_squares", "play_until_stuck", "view_of"]
 
 
 class Stuck(NamedTuple):
@@ -63,6 +68,49 @@ def play_until_stuck(
         cols = state.shape[1]
         opens = flat_squares(analysis.safe, cols)
         sure = flat_squares(analysis.mines, cols)
+
+
+class SingleNumberRules:
+    """What the single-number rule alone proves of a game's views, view after view.
+
+    The rule is the player's rule 1 (:func:`minesweep.solver._deduce.one_number`:
+    a number whose mines are all found frees its other neighbours; a number
+    with as many hidden neighbours as mines left makes them all mines),
+    applied over and over, and nothing else: the replays' verdict
+    (:mod:`minesweep.replays.verdict`) calls a click it settles "certain by
+    the single-number rules". Views come in as glyphs (up to
+    :data:`~minesweep.squares.MAX_NUMBER` open, anything else hidden; flags
+    are not trusted), each opening a superset of the squares of the one
+    before, as a game's views do: what is proved stays proved, and each view
+    only resumes the rule around the squares it opened.
+    """
+
+    __slots__ = ("_notes", "_numbers", "_queue", "_queued", "_run", "_shape")
+
+    def __init__(self, rows: int, cols: int) -> None:
+        from ._deduce import settle_one_number
+
+        self._shape = (rows, cols)
+        self._notes = np.zeros((rows, cols), np.uint8)  # all unknown (Knowledge.UNKNOWN)
+        self._numbers = np.zeros((rows, cols), np.uint8)
+        self._queued = np.zeros(rows * cols, np.bool_)
+        self._queue = np.empty(rows * cols, np.int64)
+        self._run = entry(settle_one_number)
+
+    def advance(self, view: bytes) -> None:
+        """Take the next view: ``rows * cols`` bytes of glyphs, row by row."""
+        grid = np.frombuffer(view, np.uint8).reshape(self._shape)
+        self._run(grid, self._numbers, self._notes, self._queued, self._queue)
+
+    def safe(self, squares: Iterable[int]) -> bool:
+        """Whether every one of ``squares`` (flat, ``row * cols + col``) is proved safe."""
+        notes = self._notes.reshape(-1)
+        return all(notes[square] == _PROVED_SAFE for square in squares)
+
+    def safe_mask(self) -> npt.NDArray[np.bool_]:
+        """The hidden squares proved safe so far, as a mask."""
+        mask: npt.NDArray[np.bool_] = self._notes == _PROVED_SAFE
+        return mask
 
 
 def flat_squares(squares: npt.NDArray[np.int64], cols: int) -> npt.NDArray[np.int64]:

@@ -9,14 +9,9 @@ import numpy as np
 
 from minesweep import MinesweepError
 from minesweep.replays import read, summary
-from minesweep.replays.clicks import (
-    VIEW_EXPLODED,
-    VIEW_FLAG,
-    VIEW_HIDDEN,
-    VIEW_WRONG_FLAG,
-    analyse_clicks,
-)
+from minesweep.replays.clicks import analyse_clicks
 from minesweep.replays.verdict import JudgedClick, judge_clicks
+from minesweep.squares import VIEW_SYMBOLS
 
 from . import models
 from .errors import RefusedError
@@ -28,19 +23,8 @@ __all__ = ["replay_file"]
 _UPLOAD: Final = "the uploaded file"
 
 
-def _glyph_table() -> bytes:
-    """A replay's view codes (ms-toollib's: 0-8 a number, 10 hidden, 11 a flag, 14 a
-    wrong flag, 15 the exploded mine) as the glyphs of the API's views, for bytes.translate."""
-    table = bytearray(b"#" * 256)
-    table[0] = ord(".")
-    for number in range(1, 9):
-        table[number] = ord(str(number))
-    table[VIEW_HIDDEN], table[VIEW_FLAG] = ord("#"), ord("F")
-    table[VIEW_WRONG_FLAG], table[VIEW_EXPLODED] = ord("!"), ord("X")
-    return bytes(table)
-
-
-_GLYPHS: Final = _glyph_table()
+#: The one view alphabet (:data:`~minesweep.squares.VIEW_SYMBOLS`) as bytes, indexed by glyph.
+_SYMBOLS: Final = np.frombuffer(VIEW_SYMBOLS.encode("ascii"), np.uint8)
 
 
 def replay_file(limits: Limits, data: bytes, name: str | None = None) -> models.ReplayFile:
@@ -77,7 +61,8 @@ def replay_file(limits: Limits, data: bytes, name: str | None = None) -> models.
         raise RefusedError(f"{where}: {error}") from None
     views = []
     for view in analysis.views:
-        text = view.translate(_GLYPHS).decode("ascii")
+        # A replay's views are glyphs (Glyph), written as the API writes any view.
+        text = _SYMBOLS[np.frombuffer(view, np.uint8)].tobytes().decode("ascii")
         views.append([text[r * cols : (r + 1) * cols] for r in range(rows)])
     return models.ReplayFile(
         format=cast(models.ReplayFormat, replay.format),

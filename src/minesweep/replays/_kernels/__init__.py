@@ -7,7 +7,8 @@ compiled: the same source, so the same answers (the tests hold the two to
 each other on random games). Everything is on flat arrays, and every kernel
 answers with a named tuple, read by name.
 
-- :mod:`.board`: the board's numbers, openings, lone numbers, islands, 3BV, ZiNi;
+- :mod:`.board`: the board's numbers, openings, lone numbers, islands, 3BV
+  (the rules': :mod:`minesweep.rules.counts`, :mod:`minesweep.rules.openings`), ZiNi;
 - :mod:`.mouse`: the mouse machine (ms-toollib's ``step``); :mod:`.mouse_results` its answer;
 - :mod:`.literal`: ms-toollib's order-dependent opening count around a chord;
 - :mod:`.operations`: each click's operations and the game's sums;

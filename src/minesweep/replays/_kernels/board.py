@@ -1,5 +1,7 @@
 """The board's labels for the replay machine: numbers, openings, lone numbers, islands, 3BV, ZiNi.
 
+The counts and the openings are the rules' (:func:`minesweep.rules.counts.count_around`,
+:func:`minesweep.rules.openings.openings_of`); ZiNi is the replay machine's own.
 The board kernel works in column-major order (``col * rows + row``, the
 order ZiNi scans in, which decides its ties, as ms-toollib's zini.rs does)
 and hands the mouse machine row-major squares (``row * cols + col``, the
@@ -15,6 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..._jit import kernel
+from ...rules.counts import count_around
+from ...rules.openings import openings_of
 
 __all__ = ["Board", "Profile", "Squares", "board_kernel", "profile_kernel"]
 
@@ -211,61 +215,35 @@ def board_kernel(
     :class:`Profile` (ZiNi and HZiNi left 0 unless ``with_zini``).
     """
     size = rows * cols
-    # Column-major, the order ZiNi scans in; row_of and col_of spare divisions.
-    mine = np.zeros(size, np.bool_)
+    # Column-major, the order ZiNi scans in (zini.rs's: it breaks ZiNi's ties,
+    # and decides which two openings a border number keeps): the board
+    # transposed, ``[col, row]``, whose row-major index is ``col * rows + row``.
+    # The rules scan row-major, so on it they number the openings column by
+    # column, as ms-toollib does. row_of and col_of spare divisions.
+    mine_t = np.zeros((cols, rows), np.bool_)
+    # Mines in the 3x3 block, the square itself included (so a mine's is at least 1).
+    number_t = np.zeros((cols, rows), np.int64)
     row_of = np.empty(size, np.int64)
     col_of = np.empty(size, np.int64)
     for c in range(cols):
         for r in range(rows):
             i = c * rows + r
-            mine[i] = mines[r, c]
             row_of[i] = r
             col_of[i] = c
-    # Mines in the 3x3 block, the square itself included (so a mine's is at least 1).
-    number = np.zeros(size, np.int64)
-    for c in range(cols):
-        for r in range(rows):
-            if mine[c * rows + r]:
-                for cc in range(max(c - 1, 0), min(c + 2, cols)):
-                    for rr in range(max(r - 1, 0), min(r + 2, rows)):
-                        number[cc * rows + rr] += 1
-    # Openings numbered 1, 2, ... in column-major order of their first square;
-    # a border square keeps the first two that reach it, as zini.rs's
-    # recursive fill does (it fills one opening completely before the next).
-    opening = np.zeros(size, np.int64)
-    opening2 = np.zeros(size, np.int64)
-    stack = np.empty(size, np.int64)
-    count = 0
-    for start in range(size):
-        if mine[start] or number[start] or opening[start]:
-            continue
-        count += 1
-        opening[start] = count
-        stack[0] = start
-        top = 1
-        while top:
-            top -= 1
-            here = stack[top]
-            r, c = row_of[here], col_of[here]
-            for cc in range(max(c - 1, 0), min(c + 2, cols)):
-                for rr in range(max(r - 1, 0), min(r + 2, rows)):
-                    j = cc * rows + rr
-                    if number[j]:
-                        if opening[j] == 0:
-                            opening[j] = count
-                        elif opening[j] != count and opening2[j] == 0:
-                            opening2[j] = count
-                    elif opening[j] == 0:
-                        opening[j] = count
-                        stack[top] = j
-                        top += 1
+            if mines[r, c]:
+                mine_t[c, r] = True
+                count_around(number_t, c, r)
+    mine = mine_t.reshape(size)
+    number = number_t.reshape(size)
+    found = openings_of(number_t, mine_t, with_zini)
+    opening = found.opening.reshape(size)
+    count = found.openings
     cells = np.zeros(9, np.int64)
     value = np.zeros(size, np.int64)
     zero = np.zeros(size, np.int64)
     lone = np.zeros(size, np.int64)
     row = np.zeros(size, np.int64)
     col = np.zeros(size, np.int64)
-    lone_count = 0
     safe = 0
     for r in range(rows):
         for c in range(cols):
@@ -281,32 +259,11 @@ def board_kernel(
             cells[number[i]] += 1
             if number[i] == 0:
                 zero[k] = opening[i]
-            elif opening[i] == 0:
+            elif found.lone[c, r]:
                 lone[k] = 1
-                lone_count += 1
-    # Islands: groups of lone numbers, eight neighbours apart.
-    seen = np.zeros(size, np.bool_)
-    islands = 0
-    for start in range(size):
-        if not lone[start] or seen[start]:
-            continue
-        islands += 1
-        seen[start] = True
-        stack[0] = start
-        top = 1
-        while top:
-            top -= 1
-            here = stack[top]
-            r, c = row[here], col[here]
-            for rr in range(max(r - 1, 0), min(r + 2, rows)):
-                for cc in range(max(c - 1, 0), min(c + 2, cols)):
-                    j = rr * cols + cc
-                    if lone[j] and not seen[j]:
-                        seen[j] = True
-                        stack[top] = j
-                        top += 1
     greedy = human = 0
     if with_zini:
+        opening2 = found.second.reshape(size)
         # Premium: what one chord there would save (adj3bv - number - 2).
         # adj3bv counts the safe squares of the 3x3 block on no opening:
         # summed down each column first, then across three columns.
@@ -362,7 +319,7 @@ def board_kernel(
             row_of, col_of,
         )  # fmt: skip
     squares = Squares(value, zero, lone, row, col)
-    profile = Profile(count + lone_count, count, islands, greedy, human, cells)
+    profile = Profile(count + found.lone_count, count, found.islands, greedy, human, cells)
     return Board(squares, profile)
 
 

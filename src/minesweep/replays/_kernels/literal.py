@@ -5,6 +5,11 @@ search from each hidden 0 around the chorded square; the searches share
 their marks and stop at a flagged 0, so the count depends on the order they
 visit squares in. That order is followed here literally; without a flag the
 mouse machine counts the board's opening labels instead (the same answer).
+
+Not a rule of :mod:`minesweep.rules`: no rule needs a search that stops at a
+flag and whose answer hangs on its order, and the project's own count of the
+openings a chord opens (the labels of :func:`minesweep.rules.openings.openings_of`)
+is order-free. The quirk is ms-toollib's, so it stays in the replay machine.
 """
 
 from __future__ import annotations

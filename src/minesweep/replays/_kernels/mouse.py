@@ -1,7 +1,11 @@
 """The replay machine's mouse: ms-toollib's step over a replay's events, in one kernel.
 
 :mod:`..clicks` documents what ``clicks_kernel`` computes; this is how. The
-views it records are in the core's glyphs (:mod:`.codes`).
+views it records are in the core's glyphs (:mod:`.codes`). The rules are the
+engines' (:mod:`minesweep.rules`): it opens squares with their reveal and
+flood, toggles flags with their toggle and finds a chord's targets with
+theirs; what is its own is ms-toollib's mouse (its states, its counters, its
+3BV accounting) and the quirks kept for parity, each where it is used.
 """
 
 from __future__ import annotations
@@ -12,6 +16,10 @@ from typing import Any
 import numpy as np
 
 from ..._jit import kernel
+from ...rules.chord import chord_targets
+from ...rules.marks import toggle_flag
+from ...rules.small_flood import open_square
+from ...squares import STATE_EXPLODED, STATE_HIDDEN
 from .board import Squares
 from .codes import (
     CC,
@@ -69,9 +77,9 @@ _DO_NOTHING, _DO_LEFT, _DO_RIGHT, _DO_PRESS_RIGHT, _DO_CHORD = range(5)
 _DO_OFF_LEFT, _DO_OFF_RIGHT, _DO_LEFT_NOTHING = range(5, 8)
 # What follows the opening of squares.
 _AFTER_LEFT_MINE, _AFTER_LEFT_OPEN, _AFTER_CHORD = range(3)
-# Scratch (``work``): up to 8 squares to open, up to 9 openings found, a stack.
+# Scratch (``work``): up to 8 squares to open, then up to 9 openings found.
 _W_FOUND = 9
-_W_STACK = 18
+_W_SIZE = 18
 
 
 @kernel(cache=True, part="replays", nogil=True)
@@ -109,7 +117,13 @@ def clicks_kernel(
         if codes[index] != MV:
             room += 1
     clicks = np.empty((room, CLICK_FIELDS), np.int64)
+    # The view, flat (``gb``, as ms-toollib names it) and as the rules' grid;
+    # the rules' flood and flag toggle keep the squares' states beside it.
     gb = np.full(size, HIDDEN, np.uint8)
+    view = gb.reshape(rows, cols)
+    cell_state = np.full((rows, cols), STATE_HIDDEN, np.uint8)
+    numbers = number_of.reshape(rows, cols)
+    stack = np.empty(size, np.int64)
     views = np.empty((min(room + 1, 64), size), np.uint8)
     for i in range(size):
         views[0, i] = HIDDEN
@@ -117,7 +131,7 @@ def clicks_kernel(
     n_clicks = 0
     opening_flags = np.zeros(openings + 1, np.int64)
     flagged_before = np.zeros(size, np.bool_)
-    work = np.empty(_W_STACK + size, np.int64)
+    work = np.empty(_W_SIZE, np.int64)
     left = right = double = lce = rce = dce = flag = solved = 0
     c15 = unflags = misflags = wasted = pre_flags = 0
     state, mouse = READY, UP_UP
@@ -347,7 +361,7 @@ def clicks_kernel(
                 pending = -1
                 c15 = unflags = misflags = wasted = 0
             if unflag_k:
-                gb[k] = HIDDEN
+                toggle_flag(cell_state, view, row_of[k], col_of[k])
                 if zero_of[k]:
                     opening_flags[zero_of[k]] -= 1
                 add_view = True
@@ -384,10 +398,11 @@ def clicks_kernel(
                 else:
                     is_mine = number_of[k] < 0
                     zero = zero_of[k]
-                    if gb[k] == HIDDEN:
+                    flagging = gb[k] == HIDDEN
+                    toggle_flag(cell_state, view, row_of[k], col_of[k])
+                    if flagging:
                         effective = is_mine and not flagged_before[k]
                         effect = FLAGGED
-                        gb[k] = FLAG
                         flag += 1
                         if zero:
                             opening_flags[zero] += 1
@@ -401,7 +416,6 @@ def clicks_kernel(
                             flagged_before[k] = True
                     else:
                         effect = UNFLAGGED
-                        gb[k] = HIDDEN
                         flag -= 1
                         if zero:
                             opening_flags[zero] -= 1
@@ -417,57 +431,44 @@ def clicks_kernel(
                     c15 += 1
                 chord_on_flag = False
                 click_kind = DOUBLE
-                shown = gb[k]
-                # An open 0 can be chorded too (it may border flagged 0s left closed).
-                if shown < 8:
-                    flags = 0
-                    r, c = row_of[k], col_of[k]
+                r, c = row_of[k], col_of[k]
+                # An open 0 chords too, in ms-toollib (it may border flagged 0s left closed).
+                opening = chord_targets(view, r, c, 0, work)
+                if opening:
+                    # op_num_around_cell: the whole openings it opens.
+                    found = 0
+                    flagged = False
                     for i in range(max(r - 1, 0), min(r + 2, rows)):
                         for j in range(max(c - 1, 0), min(c + 2, cols)):
                             n = i * cols + j
-                            if n != k:
-                                if gb[n] == FLAG:
-                                    flags += 1
-                                elif gb[n] == HIDDEN:
-                                    work[opening] = n
-                                    opening += 1
-                    if flags != shown:
-                        opening = 0
-                    if opening:
-                        # op_num_around_cell: the whole openings it opens.
-                        found = 0
-                        flagged = False
-                        for i in range(max(r - 1, 0), min(r + 2, rows)):
-                            for j in range(max(c - 1, 0), min(c + 2, cols)):
-                                n = i * cols + j
-                                if gb[n] == HIDDEN and number_of[n] == 0:
-                                    label = zero_of[n]
-                                    new = True
-                                    for f in range(_W_FOUND, _W_FOUND + found):
-                                        if work[f] == label:
-                                            new = False
-                                    if new:
-                                        work[_W_FOUND + found] = label
-                                        found += 1
-                                        if opening_flags[label] != 0:
-                                            flagged = True
-                        if flagged:
-                            found = openings_around_literally(
-                                number_of, row_of, col_of, gb, k, rows, cols
-                            )
-                        click_solved = found
-                        lost = False
-                        for s in range(opening):
-                            if lone_of[work[s]]:
-                                click_solved += 1
-                            if number_of[work[s]] < 0:
-                                lost = True
-                        dce += 1
-                        solved += click_solved
-                        if lost:
-                            state = LOST
-                        effect, effective = CHORDED, True
-                        after = _AFTER_CHORD
+                            if gb[n] == HIDDEN and number_of[n] == 0:
+                                label = zero_of[n]
+                                new = True
+                                for f in range(_W_FOUND, _W_FOUND + found):
+                                    if work[f] == label:
+                                        new = False
+                                if new:
+                                    work[_W_FOUND + found] = label
+                                    found += 1
+                                    if opening_flags[label] != 0:
+                                        flagged = True
+                    if flagged:
+                        found = openings_around_literally(
+                            number_of, row_of, col_of, gb, k, rows, cols
+                        )
+                    click_solved = found
+                    lost = False
+                    for s in range(opening):
+                        if lone_of[work[s]]:
+                            click_solved += 1
+                        if number_of[work[s]] < 0:
+                            lost = True
+                    dce += 1
+                    solved += click_solved
+                    if lost:
+                        state = LOST
+                    effect, effective = CHORDED, True
+                    after = _AFTER_CHORD
             elif todo == _DO_OFF_LEFT:
                 click_k = -1
             elif todo == _DO_OFF_RIGHT:
@@ -477,37 +478,23 @@ def clicks_kernel(
                 click_kind, click_k = RIGHT, -1
             # _DO_LEFT_NOTHING: the click as set above.
             if opening:
-                # refresh_board: open the squares, flood from 0s, show a mine
-                # hit and the wrong flags. Squares open as they are pushed
-                # (ms-toollib's as they are popped): the same squares open.
+                # refresh_board: open the squares (the rules' reveal and
+                # flood: ms-toollib's opens them in another order, the same
+                # squares), show a mine hit and the wrong flags. Not the
+                # rules' loss view (rules.ends.show_loss: the first mine
+                # goes off, every mine shows): ms-toollib shows each mine
+                # the click opened as gone off, and no other, and the tests
+                # hold the views to its.
                 hit = False
-                top = _W_STACK
                 for s in range(opening):
                     here = work[s]
-                    value = number_of[here]
-                    if value < 0:
-                        gb[here] = EXPLODED
-                        hit = True
-                    elif gb[here] == HIDDEN:
-                        gb[here] = value
-                        safe_closed -= 1
-                        if value == 0:
-                            work[top] = here
-                            top += 1
-                while top > _W_STACK:
-                    top -= 1
-                    here = work[top]
                     r, c = row_of[here], col_of[here]
-                    for i in range(max(r - 1, 0), min(r + 2, rows)):
-                        for j in range(max(c - 1, 0), min(c + 2, cols)):
-                            n = i * cols + j
-                            if gb[n] == HIDDEN:
-                                value = number_of[n]
-                                gb[n] = value
-                                safe_closed -= 1
-                                if value == 0:
-                                    work[top] = n
-                                    top += 1
+                    if number_of[here] < 0:
+                        gb[here] = EXPLODED
+                        cell_state[r, c] = STATE_EXPLODED
+                        hit = True
+                    elif cell_state[r, c] == STATE_HIDDEN:
+                        safe_closed -= open_square(numbers, cell_state, view, r, c, stack, row_of)
                 if hit:
                     for i in range(size):
                         if gb[i] == FLAG and number_of[i] >= 0:
