@@ -48,6 +48,28 @@ def test_importing_minesweep_loads_no_front_end_or_heavy_library() -> None:
         assert heavy not in loaded
 
 
+def test_a_game_that_floods_nothing_loads_no_numba() -> None:
+    # Right clicks with question marks, a chord, a win and a loss ask the rules
+    # the vector engine compiles, as plain Python: only a flood loads numba.
+    code = (
+        "import sys\n"
+        "from minesweep import Game, Minefield\n"
+        "field = Minefield.from_text('*.*\\n...\\n*.*\\n')\n"
+        "game = Game.from_field(field, question_marks=True)\n"
+        "for _ in range(3): game.toggle_flag(0, 0)\n"
+        "game.flag(0, 0); game.flag(0, 2); game.reveal(0, 1); game.chord(0, 1)\n"
+        "game.reveal(2, 1); assert game.status.value == 'won', game.glyphs()\n"
+        "game = Game.new('beginner', seed=1); game.flag(0, 0); game.glyphs()\n"
+        "lost = Game.from_field(field); lost.flag(1, 1); lost.reveal(0, 1); lost.reveal(0, 0)\n"
+        "assert lost.glyphs().tolist()[1][1] == 14\n"
+        "print('numba' in sys.modules)"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "False"
+
+
 # --- layers: every import points down ------------------------------------------------
 
 #: The layer of every module, bottom up; a module may import only modules of its own

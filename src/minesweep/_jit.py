@@ -66,6 +66,7 @@ __all__ = [
     "mark_ready",
     "mode",
     "part_ready",
+    "plain",
 ]
 
 #: The values ``MINESWEEP_JIT`` may take.
@@ -93,6 +94,7 @@ PART_MODULES: Final[dict[str, tuple[str, ...]]] = {
         "minesweep.rules.marks",
         "minesweep.rules.ends",
         "minesweep.rules.chord",
+        "minesweep.rules.first_click",
         "minesweep.rules.lay",
         "minesweep.rules.masks",
         "minesweep.rl._kernels",
@@ -602,9 +604,25 @@ def kernel(*signatures: Any, part: str, **options: Any) -> Callable[[Callable[..
     return decorate
 
 
-def entry(dispatcher: Any) -> Callable[..., Any]:
-    """How Python calls a kernel: compiled once its part is ready, interpreted until then."""
+def _kernel_of(dispatcher: Any) -> Kernel:
     found = _BY_DISPATCHER.get(id(dispatcher))
     if found is None or not found.is_bound_to(dispatcher):
         raise TypeError(f"{dispatcher!r} is not a minesweep kernel")
     return found
+
+
+def entry(dispatcher: Any) -> Callable[..., Any]:
+    """How Python calls a kernel: compiled once its part is ready, interpreted until then."""
+    return _kernel_of(dispatcher)
+
+
+def plain(dispatcher: Any) -> Callable[..., Any]:
+    """A kernel as plain Python, always: never compiled, whatever the mode and the part.
+
+    For the one-board engine's rules of one click (a chord's box of nine
+    squares, a right click's mark, the first-click box): the interpreter
+    answers them in microseconds, and a plain ``Board`` or ``Game`` must not
+    load numba (a third of a second) nor wait for the vector part, nor start
+    its warmer, for so little.
+    """
+    return _kernel_of(dispatcher).interpreted()

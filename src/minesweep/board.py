@@ -34,6 +34,7 @@ from .squares import (
     GLYPH_FLAG,
     GLYPH_HIDDEN,
     GLYPH_QUESTION,
+    MAX_NUMBER,
     STATE_EXPLODED,
     STATE_FLAGGED,
     STATE_HIDDEN,
@@ -44,7 +45,7 @@ from .squares import (
     square_name,
 )
 
-__all__ = ["Board", "CellState", "Reveal"]
+__all__ = ["Board", "CellState", "Reveal", "shown"]
 
 #: The largest CellState value; anything above it is no state a square keeps.
 _STATE_MAX: Final = int(max(CellState))
@@ -63,6 +64,18 @@ _STATE_GLYPHS: Final = np.array(
             CellState.EXPLODED: GLYPH_EXPLODED,
         }[CellState(state)]
         for state in range(_STATE_MAX + 1)
+    ],
+    np.uint8,
+)
+#: How many numbers a square may have, 0 to 8.
+_NUMBERS: Final = MAX_NUMBER + 1
+#: What a square shows by its state and number, at ``state * _NUMBERS + number``:
+#: one lookup a square (numpy's take), where a mask and a choice cost three passes.
+_SHOWN: Final = np.array(
+    [
+        number if state == STATE_REVEALED else _STATE_GLYPHS[state]
+        for state in range(_STATE_MAX + 1)
+        for number in range(_NUMBERS)
     ],
     np.uint8,
 )
@@ -399,11 +412,23 @@ class Board:
 
     def _glyphs(self) -> npt.NDArray[np.uint8]:
         """The player's view as glyphs, without end-of-game marks (see :meth:`__str__`)."""
-        state = self._state
-        glyphs: npt.NDArray[np.uint8] = np.where(
-            state == STATE_REVEALED, self._field.numbers, _STATE_GLYPHS[state]
-        )
-        return glyphs
+        return shown(self._state, self._field.numbers)
+
+
+def shown(
+    state: npt.NDArray[np.uint8], numbers: npt.NDArray[np.uint8] | None
+) -> npt.NDArray[np.uint8]:
+    """What squares in ``state`` show, mines hidden and no end-of-game marks (any shape).
+
+    A revealed square shows its number (``numbers`` is None before the mines
+    are laid, when none is revealed); every other its state's glyph.
+    """
+    glyphs: npt.NDArray[np.uint8] = (
+        _STATE_GLYPHS.take(state)
+        if numbers is None
+        else _SHOWN.take(state * np.uint8(_NUMBERS) + numbers)
+    )
+    return glyphs
 
 
 def _checked_state(field: Minefield, state: npt.ArrayLike) -> npt.NDArray[np.uint8]:

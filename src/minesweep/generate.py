@@ -29,8 +29,11 @@ import numpy.typing as npt
 
 from .errors import InvalidClickError, SettingsError
 from .field import Minefield
-from .grid import check_position, neighbours
+from .grid import check_position
 from .presets import FirstClickRule, first_click_rule
+from .rules import plain
+from .rules.codes import rule_code
+from .rules.first_click import cleared_box
 from .squares import square_name
 
 __all__ = [
@@ -48,6 +51,11 @@ _MAX_SEED: Final = 2**128 - 1
 #: (mines, numbers and the player's state, a byte each). Larger sizes are
 #: refused up front with a clear error instead of failing on memory midway.
 MAX_SQUARES: Final = 10**9
+
+
+#: The box a first-click rule keeps clear, as plain Python: the rule the
+#: vector engine's laying compiles (a plain game must not load numba for it).
+_cleared_box: Final = plain(cleared_box)
 
 
 def new_seed() -> int:
@@ -115,11 +123,8 @@ def check_fits(rows: int, cols: int, mines: int, rule: FirstClickRule | str) -> 
     """Raise SettingsError unless the mines fit wherever the first click lands."""
     rule = first_click_rule(rule)
     _check_size(rows, cols, mines)
-    kept = {
-        FirstClickRule.OPENING: min(3, rows) * min(3, cols),
-        FirstClickRule.SAFE: 1,
-        FirstClickRule.NONE: 0,
-    }[rule]
+    # The most the rule keeps clear: its box around a square inside the board.
+    kept = _box_size(rows, cols, min(1, rows - 1), min(1, cols - 1), rule)
     if mines > rows * cols - kept:
         hint = "; rule 'safe' keeps only the clicked square clear" if kept > 1 else ""
         raise SettingsError(
@@ -153,10 +158,15 @@ def _cleared_squares(
         raise InvalidClickError(f"first click must be (row, col), got {first_click!r}")
     row, col = first_click
     check_position((rows, cols), row, col)
-    if rule is FirstClickRule.SAFE:
-        return np.array([row * cols + col], np.int64)
-    around = [r * cols + c for r, c in neighbours((rows, cols), row, col)]
-    return np.array(sorted([row * cols + col, *around]), np.int64)
+    top, bottom, left, right = _cleared_box(rows, cols, row, col, rule_code(rule))
+    box_rows = np.arange(top, bottom + 1, dtype=np.int64)
+    return (box_rows[:, None] * cols + np.arange(left, right + 1, dtype=np.int64)).reshape(-1)
+
+
+def _box_size(rows: int, cols: int, row: int, col: int, rule: FirstClickRule) -> int:
+    """How many squares the rule keeps clear around ``row, col``."""
+    top, bottom, left, right = _cleared_box(rows, cols, row, col, rule_code(rule))
+    return int((bottom - top + 1) * (right - left + 1))
 
 
 #: Past this many draws in a batch, the compiled pass picks the mines. Below

@@ -1,21 +1,29 @@
-"""The pure rules of a move: what an action does to a position, on arrays.
+"""The rules of a move on one board: what an action does to a position, on arrays.
 
 :class:`~minesweep.game.Game` keeps the history, the clock and undo; the
-rules it applies live here, as functions of the squares' states (and, once
-the mines are laid, the field's numbers and mines), so that the solver, the
-RL environments and the game ask the same questions of the same code:
+rules it applies are here, as functions of the squares' states (and, once
+the mines are laid, the field's numbers and mines), so that the RL
+environments and the game ask the same questions of the same code:
 
 - which squares a reveal may open and when a reveal lays the mines,
-- which state a mark gives a square and what a right click toggles to,
-- which squares a chord opens,
+- which state a mark gives a square and what a right click toggles to
+  (the toggle: :func:`minesweep.rules.marks.toggled`),
+- which squares a chord opens, in which order
+  (:mod:`minesweep.rules.chord`),
 - whether an action ended the game, and what the end shows (a win flags
-  every mine; a loss shows the mines and the wrong flags),
+  every mine; a loss shows the mines and the wrong flags:
+  :mod:`minesweep.rules.ends`),
 - the glyphs of a position: what the player sees on every square.
+
+Where the rule is one the vector engine compiles too, it is written once in
+:mod:`minesweep.rules` and asked here as plain Python
+(:func:`minesweep.rules.plain`), or through its table.
 
 >>> import numpy as np
 >>> state = np.array([[STATE_REVEALED, STATE_FLAGGED], [STATE_HIDDEN, STATE_HIDDEN]], np.uint8)
 >>> numbers = np.array([[1, 0], [1, 1]], np.uint8)
->>> chord_targets(state, numbers, 0, 0)
+>>> mines = np.array([[False, True], [False, False]])
+>>> chord_targets(state, numbers, mines, 0, 0)
 [(1, 0), (1, 1)]
 """
 
@@ -28,21 +36,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .actions import ActionKind, GameStatus
-from .board import Board
-from .grid import neighbours
-from .squares import (
-    GLYPH_EXPLODED,
-    GLYPH_FLAG,
-    GLYPH_HIDDEN,
-    GLYPH_MINE,
-    GLYPH_QUESTION,
-    GLYPH_WRONG_FLAG,
-    STATE_EXPLODED,
-    STATE_FLAGGED,
-    STATE_HIDDEN,
-    STATE_QUESTIONED,
-    STATE_REVEALED,
-)
+from .board import Board, shown
+from .rules import plain
+from .rules.chord import chord_order, chord_ready
+from .rules.ends import WIN_GLYPHS, end_view, table_index
+from .rules.marks import toggled
+from .squares import STATE_FLAGGED, STATE_HIDDEN, STATE_QUESTIONED, STATE_REVEALED
 
 __all__ = [
     "MARKS",
@@ -63,6 +62,14 @@ MARKS: Final = {
     ActionKind.UNFLAG: STATE_HIDDEN,
     ActionKind.QUESTION: STATE_QUESTIONED,
 }
+#: The marking action that gives a square each state.
+_MARKING: Final = {state: kind for kind, state in MARKS.items()}
+
+# The rules both engines share, as plain Python: each asks a few squares, in
+# microseconds, and a plain game must not load numba for them.
+_toggled: Final = plain(toggled)
+_chord_ready: Final = plain(chord_ready)
+_chord_order: Final = plain(chord_order)
 
 
 def is_openable(state: int) -> bool:
@@ -96,62 +103,61 @@ def mark_target(kind: ActionKind, current: int) -> int | None:
 
 
 def toggled_mark(current: int, *, question_marks: bool) -> ActionKind:
-    """What a right click does: hidden to flag, flag to question mark (if enabled) or hidden."""
-    if current == STATE_HIDDEN:
-        return ActionKind.FLAG
-    if current == STATE_FLAGGED and question_marks:
-        return ActionKind.QUESTION
-    return ActionKind.UNFLAG
+    """What a right click does: hidden to flag, flag to question mark (if enabled) or hidden.
+
+    The rule is :func:`minesweep.rules.marks.toggled`; on a revealed square
+    it is an unflag, which changes nothing (a wasted click).
+    """
+    return _MARKING.get(_toggled(current, question_marks), ActionKind.UNFLAG)
 
 
 def chord_targets(
-    state: npt.NDArray[np.uint8], numbers: npt.NDArray[np.uint8], row: int, col: int
+    state: npt.NDArray[np.uint8],
+    numbers: npt.NDArray[np.uint8],
+    mines: npt.NDArray[np.bool_],
+    row: int,
+    col: int,
 ) -> list[tuple[int, int]]:
-    """What a chord at ``(row, col)`` opens: every hidden neighbour of a satisfied number.
+    """What a chord at ``(row, col)`` opens, in the order it opens them; nothing if not ready.
 
-    A chord on a revealed number with exactly that many flags around it
-    opens every other hidden (or question-marked) neighbour; anything else
-    opens nothing.
+    A chord on a revealed number with exactly that many flags around it and
+    a hidden (or question-marked) square beside it opens its safe hidden
+    neighbours row by row, then the first mine among them
+    (:mod:`minesweep.rules.chord`, as the vector engine plays it).
     """
-    number = int(numbers[row, col])
-    if int(state[row, col]) != STATE_REVEALED or number == 0:
+    top, left = max(row - 1, 0), max(col - 1, 0)
+    box = (slice(top, row + 2), slice(left, col + 2))
+    # Memoryviews: the interpreter reads their squares as ints, five times
+    # faster than numpy's scalars.
+    view = shown(state[box], numbers[box]).data
+    if not _chord_ready(view, row - top, col - left, True):
         return []
-    around = state[max(0, row - 1) : row + 2, max(0, col - 1) : col + 2]
-    if int(np.count_nonzero(around == STATE_FLAGGED)) != number:
-        return []
-    return [
-        (r, c)
-        for r, c in neighbours(state.shape, row, col)
-        if state[r, c] in (STATE_HIDDEN, STATE_QUESTIONED)
-    ]
+    order = [0] * 9
+    safe, exploded = _chord_order(mines.data, state.data, row, col, order)
+    cols = state.shape[1]
+    return [divmod(square, cols) for square in order[: safe + exploded]]
 
 
 def open_squares(
-    board: Board, mines: npt.NDArray[np.bool_], targets: Sequence[tuple[int, int]]
+    board: Board, targets: Sequence[tuple[int, int]]
 ) -> tuple[npt.NDArray[np.int64], int]:
-    """Reveal ``targets`` on ``board``: the safe ones first, then the first mine among them.
+    """Reveal ``targets`` on ``board`` in order, each one still hidden (or question-marked).
 
-    Opening the safe squares first means a chord that hits a wrong flag
-    still shows what it opened, and a loss is never mistaken for a win.
-    Returns the squares opened (flat indices, each once, in the order they
-    opened) and how many of them were safe.
+    A square an earlier target's flood opened is skipped; a mine, last of a
+    chord's targets, goes off. Returns the squares opened (flat indices,
+    each once, in the order they opened) and how many of them were safe.
     """
     state = board.state  # a live view: it shows what each reveal opens
     cols = board.shape[1]
     changed: list[npt.NDArray[np.int64]] = []
     opened = 0
     for row, col in targets:
-        if mines[row, col] or not is_openable(int(state[row, col])):
-            continue  # a mine waits; a square an earlier flood opened is done
+        if not is_openable(int(state[row, col])):
+            continue
         result = board.reveal(row, col, cells=True)
         assert result.cells is not None
         changed.append(result.cells[:, 0] * cols + result.cells[:, 1])
         opened += result.opened
-    for row, col in targets:
-        if mines[row, col] and is_openable(int(state[row, col])):
-            board.reveal(row, col)
-            changed.append(np.array([row * cols + col], np.int64))
-            break
     if not changed:
         return np.zeros(0, np.int64), 0
     return np.concatenate(changed), opened
@@ -167,15 +173,20 @@ def settled_status(status: GameStatus, *, exploded: bool, safe_remaining: int) -
 
 
 def win_flags(
-    state: npt.NDArray[np.uint8], mines: npt.NDArray[np.bool_], changed: npt.NDArray[np.int64]
+    state: npt.NDArray[np.uint8],
+    numbers: npt.NDArray[np.uint8],
+    mines: npt.NDArray[np.bool_],
+    changed: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]:
-    """The squares (flat indices) a win flags: every mine not flagged yet.
+    """The squares (flat indices) a win flags: those it shows otherwise, every mine not flagged.
 
-    ``state`` and ``mines`` are flat; squares in ``changed`` (those the
-    winning action already changed) are left out, so that each square
-    appears once in the step that undo restores.
+    What a win shows is :func:`minesweep.rules.ends.win_glyph`'s; the game
+    writes it as flags, for undo. The arrays are flat; squares in
+    ``changed`` (those the winning action already changed) are left out, so
+    that each square appears once in the step that undo restores.
     """
-    unflagged = np.flatnonzero(mines & (state != STATE_FLAGGED))
+    glyphs = shown(state, numbers)
+    unflagged = np.flatnonzero(WIN_GLYPHS.take(table_index(glyphs, mines)) != glyphs)
     return np.setdiff1d(unflagged, changed, assume_unique=True)
 
 
@@ -189,20 +200,12 @@ def view_of(
 
     ``numbers`` and ``mines`` are None before the mines are laid. Once the
     game is lost, the mines are shown and wrong flags marked; once won,
-    every mine shows a flag. The arrays may be any band of rows of a board,
-    all of the same shape.
+    every mine shows a flag (:mod:`minesweep.rules.ends`). The arrays may be
+    any band of rows of a board, all of the same shape.
     """
-    glyphs = np.full(state.shape, GLYPH_HIDDEN, np.uint8)
-    glyphs[state == STATE_FLAGGED] = GLYPH_FLAG
-    glyphs[state == STATE_QUESTIONED] = GLYPH_QUESTION
     if numbers is None or mines is None:
-        return glyphs
-    revealed = state == STATE_REVEALED
-    glyphs[revealed] = numbers[revealed]
-    glyphs[state == STATE_EXPLODED] = GLYPH_EXPLODED
-    if status is GameStatus.WON:
-        glyphs[mines] = GLYPH_FLAG
-    if status is GameStatus.LOST:
-        glyphs[mines & ((state == STATE_HIDDEN) | (state == STATE_QUESTIONED))] = GLYPH_MINE
-        glyphs[(state == STATE_FLAGGED) & ~mines] = GLYPH_WRONG_FLAG
+        return shown(state, None)
+    glyphs = shown(state, numbers)
+    if status is GameStatus.WON or status is GameStatus.LOST:
+        return end_view(glyphs, mines, won=status is GameStatus.WON)
     return glyphs

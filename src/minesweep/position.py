@@ -130,7 +130,10 @@ class Position:
             if not is_openable(int(self._board.state[action.row, action.col])):
                 return _NOTHING
             return self._open([(action.row, action.col)])
-        targets = chord_targets(self._board.state, self._field.numbers, action.row, action.col)
+        field = self._field
+        targets = chord_targets(
+            self._board.state, field.numbers, field.mines, action.row, action.col
+        )
         if not targets:
             return _NOTHING
         return self._open(targets)
@@ -141,7 +144,8 @@ class Position:
         """At a win, flag every mine still unflagged: part of the winning step for undo."""
         assert self._field is not None
         state = self.state().reshape(-1)
-        unflagged = win_flags(state, self._field.mines.reshape(-1), squares)
+        field = self._field
+        unflagged = win_flags(state, field.numbers.reshape(-1), field.mines.reshape(-1), squares)
         if not len(unflagged):
             return squares, old
         previous = state[unflagged]
@@ -203,7 +207,7 @@ class Position:
         """Reveal squares by the rule of :func:`~minesweep.moves.open_squares`."""
         assert self._board is not None
         assert self._field is not None
-        changed, opened = open_squares(self._board, self._field.mines, targets)
+        changed, opened = open_squares(self._board, targets)
         if not len(changed):
             return _NOTHING
         return changed, self._states_before_opening(changed), opened

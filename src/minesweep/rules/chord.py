@@ -1,23 +1,41 @@
-"""A chord: when it is ready, and what it opens (numba).
+"""A chord: when it is ready, and which squares it opens, in which order (numba).
 
 A number with as many flags around it as it says, and a hidden square beside
-it, is ready; a ready chord opens its safe hidden neighbours first, then the
-first mine among them, row by row, goes off (a loss never mistaken for a win).
+it, is ready (:func:`chord_ready`, a rule of the view); a ready chord opens
+its safe hidden neighbours first, row by row, then the first mine among them,
+row by row, goes off, so that a loss never passes for a win
+(:func:`chord_order`, on the squares' states and the mines). The vector
+engine inlines both (:func:`open_chord`); the one-board engine asks them as
+plain Python (:func:`minesweep.moves.chord_targets`: nine squares, not worth
+loading numba) and opens what they name with its own flood. Question marks,
+which only the one-board engine has, count as hidden.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import kernel
-from ..squares import GLYPH_FLAG, GLYPH_HIDDEN, MAX_NUMBER, STATE_HIDDEN
+from ..squares import (
+    GLYPH_FLAG,
+    GLYPH_HIDDEN,
+    GLYPH_QUESTION,
+    MAX_NUMBER,
+    STATE_HIDDEN,
+    STATE_OPENABLE_MAX,
+)
 from .ends import show_loss
 from .small_flood import open_square
 
-__all__ = ["chord_ready", "chord_targets", "open_chord"]
+__all__ = ["chord_order", "chord_ready", "chord_targets", "open_chord"]
 
 
 @kernel(cache=True, part="vector", inline="always")
-def chord_ready(view, row, col):  # pragma: no cover - compiled
-    """A number with as many flags around it as it says, and a hidden square beside it."""
+def chord_ready(view, row, col, question_marks=False):  # pragma: no cover - compiled
+    """A number with as many flags around it as it says, and a hidden square beside it.
+
+    With ``question_marks``, a question-marked square counts as hidden.
+    """
     rows, cols = view.shape
     number = view[row, col]
     if number < 1 or number > MAX_NUMBER:
@@ -26,31 +44,56 @@ def chord_ready(view, row, col):  # pragma: no cover - compiled
     hidden = 0
     for y in range(max(row - 1, 0), min(row + 2, rows)):
         for x in range(max(col - 1, 0), min(col + 2, cols)):
-            flags += view[y, x] == GLYPH_FLAG
-            hidden += view[y, x] == GLYPH_HIDDEN
+            glyph = view[y, x]
+            flags += glyph == GLYPH_FLAG
+            hidden += glyph == GLYPH_HIDDEN or (question_marks and glyph == GLYPH_QUESTION)
     return flags == number and hidden > 0
 
 
 @kernel(cache=True, part="vector", inline="always")
-def open_chord(numbers, mines, state, view, row, col, stack, row_of):  # pragma: no cover - compiled
-    """A ready chord: its safe squares open first, then the first mine among them (row by row).
+def chord_order(mines, state, row, col, order):  # pragma: no cover - compiled
+    """The squares a ready chord at ``row, col`` opens, in order, as flat indices in ``order``.
 
-    Returns how many squares opened and whether a mine went off.
+    Its safe neighbours a reveal opens (hidden or question-marked), row by
+    row, then the first such mine, row by row, which goes off: ``order``
+    (nine long) holds them, and the result is how many are safe and whether
+    a mine follows them. A safe square an earlier one's flood opened is
+    still named: the caller skips it.
     """
-    rows, cols = view.shape
+    rows, cols = state.shape
+    safe = 0
+    mine = -1
+    for y in range(max(row - 1, 0), min(row + 2, rows)):
+        for x in range(max(col - 1, 0), min(col + 2, cols)):
+            if state[y, x] <= STATE_OPENABLE_MAX:
+                if not mines[y, x]:
+                    order[safe] = y * cols + x
+                    safe += 1
+                elif mine < 0:
+                    mine = y * cols + x
+    if mine < 0:
+        return safe, False
+    order[safe] = mine
+    return safe, True
+
+
+@kernel(cache=True, part="vector", inline="always")
+def open_chord(numbers, mines, state, view, row, col, stack, row_of):  # pragma: no cover - compiled
+    """A ready chord, by :func:`chord_order`: how many squares opened, whether a mine went off."""
+    cols = state.shape[1]
+    order = np.empty(9, np.int64)
+    safe, exploded = chord_order(mines, state, row, col, order)
     spread = 0
-    exploded = False
-    top, bottom = max(row - 1, 0), min(row + 1, rows - 1)
-    left, right = max(col - 1, 0), min(col + 1, cols - 1)
-    for y in range(top, bottom + 1):
-        for x in range(left, right + 1):
-            if state[y, x] == STATE_HIDDEN and not mines[y, x]:
-                spread += open_square(numbers, state, view, y, x, stack, row_of)
-    for y in range(top, bottom + 1):
-        for x in range(left, right + 1):
-            if not exploded and state[y, x] == STATE_HIDDEN and mines[y, x]:
-                show_loss(mines, state, view, y, x)
-                exploded = True
+    for k in range(safe):
+        square = order[k]
+        y = row_of[square]
+        x = square - y * cols
+        if state[y, x] == STATE_HIDDEN:  # not opened by an earlier square's flood
+            spread += open_square(numbers, state, view, y, x, stack, row_of)
+    if exploded:
+        square = order[safe]
+        y = row_of[square]
+        show_loss(mines, state, view, y, square - y * cols)
     return spread, exploded
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from .codes import RULE_NONE, RULE_OPENING, RULE_SAFE
 from .counts import count_around
 from .draw import next_word, remainder_of, seed_pcg64
+from .first_click import cleared_box
 
 __all__ = ["lay_field"]
 
@@ -37,15 +37,9 @@ def lay_field(
     """
     rows, cols = mines.shape
     first_row, first_col = first // cols, first % cols
-    squares = rows * cols
-    cleared = 0
-    if rule == RULE_SAFE:
-        cleared = 1
-    elif rule == RULE_OPENING:
-        cleared = (min(first_row + 1, rows - 1) - max(first_row - 1, 0) + 1) * (
-            min(first_col + 1, cols - 1) - max(first_col - 1, 0) + 1
-        )
-    allowed = squares - cleared
+    # The squares the rule keeps clear form a box (empty for rule none).
+    top, bottom, left, right = cleared_box(rows, cols, first_row, first_col, rule)
+    allowed = rows * cols - (bottom - top + 1) * (right - left + 1)
     dense = count > allowed // 2
     wanted = allowed - count if dense else count
     seed_pcg64(seed_lo, seed_hi, generator)
@@ -69,16 +63,8 @@ def lay_field(
                 taken[pick] = True
                 picks[wanted - needed] = pick
                 needed -= 1
-    # The squares the rule keeps clear form a box (empty for rule none);
-    # rank r among the allowed squares is square r moved one on past each
+    # Rank r among the allowed squares is square r moved one on past each
     # kept square at or before it, in order.
-    if rule == RULE_NONE:
-        top, bottom, left, right = 0, -1, 0, -1
-    elif rule == RULE_SAFE:
-        top, bottom, left, right = first_row, first_row, first_col, first_col
-    else:
-        top, bottom = max(first_row - 1, 0), min(first_row + 1, rows - 1)
-        left, right = max(first_col - 1, 0), min(first_col + 1, cols - 1)
     numbers[:, :] = 0
     mines[:, :] = dense
     if dense:
