@@ -8,12 +8,22 @@ exclusive-or of two random 64-bit words per layout), so that the same set
 of layouts reached by different moves is searched once. Two sets sharing a
 key by chance would need a collision of two independent 64-bit hashes.
 
-Three things keep it small, none of which changes the chance found: a
-square whose number tells nothing (dead) is tried only when no square
-tells anything, since opening it last wins every layout opening it first
-would; squares that split the layouts alike are tried once; and a move is
-dropped as soon as winning every layout it has left to search could not
-beat the best move found. It is compiled because a search splits every
+Four things keep it small, none of which changes the chance found or the
+square chosen: a square whose number tells nothing (dead) is tried only
+when no square tells anything, since opening it last wins every layout
+opening it first would; squares that split the layouts alike are tried
+once; a move is dropped as soon as winning every layout it has left to
+search could not beat the best move found; and a part is told what its
+chance must beat for the move to matter (what the best move needs, less
+what the move has won and could still win elsewhere), so that it stops as
+soon as it cannot, handing back a bound instead of a chance. A bound is
+remembered too, and serves again wherever it is under what a chance must
+beat; elsewhere the position is searched again. Before a move is tried,
+the parts already remembered bound what it can win, which often drops it
+unsearched. The bounds keep a margin (``_SLACK``, ``_MARGIN``) far above
+rounding, so that a move is dropped only where its exact chance could not
+have been chosen: the chances found, and the ties between them, are those
+of the search without bounds. It is compiled because a search splits every
 layout left at each of its many positions, work an interpreter would pay
 for step by step; the tests check it against a plain reference search of
 the same rules.
@@ -47,6 +57,12 @@ _value_type = types.Tuple((types.float64, types.int64))
 
 
 _ENTER, _NEXT, _SPLIT, _RETURN = 0, 1, 2, 3
+# A remembered or handed-back answer whose square is _BOUND is an upper
+# bound on the chance, not the chance. A part is asked to beat _SLACK less
+# than the move needs, and a bound is reported _MARGIN above what is known,
+# so that a bound handed back is always under what the move needs (the
+# margins are far above rounding and far below any gap between two chances:
+# a chance is layouts won over layouts, so two differ by 1/layouts at least).
 _BOUND = -2
 _MARGIN = 1e-9
 _SLACK = 1e-8
@@ -298,6 +314,22 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             beat[d] = -1.0 if free[d] else best_chance[d]
             level[d] = max(beat[d] + 1e-12, below[d])
             state = _SPLIT
+            if level[d] > 0.0:
+                # What the parts searched before may win at most: a move
+                # that cannot reach the level even so is not searched.
+                reach = 0.0
+                for n in range(OUTCOME_MINE):
+                    part = tally[d, n]
+                    if part > 1:
+                        key = (part_a[d, n], part_b[d, n])
+                        if key in memo:
+                            reach += part * min(memo[key][0], 1.0)
+                            continue
+                    reach += part
+                if reach / total <= level[d]:
+                    most[d] = max(most[d], reach / total)
+                    move[d] += 1
+                    state = _NEXT
         elif state == _SPLIT:
             total = size[d]
             n = number[d]
