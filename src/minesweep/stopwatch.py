@@ -54,7 +54,9 @@ class Stopwatch:
         end = self._end if self._end is not None else self._clock()
         return end - self._start
 
-    def stamp(self, at: float | None, previous: float | None, action: object) -> tuple[float, float]:
+    def stamp(
+        self, at: float | None, previous: float | None, action: object
+    ) -> tuple[float, float]:
         """The clock now, and the time of ``action``: ``at``, or now's since the first action.
 
         Raises ActionError (naming ``action``) unless that time is finite
