@@ -384,7 +384,10 @@ class Game:
         check_position(self.shape, row, col)
         current = int(self._current_state()[row, col])
         kind = toggled_mark(current, question_marks=self.question_marks)
-        return self.push(Action(kind, row, col))
+        # Its square checked here, the action goes past push's check of it.
+        effect = self._apply_checked(Action(kind, row, col), at=None)
+        self._redo.clear()
+        return effect
 
     def lays_mines(self, action: Action) -> bool:
         """Whether applying ``action`` now lays the mines.
@@ -514,6 +517,10 @@ class Game:
         # replay all come here): the position, the board and the field below
         # take the square as it is.
         check_position(self.shape, action.row, action.col)
+        return self._apply_checked(action, at=at)
+
+    def _apply_checked(self, action: Action, *, at: float | None) -> Effect:
+        """:meth:`_apply` of an action whose kind and square are checked."""
         if self.is_over:
             raise GameOverError(
                 f"the game is over ({self._status.value}); no more actions, but undo works"

@@ -155,7 +155,8 @@ def open_squares(
     for row, col in targets:
         if not is_openable(int(state[row, col])):
             continue
-        result = board.reveal(row, col, cells=True)
+        # Squares Game.push checked, or their neighbours: past Board.reveal's check.
+        result = board._reveal(row, col, True)
         assert result.cells is not None
         changed.append(result.cells[:, 0] * cols + result.cells[:, 1])
         opened += result.opened
