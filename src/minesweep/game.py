@@ -544,14 +544,10 @@ class Game:
         squares.flags.writeable = False
         old.flags.writeable = False
         self._steps.append(Step(action, squares, old, opened, status_before))
-        rows, cols = np.divmod(squares, self._cols)
-        return Effect(
-            action,
-            bool(len(squares)),
-            opened,
-            np.stack([rows, cols], axis=1).astype(np.int64),
-            self._status,
-        )
+        # Rows and columns straight into the pairs: np.stack cost a chord a tenth of its time.
+        cells = np.empty((len(squares), 2), np.int64)
+        np.divmod(squares, self._cols, out=(cells[:, 0], cells[:, 1]))
+        return Effect(action, bool(len(squares)), opened, cells, self._status)
 
     def _lay_mines(self, row: int, col: int) -> None:
         """At the first reveal: lay the mines around it (the marks carry over)."""
