@@ -86,6 +86,7 @@ LAYERS: dict[str, int] = {
     "minesweep._jit": 1,
     "minesweep._dask": 1,
     "minesweep._signals": 0,
+    "minesweep.stopwatch": 1,  # a game's time, apart from its squares
     "minesweep.leetcode": 2,
     "minesweep.field": 3,
     "minesweep.notation": 3,
