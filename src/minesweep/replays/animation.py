@@ -4,10 +4,11 @@
 :class:`Frame` an event that changed what a player sees (an opening, a chord,
 a flag put or taken away, a square pressed or let go), with the cursor where
 the mouse was at that event and a caption (player, time, 3BV solved, 3BV/s),
-then one last frame: the final board as :func:`.drawing.picture` shows it (every mine flagged after a win,
-the mines shown after a loss, nothing pressed). Each frame lasts until the next change, as in
-the original, divided by ``speed``; a pause longer than ``cap`` seconds is
-cut to ``cap``. GIF times are in hundredths of a second: the frames' ends are
+then one last frame: the final board as :func:`.drawing.picture` shows it
+(every mine flagged after a win, the mines shown after a loss, nothing
+pressed). Each frame lasts until the next change, as in the original,
+divided by ``speed``; a pause longer than ``cap`` seconds is cut to ``cap``.
+GIF times are in hundredths of a second: the frames' ends are
 rounded on the replay's clock, so that the rounding does not add up, and each
 frame lasts at least :data:`MIN_FRAME_MS` (browsers slow down shorter ones).
 
@@ -240,16 +241,24 @@ def gif(
     caption_font = _font(ImageFont, max(10, size - 4))
     who = replay.player or "anonymous"
     images = []
+    # The board without cursor or caption, kept from frame to frame: a frame
+    # redraws only the squares that changed (a square's drawing covers it
+    # whole), which is most of the time a GIF takes otherwise.
+    board = Image.new("P", (width, height), _GREY)
+    board.putpalette(palette)
+    board_draw = ImageDraw.Draw(board)
+    drawn = [-1] * (rows * cols)
     for n, frame in enumerate(plan):
-        image = Image.new("P", (width, height), _GREY)
-        image.putpalette(palette)
-        draw = ImageDraw.Draw(image)
         view, pressed = frame.view, frozenset(frame.pressed)
         for index in range(rows * cols):
-            row, col = divmod(index, cols)
             # A pressed square looks like an open 0, as in the games.
             code = 0 if index in pressed else view[index]
-            _square(draw, number_font, col * size, row * size, size, code)
+            if drawn[index] != code:
+                row, col = divmod(index, cols)
+                _square(board_draw, number_font, col * size, row * size, size, code)
+                drawn[index] = code
+        image = board.copy()
+        draw = ImageDraw.Draw(image)
         final = n == len(plan) - 1
         if final:
             time, solved, rate = analysis_stats.rtime, frame.solved, analysis_stats.bbbv_s
