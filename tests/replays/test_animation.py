@@ -102,6 +102,17 @@ def test_frames_are_timed_like_the_original_with_the_cap_and_speed(
     assert late[-1] <= 5.001 + MIN_FRAME_MS
 
 
+def test_each_gif_frame_starts_within_its_duration_of_its_event(
+    expert: Replay, expert_gif: Any
+) -> None:
+    # The issue's test: the decoded GIF's frames come at the events' times
+    # (on the replay's clock, pauses capped at 2 s) within one frame's duration.
+    durations = durations_of(expert_gif)[:-1]
+    starts = np.cumsum([0, *durations[:-1]])
+    expected = np.array([0.0, *expected_ends(expert, 1.0, 2.0)[:-1]])
+    assert np.all(np.abs(starts - expected) <= np.array(durations))
+
+
 def test_the_gif_carries_the_planned_durations(expert: Replay, expert_gif: Any) -> None:
     assert durations_of(expert_gif) == [frame.duration_ms for frame in frames(expert)]
     assert expert_gif.info.get("loop") == 0
