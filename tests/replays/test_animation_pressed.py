@@ -72,8 +72,9 @@ def expected_frames(replay: Replay) -> list[tuple[int, tuple[int, ...]]]:
     }
     end = max((n for n, t in enumerate(columns.times) if t <= analysis.end), default=-1)
     held = buttons_by_hand(replay)
-    view, pressed = analysis.views[0], ()
-    found = []
+    view = analysis.views[0]
+    pressed: tuple[int, ...] = ()
+    found: list[tuple[int, tuple[int, ...]]] = []
     for event in range(end + 1):
         new_view = view_after.get(event, view)
         x, y = int(columns.xs[event]), int(columns.ys[event])

@@ -109,7 +109,8 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
     last = found.end_at if found.end_at >= 0 else len(columns.codes) - 1
     board = (analysis.rows, analysis.cols, replay.cell_px)
     changes: list[tuple[int, bytes, tuple[int, ...], int]] = []  # event, view, pressed, solved
-    view, pressed, count = views[0], (), 0
+    view, count = views[0], 0
+    pressed: tuple[int, ...] = ()
     for event in range(last + 1):
         shown, was, index = view, pressed, after_click.get(event)
         if index is not None:
