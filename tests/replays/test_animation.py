@@ -57,8 +57,14 @@ def changing_events(replay: Replay) -> list[int]:
 def test_a_frame_a_changing_event_and_the_final_board(expert: Replay, expert_gif: Any) -> None:
     events = changing_events(expert)
     assert len(events) > 100
-    assert expert_gif.n_frames == len(events) + 1
-    assert [frame.event for frame in frames(expert)] == [*events, -1]
+    plan = frames(expert)
+    assert expert_gif.n_frames == len(plan)
+    assert plan[-1].event == -1
+    # Every board change has its frame; the others press or let go of squares
+    # (test_animation_pressed holds them to the buttons).
+    assert set(events) <= {frame.event for frame in plan}
+    for before, after in itertools.pairwise(plan[:-1]):
+        assert after.event in events or after.pressed != before.pressed
 
 
 def durations_of(image: Any) -> list[int]:
@@ -70,9 +76,9 @@ def durations_of(image: Any) -> list[int]:
 
 
 def expected_ends(replay: Replay, speed: float, cap: float) -> list[float]:
-    """Each changing frame's end, in milliseconds, from the events' own times."""
+    """Each frame's end, in milliseconds, from its event's own time in the file."""
     analysis = analyse_clicks(replay)
-    times = [event_time(replay, event) for event in changing_events(replay)]
+    times = [event_time(replay, frame.event) for frame in frames(replay)[:-1]]
     times.append(analysis.end)
     gaps = [min(b - a, cap) / speed for a, b in itertools.pairwise(times)]
     return list(np.cumsum(gaps) * 1000)
@@ -94,6 +100,17 @@ def test_frames_are_timed_like_the_original_with_the_cap_and_speed(
     assert np.all(late >= -5.001)
     assert np.mean(np.abs(late) <= 5.001) > 0.9
     assert late[-1] <= 5.001 + MIN_FRAME_MS
+
+
+def test_each_gif_frame_starts_within_its_duration_of_its_event(
+    expert: Replay, expert_gif: Any
+) -> None:
+    # The issue's test: the decoded GIF's frames come at the events' times
+    # (on the replay's clock, pauses capped at 2 s) within one frame's duration.
+    durations = durations_of(expert_gif)[:-1]
+    starts = np.cumsum([0, *durations[:-1]])
+    expected = np.array([0.0, *expected_ends(expert, 1.0, 2.0)[:-1]])
+    assert np.all(np.abs(starts - expected) <= np.array(durations))
 
 
 def test_the_gif_carries_the_planned_durations(expert: Replay, expert_gif: Any) -> None:
@@ -139,11 +156,11 @@ def test_the_last_frame_is_the_final_board(expert: Replay, expert_gif: Any) -> N
 
 def test_a_frame_shows_the_board_after_its_event(expert: Replay) -> None:
     plan = frames(expert)
-    first = np.frombuffer(plan[0].view, np.uint8)
-    # The first change of this game is its opening click: squares open.
-    assert (first <= 8).sum() > 1
+    first = next(frame for frame in plan if frame.view != plan[0].view)
+    # The first change of this game's board is its opening click: squares open.
+    assert (np.frombuffer(first.view, np.uint8) <= 8).sum() > 1
     for before, after in itertools.pairwise(plan[:-1]):
-        assert before.view != after.view
+        assert (before.view, before.pressed) != (after.view, after.pressed)
         assert after.time >= before.time
 
 
@@ -161,7 +178,7 @@ def test_replay_gif_writes_an_animation(tmp_path: Path, capsys: pytest.CaptureFi
     assert out.stat().st_size > 0
     with Image.open(out) as image:
         assert image.format == "GIF"
-        assert image.n_frames == len(changing_events(read(DATA / "test_subject.avf"))) + 1
+        assert image.n_frames == len(frames(read(DATA / "test_subject.avf"), speed=2))
     assert "game.gif" in capsys.readouterr().err
 
 
@@ -196,20 +213,29 @@ def test_a_lost_game_with_a_long_pause(tmp_path: Path) -> None:
     ]
     replay = replay_of(Minefield(mines), events, px=16)
     plan = frames(replay)
-    assert [frame.event for frame in plan] == [1, 2, 5, -1]
+    # The left presses show their square pressed; the right one flags.
+    assert [frame.event for frame in plan] == [0, 1, 2, 4, 5, -1]
+    assert [frame.pressed for frame in plan] == [(4,), (), (), (8,), (), ()]
     # The 5 s pause is cut to 2 s; the losing click's frame lasts the least.
-    assert [frame.duration_ms for frame in plan] == [2000, 400, MIN_FRAME_MS, FINAL_HOLD_MS]
-    assert plan[1].x == 24
-    assert plan[1].y == 8
+    assert [frame.duration_ms for frame in plan] == [
+        100,
+        2000,
+        300,
+        100,
+        MIN_FRAME_MS,
+        FINAL_HOLD_MS,
+    ]
+    assert plan[2].x == 24
+    assert plan[2].y == 8
     assert list(plan[-1].view) == [
         Glyph.MINE, Glyph.WRONG_FLAG, Glyph.HIDDEN,
         Glyph.HIDDEN, 2, Glyph.HIDDEN,
         Glyph.HIDDEN, Glyph.HIDDEN, Glyph.EXPLODED,
     ]  # fmt: skip
     image = Image.open(io.BytesIO(gif(replay, size=SIZE, speed=2)))
-    assert image.n_frames == 4
-    assert durations_of(image) == [1000, 200, MIN_FRAME_MS, FINAL_HOLD_MS]
-    image.seek(3)
+    assert image.n_frames == 6
+    assert durations_of(image) == [50, 1000, 150, 50, MIN_FRAME_MS, FINAL_HOLD_MS]
+    image.seek(5)
     picture = np.asarray(image.convert("RGB"))
 
     def colours(row: int, col: int) -> set[tuple[int, ...]]:

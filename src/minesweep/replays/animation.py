@@ -1,13 +1,14 @@
-"""A replay as an animation: the board after every event that changed it, as a GIF.
+"""A replay as an animation: the board after every event that changed what it shows, as a GIF.
 
 :func:`frames` plans the animation without any imaging library: one
-:class:`Frame` an event that changed the board (an opening, a chord, a flag
-put or taken away), with the cursor where the mouse was at that event and a
-caption (player, time, 3BV solved, 3BV/s), then one last frame: the final
-board as :func:`.drawing.picture` shows it (every mine flagged after a win,
-the mines shown after a loss). Each frame lasts until the next change, as in
-the original, divided by ``speed``; a pause longer than ``cap`` seconds is
-cut to ``cap``. GIF times are in hundredths of a second: the frames' ends are
+:class:`Frame` an event that changed what a player sees (an opening, a chord,
+a flag put or taken away, a square pressed or let go), with the cursor where
+the mouse was at that event and a caption (player, time, 3BV solved, 3BV/s),
+then one last frame: the final board as :func:`.drawing.picture` shows it
+(every mine flagged after a win, the mines shown after a loss, nothing
+pressed). Each frame lasts until the next change, as in the original,
+divided by ``speed``; a pause longer than ``cap`` seconds is cut to ``cap``.
+GIF times are in hundredths of a second: the frames' ends are
 rounded on the replay's clock, so that the rounding does not add up, and each
 frame lasts at least :data:`MIN_FRAME_MS` (browsers slow down shorter ones).
 
@@ -18,9 +19,12 @@ shapes, on one fixed palette, written with ``optimize=True`` so that each
 frame stores only the rectangle that changed. Pillow is imported inside
 :func:`gif` only: neither the core nor ``import minesweep.replays`` loads it.
 
-Pressed squares (a held button's square, a chord's neighbours) are not
-drawn: the mouse machine (:mod:`.clicks`) keeps the buttons' state only while
-it runs, and they would add frames where the board did not change.
+Pressed squares are the mouse machine's (:func:`.clicks.analyse_with_buttons`,
+asked for only here): a left button held presses the hidden square under the
+cursor, a chord (both buttons, or the middle one) the hidden squares of the
+3 by 3 around it, drawn flat like an open 0, as Minesweeper Arbiter and
+Viennasweeper draw them. A move while a button is held makes a frame only
+when the pressed squares change; a move alone does not.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import numpy as np
 
 from ..errors import SettingsError
 from ..squares import GLYPH_EXPLODED, GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_MINE, GLYPH_WRONG_FLAG
-from .clicks import analyse_clicks
+from .clicks import Held, analyse_with_buttons
 from .model import Replay, event_columns
 from .stats import replay_stats
 
@@ -66,7 +70,9 @@ class Frame:
     final frame); ``view`` the board after it, ``rows * cols`` bytes in
     the core's glyphs; ``x``/``y`` the cursor in the replay's pixels;
     ``time`` seconds since the game's start (negative for a pre-flag);
-    ``solved`` the 3BV solved by then; ``duration_ms`` how long it is shown.
+    ``solved`` the 3BV solved by then; ``duration_ms`` how long it is shown;
+    ``pressed`` the hidden squares the held buttons press down, as flat
+    indices into ``view`` (see :class:`.clicks.Held`; none in the final frame).
     """
 
     event: int
@@ -76,6 +82,7 @@ class Frame:
     time: float
     solved: int
     duration_ms: int
+    pressed: tuple[int, ...] = ()
 
 
 def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> list[Frame]:
@@ -84,22 +91,36 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
         raise SettingsError(f"speed must be a positive number, got {speed!r}")
     if not cap > 0:
         raise SettingsError(f"cap must be a positive number of seconds, got {cap!r}")
-    analysis = analyse_clicks(replay)
+    analysis, found, held = analyse_with_buttons(replay)
     columns = event_columns(replay)
     views = analysis.views
     clicks = analysis.clicks
-    # A click's view is the board before it: the board changed at a click
-    # when the next click (or the end) sees a later, different view.
-    changes: list[tuple[int, int, int]] = []  # event, view index, 3BV solved by then
+    # A click's view is the board before it: the board after a click is the
+    # next click's view (or the last one).
+    after_click: dict[int, tuple[int, int]] = {}  # event: view index, 3BV solved by then
     solved = 0
-    shown = views[0]
     for n, click in enumerate(clicks):
         solved += click.solved
-        after = clicks[n + 1].view if n + 1 < len(clicks) else len(views) - 1
-        if views[after] != shown:
-            shown = views[after]
-            changes.append((click.event, after, solved))
-    times = [float(columns.times[event]) - analysis.start for event, _, _ in changes]
+        after_click[click.event] = (
+            clicks[n + 1].view if n + 1 < len(clicks) else len(views) - 1,
+            solved,
+        )
+    # The machine ignores the events after the game's end: so do the frames.
+    last = found.end_at if found.end_at >= 0 else len(columns.codes) - 1
+    board = (analysis.rows, analysis.cols, replay.cell_px)
+    changes: list[tuple[int, bytes, tuple[int, ...], int]] = []  # event, view, pressed, solved
+    view, count = views[0], 0
+    pressed: tuple[int, ...] = ()
+    for event in range(last + 1):
+        shown, was, index = view, pressed, after_click.get(event)
+        if index is not None:
+            view, count = views[index[0]], index[1]
+        pressed = _pressed(
+            Held(held[event]), int(columns.xs[event]), int(columns.ys[event]), view, board
+        )
+        if view != shown or pressed != was:
+            changes.append((event, view, pressed, count))
+    times = [float(columns.times[event]) - analysis.start for event, _, _, _ in changes]
     end = analysis.end - analysis.start
     # The frames' ends on the replay's clock: each pause capped, then scaled.
     ends: list[float] = []
@@ -117,14 +138,15 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
     result = [
         Frame(
             event=event,
-            view=views[index],
+            view=shown_view,
             x=int(columns.xs[event]),
             y=int(columns.ys[event]),
             time=times[n],
             solved=count,
             duration_ms=durations[n],
+            pressed=squares,
         )
-        for n, (event, index, count) in enumerate(changes)
+        for n, (event, shown_view, squares, count) in enumerate(changes)
     ]
     last_x, last_y = (result[-1].x, result[-1].y) if result else (-1, -1)
     result.append(
@@ -139,6 +161,23 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
         )
     )
     return result
+
+
+def _pressed(
+    held: Held, x: int, y: int, view: bytes, board: tuple[int, int, int]
+) -> tuple[int, ...]:
+    """The hidden squares ``held`` presses with the cursor at ``(x, y)``: flat indices, in order."""
+    rows, cols, px = board
+    if held is Held.NOTHING or not (0 <= x < cols * px and 0 <= y < rows * px):
+        return ()
+    row, col = y // px, x // px
+    reach = 0 if held is Held.SQUARE else 1
+    return tuple(
+        k
+        for r in range(max(row - reach, 0), min(row + reach + 1, rows))
+        for c in range(max(col - reach, 0), min(col + reach + 1, cols))
+        if view[k := r * cols + c] == GLYPH_HIDDEN
+    )
 
 
 def _final_view(replay: Replay, last: bytes, won: bool, lost: bool) -> bytes:
@@ -203,14 +242,24 @@ def gif(
     caption_font = _font(ImageFont, max(10, size - 4))
     who = replay.player or "anonymous"
     images = []
+    # The board without cursor or caption, kept from frame to frame: a frame
+    # redraws only the squares that changed (a square's drawing covers it
+    # whole), which is most of the time a GIF takes otherwise.
+    board = Image.new("P", (width, height), _GREY)
+    board.putpalette(palette)
+    board_draw = ImageDraw.Draw(board)
+    drawn = [-1] * (rows * cols)
     for n, frame in enumerate(plan):
-        image = Image.new("P", (width, height), _GREY)
-        image.putpalette(palette)
-        draw = ImageDraw.Draw(image)
-        view = frame.view
+        view, pressed = frame.view, frozenset(frame.pressed)
         for index in range(rows * cols):
-            row, col = divmod(index, cols)
-            _square(draw, number_font, col * size, row * size, size, view[index])
+            # A pressed square looks like an open 0, as in the games.
+            code = 0 if index in pressed else view[index]
+            if drawn[index] != code:
+                row, col = divmod(index, cols)
+                _square(board_draw, number_font, col * size, row * size, size, code)
+                drawn[index] = code
+        image = board.copy()
+        draw = ImageDraw.Draw(image)
         final = n == len(plan) - 1
         if final:
             time, solved, rate = analysis_stats.rtime, frame.solved, analysis_stats.bbbv_s

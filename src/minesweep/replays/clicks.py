@@ -99,7 +99,9 @@ __all__ = [
     "ClickEffect",
     "ClickKind",
     "GameEnd",
+    "Held",
     "analyse_clicks",
+    "analyse_with_buttons",
     "replay_game",
 ]
 
@@ -126,6 +128,21 @@ class ClickEffect(IntEnum):
     OPEN = 3
     CHORD = 4
     MINE = 5
+
+
+class Held(IntEnum):
+    """What the buttons held press down, as the games draw it (:func:`analyse_with_buttons`).
+
+    A left button held shows the square under the cursor pressed; both
+    buttons, or the middle one, its hidden neighbours too: what a release
+    would open or chord. Nothing shows when the release would do nothing
+    on the board: the right button alone, or the left one still held after
+    the right button of a chord came up (its release clicks nothing).
+    """
+
+    NOTHING = 0
+    SQUARE = 1
+    CHORD = 2
 
 
 class GameEnd(IntEnum):
@@ -242,8 +259,29 @@ def analyse_with_board(replay: Replay, *, with_zini: bool) -> tuple[ClickAnalysi
     return analysis, profile
 
 
+def analyse_with_buttons(
+    replay: Replay,
+) -> tuple[ClickAnalysis, Replayed, npt.NDArray[np.uint8]]:
+    """:func:`analyse_with_board` and what the buttons press after each event, as :class:`Held`.
+
+    The mouse machine's own state (its ``buttons``), so that a picture
+    presses what the counters clicked. Only the animation asks: the
+    statistics leave it out.
+    """
+    from ._kernels import codes
+
+    analysis, found, _ = analyse_everything(
+        replay, with_zini=False, with_operations=False, with_buttons=True
+    )
+    held = np.zeros(2 * codes.MIDDLE_HELD, np.uint8)
+    held[codes.MIDDLE_HELD :] = Held.CHORD
+    held[codes.DOWN_UP] = Held.SQUARE
+    held[[codes.CHORDING, codes.CHORDING_NF]] = Held.CHORD
+    return analysis, found, held[found.buttons]
+
+
 def analyse_everything(
-    replay: Replay, *, with_zini: bool, with_operations: bool
+    replay: Replay, *, with_zini: bool, with_operations: bool, with_buttons: bool = False
 ) -> tuple[ClickAnalysis, Replayed, list[float]]:
     """:func:`analyse_with_board` and, if asked, the game's operation sums, in one kernel call.
 
@@ -267,6 +305,7 @@ def analyse_everything(
         columns.ys,
         columns.times,
         with_operations,
+        with_buttons,
     )
     analysis = _analysis_of(rows, cols, replay.cell_px, columns, found)
     return analysis, found, found.game.tolist()

@@ -28,6 +28,7 @@ __all__ = [
     "LOST",
     "LR",
     "MC",
+    "MIDDLE_HELD",
     "MINE",
     "MR",
     "MV",
@@ -56,6 +57,8 @@ MV, LC, LR, RC, RR, MC, MR, PF, CC, L, R, M = range(1, 13)
 # Mouse states (minesweeper_board.rs's MouseState); "NF": the right button went
 # down on an open square, so it toggles no flag.
 UP_UP, UP_DOWN, UP_DOWN_NF, DOWN_UP, CHORDING, CHORDING_NF, DOWN_UP_AFTER = range(7)
+# Added to a mouse state in the kernel's ``buttons`` while the middle button is held.
+MIDDLE_HELD = 8
 # Game states; ms-toollib's PreFlaging is PRE: something happened before the first opening.
 READY, PRE, PLAYING, WON, LOST = range(5)
 # Click kinds and effects (clicks.ClickKind, clicks.ClickEffect).

@@ -38,6 +38,7 @@ from .codes import (
     LOST,
     LR,
     MC,
+    MIDDLE_HELD,
     MINE,
     MR,
     MV,
@@ -93,6 +94,7 @@ def clicks_kernel(
     codes: Array,
     xs: Array,
     ys: Array,
+    with_buttons: bool,
 ) -> Clicks:  # pragma: no cover - compiled
     """The mouse machine over a replay's events (see :mod:`..clicks`); ``sq`` from board_kernel.
 
@@ -103,6 +105,11 @@ def clicks_kernel(
     records and the view it adds (at most one of each an event). As
     functions, each call would count references to every array it is
     given, which cost more than the event itself.
+
+    With ``with_buttons``, ``buttons`` holds the mouse state after each
+    event (``MIDDLE_HELD`` added while the middle button is down): the
+    animation draws its pressed squares from it. Without, it is empty, and
+    the statistics pay one test an event.
     """
     number_of, zero_of, lone_of, row_of, col_of = sq
     size = rows * cols
@@ -144,8 +151,12 @@ def clicks_kernel(
     playing = False
     last_x = last_y = 0
     path = 0.0
+    buttons = np.empty(count if with_buttons else 0, np.int8)
     for index in range(count):
         kind = codes[index]
+        if with_buttons:
+            # A move, or an event after the end, leaves the buttons as they were.
+            buttons[index] = mouse + (MIDDLE_HELD if middle_held else 0)
         x, y = xs[index], ys[index]
         on_board = 0 <= x < width and 0 <= y < height
         if kind != MV and (playing or not started):
@@ -352,6 +363,8 @@ def clicks_kernel(
                         chord_on_flag = False
                     else:
                         todo = _DO_CHORD
+            if with_buttons:
+                buttons[index] = mouse + (MIDDLE_HELD if middle_held else 0)
             if clear:
                 # clear_click_num: back to the start before the game began.
                 flag = double = left = right = 0
@@ -571,4 +584,4 @@ def clicks_kernel(
         left, right, double, lce, rce, dce, flag, solved, state, c15, unflags, misflags, wasted,
         start_at, end_at,
     )  # fmt: skip
-    return Clicks(counters, clicks[:kept], views[:n_views], path)
+    return Clicks(counters, clicks[:kept], views[:n_views], path, buttons)

@@ -42,3 +42,5 @@ class Clicks(NamedTuple):
     views: npt.NDArray[np.uint8]
     #: In pixels.
     path: float
+    #: The mouse state after each event (empty unless asked for; see ``clicks_kernel``).
+    buttons: npt.NDArray[np.int8]

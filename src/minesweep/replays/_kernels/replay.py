@@ -53,6 +53,8 @@ class Replayed(NamedTuple):
     path: float
     #: ``operations_kernel``'s per-game sums (empty unless asked for).
     game: npt.NDArray[np.float64]
+    #: ``clicks_kernel``'s mouse state after each event (empty unless asked for).
+    buttons: npt.NDArray[np.int8]
 
 
 @kernel(cache=True, part="replays", nogil=True)
@@ -68,11 +70,17 @@ def replay_kernel(
     ys: Array,
     times: Array,
     with_operations: bool,
+    with_buttons: bool,
 ) -> Replayed:  # pragma: no cover - compiled
-    """``board_kernel``, ``clicks_kernel`` and (if ``with_operations``) ``operations_kernel``."""
+    """``board_kernel``, ``clicks_kernel`` and (if ``with_operations``) ``operations_kernel``.
+
+    ``with_buttons`` asks ``clicks_kernel`` for the mouse state after each event.
+    """
     board = board_kernel(mines, rows, cols, with_zini)
     profile = board.profile
-    mouse = clicks_kernel(board.squares, profile.op, rows, cols, px, either_axis, codes, xs, ys)
+    mouse = clicks_kernel(
+        board.squares, profile.op, rows, cols, px, either_axis, codes, xs, ys, with_buttons
+    )
     counters, clicks = mouse.counters, mouse.clicks
     game = np.zeros(0, np.float64)
     if with_operations:
@@ -94,5 +102,5 @@ def replay_kernel(
         p.bbbv, p.op, p.isl, p.zini, p.hzini, p.cells,
         n.left, n.right, n.double, n.lce, n.rce, n.dce, n.flag, n.solved, n.state, n.c15,
         n.unflags, n.misflags, n.wasted, n.start_at, n.end_at,
-        clicks, mouse.views, mouse.path, game,
+        clicks, mouse.views, mouse.path, game, mouse.buttons,
     )  # fmt: skip
