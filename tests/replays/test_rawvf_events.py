@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minesweep.replays._common import shift_chord_kinds
+from minesweep.replays.model import ReplayError
 from minesweep.replays.rawvf import read_rawvf
 
 _REFERENCE = re.compile(
@@ -89,3 +91,19 @@ def test_an_event_never_spans_two_lines() -> None:
     # matches spaces, never a line break, between an event's parts.
     text = HEAD + "0.5\nlc 1 1 (17 17)\n1.0 lc 1 1 (17 17)\n"
     assert ours(text) == reference(text) == [(1000, "lc", 17, 17)]
+
+
+def test_a_time_going_back_names_its_line() -> None:
+    text = HEAD + "0.010 lc 1 1 (17 17)\nstart\n0.020 lr 1 1 (17 17)\n0.015 mv 1 1 (18 17)\n"
+    with pytest.raises(ReplayError) as error:
+        ours(text)
+    assert str(error.value) == (
+        "x.rawvf: line 12: event 3 is at 15 ms, before the previous event (20 ms)"
+    )
+
+
+def test_numbers_too_big_are_errors_not_crashes() -> None:
+    with pytest.raises(ReplayError, match=r"line 9: event 1 is at 1e\+20 s"):
+        ours(HEAD + "100000000000000000000 lc 1 1 (17 17)\n")
+    with pytest.raises(ReplayError, match="position is out of range"):
+        ours(HEAD + "0.5 lc 1 1 (99999999999999999999999 17)\n")
