@@ -183,7 +183,6 @@ def _is_name_text(text: str) -> bool:
     return len(scripts) <= 1
 
 
-
 # The legacy guess. A Windows program writes its player's name in the ANSI
 # code page of the machine: Windows-1252 in Western Europe and the Americas,
 # GBK (code page 936, which GB18030 extends) on Chinese systems, where most

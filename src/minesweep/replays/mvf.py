@@ -165,10 +165,9 @@ def _header_097(reader: ByteReader) -> tuple[int, ...]:
 
 def _read_097(reader: ByteReader, version: str, *, funny: bool) -> Replay:
     start_us = _start_us(reader, zero_day_ok=False)
-    level, mode, score_s, score_hundredths, bbbv, solved, left, double, right, marks = (
-        _header_097(reader)
-    )
-    mode = _MODES.get(mode, 2)
+    level, mode_code, score_s, score_hundredths, bbbv, solved, *clicks, marks = _header_097(reader)
+    left, double, right = clicks
+    mode = _MODES.get(mode_code, 2)
     if funny:
         mode = 1  # the Funny Mode hack plays every game as UPK (parser_mvf.c)
     _, _, field = _board(reader, 1)
