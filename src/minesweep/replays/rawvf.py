@@ -45,8 +45,9 @@ _EVENT_LINE = re.compile(
     r"[^\S\n]*\([^\S\n]*(-?\d+)[^\S\n]+(-?\d+)[^\S\n]*\)",
     re.MULTILINE,
 )
-#: A time beyond a year is no game's (and would not fit the millisecond integers).
-_MAX_SECONDS = 366 * 24 * 3600
+#: Event times at or beyond this many seconds are refused: their milliseconds
+#: would not fit the int64 columns (the line-by-line reader crashed on them).
+_MAX_SECONDS = 9e15
 _MODES = {"classic": 0, "upk": 1, "cheat": 2, "density": 3}
 _PX = 16
 
