@@ -10,6 +10,7 @@ allocates nothing).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Literal
 
@@ -158,6 +159,9 @@ def decode_text(raw: bytes, *, utf8: Utf8Rule) -> str:
     return _legacy(raw)
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
 def _is_name_text(text: str) -> bool:
     """Whether decoded UTF-8 reads as a name (the tie-break of ``utf8="first"``).
 
@@ -167,10 +171,8 @@ def _is_name_text(text: str) -> bool:
     stay within one alphabet: 谢伟 is "лΰ".
     """
     scripts: set[str] = set()
-    for char in text:
+    for char in _NON_ASCII.findall(text):  # a RawVF file is decoded whole: skip its ASCII fast
         code = ord(char)
-        if code < 0x80:
-            continue
         if code >= 0x800:
             return True
         if unicodedata.category(char) not in ("Lu", "Ll", "Lo"):
