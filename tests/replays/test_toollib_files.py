@@ -2,8 +2,8 @@
 
 The files come from ms-toollib's ``test_files`` folder (github.com/eee555/ms-toollib,
 MIT licence, Copyright (c) 2021 eee555; the licence is in
-``data/LICENSE-ms-toollib.txt``, and ``data/README.md`` names each file's
-original): a Minesweeper Clone 0.97 beta MVF (the only real Clone file we
+``data_toollib/LICENSE-ms-toollib.txt``, and ``data_toollib/README.md``
+names each file's original): a Minesweeper Clone 0.97 beta MVF (the only real Clone file we
 found), an Arbiter 0.52.3 AVF with a GBK name, and Metasweeper 3.1.9 (EVF v3)
 and 3.2.1 (EVF v4) files with UTF-8 names. Each is compared with
 ms-toollib, in a subprocess, on its board, its events, its player and every
@@ -12,6 +12,7 @@ statistic both compute.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +21,10 @@ from minesweep.replays import read
 from minesweep.replays.stats import replay_stats
 
 from ._files import ms_toollib
-from ._oracle import DATA, oracle
+from ._oracle import oracle
 from .test_stats import differences
 
+DATA = Path(__file__).resolve().parent / "data_toollib"
 #: The file, the program that wrote it, and the player's name as written.
 FILES = {
     "toollib_clone097.mvf": ("Minesweeper Clone 0.97", "Zhang Shen Jia(China)"),
