@@ -10,6 +10,8 @@ allocates nothing).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Literal
 
 from .model import ReplayError
@@ -90,14 +92,14 @@ class ByteReader:
         self.offset = end + 1
         return self.data[start:end]
 
-    def text(self, what: str) -> str:
-        """:func:`decode_text` of the bytes up to a NUL (``cstring``), in one call."""
+    def text(self, what: str, utf8: Utf8Rule = "first") -> str:
+        """:meth:`decode` of the bytes up to a NUL (``cstring``), in one call."""
         start = self.offset
         end = self.data.find(b"\0", start)
         if end < 0:
             raise self.error(f"the file ends inside {what} (no closing NUL byte)")
         self.offset = end + 1
-        return decode_text(self.data[start:end], utf8="first")
+        return self.decode(self.data[start:end], start, what, utf8)
 
     def decode(self, raw: bytes, at: int, what: str, utf8: Utf8Rule) -> str:
         """:func:`decode_text` of ``raw``, read at byte ``at``; invalid UTF-8 where the
@@ -128,8 +130,10 @@ def decode_text(raw: bytes, *, utf8: Utf8Rule) -> str:
       property): invalid UTF-8 raises UnicodeDecodeError, for the caller to
       name the field (:meth:`ByteReader.decode`), as the RMV specification
       requires a reader to reject it.
-    - ``"first"``: the format can carry UTF-8 but does not say (EVF, RawVF):
-      valid UTF-8 is UTF-8, else the legacy guess below.
+    - ``"first"``: the format can carry UTF-8 but does not say (EVF v0-3,
+      RawVF): valid UTF-8 is UTF-8, else the legacy guess below; where both
+      readings decode, the GBK one wins only when the UTF-8 one is no
+      sensible name (:func:`_is_name_text`).
     - ``"never"``: the program wrote the Windows code page of its machine and
       could not write UTF-8 (Arbiter, Clone 0.97, Viennasweeper 3.x): the
       legacy guess only, even when the bytes happen to be valid UTF-8.
@@ -143,10 +147,42 @@ def decode_text(raw: bytes, *, utf8: Utf8Rule) -> str:
         return raw.decode("ascii")
     if utf8 == "first":
         try:
-            return raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            pass
+            return _legacy(raw)
+        # Both readings decode: GBK wins only where it is a sensible Chinese
+        # name and the UTF-8 reading is no sensible name (谢伟's GBK bytes
+        # D0 BB CE B0 read as "лΰ" in UTF-8, Cyrillic glued to Greek).
+        if not _is_name_text(text) and _is_gbk_name(raw):
+            return raw.decode("gb18030")
+        return text
     return _legacy(raw)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _is_name_text(text: str) -> bool:
+    """Whether decoded UTF-8 reads as a name (the tie-break of ``utf8="first"``).
+
+    A name's characters beyond ASCII are CJK (three-byte UTF-8, which GBK
+    bytes of two-character names rarely make) or letters of one alphabet.
+    GBK bytes that are valid UTF-8 decode to U+0080-U+07FF, and seldom
+    stay within one alphabet: 谢伟 is "лΰ".
+    """
+    scripts: set[str] = set()
+    for char in _NON_ASCII.findall(text):  # a RawVF file is decoded whole: skip its ASCII fast
+        code = ord(char)
+        if code >= 0x800:
+            return True
+        if unicodedata.category(char) not in ("Lu", "Ll", "Lo"):
+            return False
+        scripts.add(unicodedata.name(char, "?").split(" ")[0])
+    if scripts == {"LATIN"}:
+        # A Latin name has plain letters besides its accented ones ("Zoë");
+        # "áé" alone is GBK (脕茅's bytes), not a name.
+        return any(char.isascii() and char.isalpha() for char in text)
+    return len(scripts) <= 1
 
 
 # The legacy guess. A Windows program writes its player's name in the ANSI

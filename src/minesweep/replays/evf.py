@@ -58,16 +58,19 @@ def read_evf(data: bytes, where: str) -> Replay:
     flags, settings, rows, cols, mines, cell_px, mode, bbbv, rtime_ms = _fixed(reader, version)
     extra: list[tuple[str, str]] = _settings(settings) if version >= 3 else []
     if version == 4:
-        country = reader.take(2, "the country").decode("latin-1")
+        # v4 text is UTF-8 by the format (ms-toollib writes Rust strings and
+        # refuses other bytes): invalid UTF-8 is an error naming the field.
+        at = reader.offset
+        country = reader.decode(reader.take(2, "the country"), at, "the country", "only")
         start_us: int | None = reader.u64("the start time")
         end_us: int | None = reader.u64("the end time")
-        software = reader.text("the software")
+        software = reader.text("the software", "only")
         if flags & _TRANSCODED:
-            extra.append(("transcoded_by", reader.text("the converter")))
-            extra.append(("original_format", reader.text("the original format")))
-        player = reader.text("the player")
-        race = reader.text("the race id")
-        unique = reader.text("the unique id")
+            extra.append(("transcoded_by", reader.text("the converter", "only")))
+            extra.append(("original_format", reader.text("the original format", "only")))
+        player = reader.text("the player", "only")
+        race = reader.text("the race id", "only")
+        unique = reader.text("the unique id", "only")
         uuid = reader.take(reader.u16("the UUID length"), "the device UUID")
     else:
         software = reader.text("the software")
@@ -100,7 +103,7 @@ def read_evf(data: bytes, where: str) -> Replay:
     if version == 4:
         count = reader.u16("the number of custom metrics")
         for index in range(count):
-            reader.cstring(f"custom metric name {index + 1}")
+            reader.text(f"custom metric name {index + 1}", "only")
         times, codes, xs, ys, states = _events_v4(reader)
         if states:
             extra.append(("game_states", " ".join(states)))

@@ -30,6 +30,7 @@ ms-toollib derive them.
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -107,12 +108,21 @@ def read_mvf(data: bytes, where: str) -> Replay:
     return _read_early(reader)
 
 
+#: Clone's date: month, day, year, hour, minute, second.
+_DATE = struct.Struct(">BBHBBB")
+
+
 def _start_us(reader: ByteReader, *, zero_day_ok: bool) -> int | None:
     """The date and time at the reader (7 bytes) in microseconds since 1970."""
     at = reader.offset
-    month, day = reader.u8("the month"), reader.u8("the day")
-    year = reader.u16("the year")
-    hour, minute, second = reader.u8("the hour"), reader.u8("the minute"), reader.u8("the second")
+    if reader.left >= _DATE.size:
+        month, day, year, hour, minute, second = _DATE.unpack_from(reader.data, at)
+        reader.offset += _DATE.size
+    else:  # one by one, so that the error names the field the file ends in
+        month, day = reader.u8("the month"), reader.u8("the day")
+        year = reader.u16("the year")
+        hour, minute = reader.u8("the hour"), reader.u8("the minute")
+        second = reader.u8("the second")
     if day == 0 and zero_day_ok:
         return None  # Clone 2007 sometimes saves day 0 (a bug RawVF notes): no date then
     try:
@@ -133,18 +143,33 @@ def _board(reader: ByteReader, base: int) -> tuple[int, int, Minefield]:
     return cols, rows, field_from_cells(rows, cols, cells, reader, mines_at, base=base)
 
 
+#: 0.97's header after the date: level, mode, time (s, hundredths), 3BV,
+#: solved 3BV, left, double and right clicks, question marks.
+_HEADER_097 = struct.Struct(">BBHBHHHHHB")
+
+
+def _header_097(reader: ByteReader) -> tuple[int, ...]:
+    """0.97's header fields, unpacked at once when all are there (a file's fixed cost);
+    read one by one otherwise, so that a short file's error names the field."""
+    if reader.left >= _HEADER_097.size:
+        fields = _HEADER_097.unpack_from(reader.data, reader.offset)
+        reader.offset += _HEADER_097.size
+        return fields
+    return (
+        reader.u8("the level"), reader.u8("the mode"), reader.u16("the time"),
+        reader.u8("the time's hundredths"), reader.u16("the 3BV"), reader.u16("the solved 3BV"),
+        reader.u16("left"), reader.u16("double"), reader.u16("right"),
+        reader.u8("the question marks setting"),
+    )  # fmt: skip
+
+
 def _read_097(reader: ByteReader, version: str, *, funny: bool) -> Replay:
     start_us = _start_us(reader, zero_day_ok=False)
-    level = reader.u8("the level")
-    mode = _MODES.get(reader.u8("the mode"), 2)
+    level, mode_code, score_s, score_hundredths, bbbv, solved, *clicks, marks = _header_097(reader)
+    left, double, right = clicks
+    mode = _MODES.get(mode_code, 2)
     if funny:
         mode = 1  # the Funny Mode hack plays every game as UPK (parser_mvf.c)
-    score_s = reader.u16("the time")
-    score_hundredths = reader.u8("the time's hundredths")
-    bbbv = reader.u16("the 3BV")
-    solved = reader.u16("the solved 3BV")
-    left, double, right = reader.u16("left"), reader.u16("double"), reader.u16("right")
-    marks = reader.u8("the question marks setting")
     _, _, field = _board(reader, 1)
     # Clone is an ANSI Windows program: the machine's code page, never UTF-8.
     player = decode_text(
@@ -336,11 +361,14 @@ def _events(
         # do we there. RawVF's parser_mvf.c, the only reader of the other
         # versions, compares with the first record.
         moved[0] = xs[1] != 0 or ys[1] != 0
-    changes = np.stack(
-        [moved, lb[1:] & ~lb[:-1], rb[1:] & ~rb[:-1], mb[1:] & ~mb[:-1],
-         lb[:-1] & ~lb[1:], rb[:-1] & ~rb[1:], mb[:-1] & ~mb[1:]],
-        axis=1,
-    )  # fmt: skip
+    # The buttons as bits (left 1, right 2, middle 4): a record's changes are
+    # one byte, bit 0 the move, bits 1-3 the presses, 4-6 the releases, in
+    # _CHANGE_CODES' order; a few whole-array steps, as a file's cost is
+    # mostly fixed when it is small.
+    held = lb.view(np.uint8) | (rb.view(np.uint8) << 1) | (mb.view(np.uint8) << 2)
+    before, after = held[:-1], held[1:]
+    changed = moved.view(np.uint8) | ((after & ~before) << 1) | ((before & ~after) << 4)
+    changes = np.unpackbits(changed[:, None], axis=1, count=7, bitorder="little")
     record, change = np.nonzero(changes)  # row by row: each record's changes in order
     at = np.concatenate(([0], record + 1))
     first = 6 if mb[0] else 4 if rb[0] else 2 if lb[0] else 1  # mc, rc, lc, mv

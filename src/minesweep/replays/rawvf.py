@@ -23,21 +23,31 @@ pixels, keeping each position in its square.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from ._bytes import ByteReader, decode_text
-from ._common import check_times, field_from_mask, make_events, shift_chord_kinds
-from .model import Claims, Replay, ReplayError
+from ._common import field_from_mask, make_events, shift_chord_kinds
+from .model import Claims, EventKind, Replay, ReplayError
 
 __all__ = ["read_rawvf", "write_rawvf"]
 
 _KINDS = {"mv", "lc", "lr", "rc", "rr", "mc", "mr", "pf", "cc", "l", "r", "m"}
-_EVENT = re.compile(
-    r"(?P<time>-?\d+(?:\.\d*)?)\s+(?P<kind>[a-z]+)(?:\s+-?\d+\s+-?\d+)?\s*"
-    r"\(\s*(?P<x>-?\d+)\s+(?P<y>-?\d+)\s*\)"
+_READ_KINDS = _KINDS | {"sc"}
+#: An event line: ``time kind [column row] (x y)`` after any spaces; what follows
+#: is ignored. Spaces only (never a line break) inside, so each match is one line.
+_EVENT_LINE = re.compile(
+    r"^[^\S\n]*(-?\d+(?:\.\d*)?)[^\S\n]+([a-z]+)(?:[^\S\n]+-?\d+[^\S\n]+-?\d+)?"
+    r"[^\S\n]*\([^\S\n]*(-?\d+)[^\S\n]+(-?\d+)[^\S\n]*\)",
+    re.MULTILINE,
 )
+#: Event times at or beyond this many seconds are refused: their milliseconds
+#: would not fit the int64 columns (the line-by-line reader crashed on them).
+_MAX_SECONDS = 9e15
 _MODES = {"classic": 0, "upk": 1, "cheat": 2, "density": 3}
 _PX = 16
 
@@ -81,32 +91,7 @@ def read_rawvf(data: bytes, where: str) -> Replay:
     field = field_from_mask(mask, reader, 0)
     number += rows
 
-    times: list[int] = []
-    kinds: list[str] = []
-    xs: list[int] = []
-    ys: list[int] = []
-    line_numbers: list[int] = []
-    for index in range(number, len(lines)):
-        line = lines[index].strip()
-        match = _EVENT.match(line)
-        if match is None:
-            continue  # "Events:", board events, start, won, blast ...
-        kind = match["kind"]
-        if kind == "mt":
-            # parser_raw.c, the reference reader, stops here too ("Unknown
-            # event"): no RawVF writer or reader gives mt a meaning to follow.
-            raise error("event 'mt' is defined by no RawVF parser; not read", index + 1)
-        if kind not in _KINDS and kind != "sc":
-            continue
-        times.append(round(float(match["time"]) * 1000))
-        kinds.append(kind)
-        xs.append(int(match["x"]))
-        ys.append(int(match["y"]))
-        line_numbers.append(index + 1)
-    try:
-        check_times(np.asarray(times, dtype=np.int64), line_numbers, reader)
-    except ReplayError as problem:
-        raise ReplayError(str(problem).replace("at byte", "line")) from None
+    times, kinds, xs, ys = _events(lines, number, error)
 
     extra = [(key, value) for key, value in header.items()
              if key not in ("width", "height", "mines", "player", "program", "version",
@@ -126,7 +111,7 @@ def read_rawvf(data: bytes, where: str) -> Replay:
         format="rawvf",
         version=6,
         field=field,
-        events=make_events([t / 1000 for t in times], shift_chord_kinds(kinds), xs, ys),
+        events=make_events(times / 1000, kinds, xs, ys),
         cell_px=_PX,
         software=software,
         player=header.get("player", ""),
@@ -138,6 +123,62 @@ def read_rawvf(data: bytes, where: str) -> Replay:
         ),
         extra=tuple(extra),
     )
+
+
+def _events(
+    lines: list[str], first: int, error: Callable[[str, int], ReplayError]
+) -> tuple[npt.NDArray[np.int64], list[EventKind], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Times (ms), kinds, x and y of the event lines from ``lines[first]`` on.
+
+    One regular-expression pass over the section's text and whole columns
+    converted at once, not a match and four conversions a line: a line is an
+    event exactly when it matches :data:`_EVENT_LINE` (stripped, it starts
+    with ``time kind [column row] (x y)``; the tests hold this to a reader
+    of one line at a time).
+    """
+    text = "\n".join(lines[first:])
+    found: list[tuple[str, str, str, str]] = _EVENT_LINE.findall(text)
+
+    def line_of(index: int) -> int:
+        # Only for an error message: where the index-th event line starts.
+        match = next(itertools.islice(_EVENT_LINE.finditer(text), index, None))
+        return first + text.count("\n", 0, match.start()) + 1
+
+    if not found:
+        empty = np.zeros(0, np.int64)
+        return empty, [], empty, empty
+    time_text, all_kinds, x_text, y_text = zip(*found, strict=True)
+    if "mt" in all_kinds:
+        # parser_raw.c, the reference reader, stops here too ("Unknown
+        # event"): no RawVF writer or reader gives mt a meaning to follow.
+        at = line_of(all_kinds.index("mt"))
+        raise error("event 'mt' is defined by no RawVF parser; not read", at)
+    # Other kinds (board events, "start", "won", ...) are skipped.
+    keep = np.fromiter(map(_READ_KINDS.__contains__, all_kinds), np.bool_, len(all_kinds))
+    # Python's own float and int, through fromiter: numpy's conversion of
+    # string arrays is slower (measured), and both read the same numbers.
+    count = len(found)
+    seconds = np.fromiter(map(float, time_text), np.float64, count)[keep]
+    too_big = np.flatnonzero(~(np.abs(seconds) < _MAX_SECONDS))
+    if too_big.size:
+        i = int(too_big[0])
+        raise error(f"event {i + 1} is at {seconds[i]} s", line_of(int(np.flatnonzero(keep)[i])))
+    times = np.rint(seconds * 1000).astype(np.int64)
+    back = np.flatnonzero(times[1:] < times[:-1])
+    if back.size:
+        i = int(back[0]) + 1
+        raise error(
+            f"event {i + 1} is at {int(times[i])} ms, before the previous event "
+            f"({int(times[i - 1])} ms)",
+            line_of(int(np.flatnonzero(keep)[i])),
+        )
+    kinds: list[str] = list(itertools.compress(all_kinds, keep))
+    try:
+        xs = np.fromiter(map(int, x_text), np.int64, count)[keep]
+        ys = np.fromiter(map(int, y_text), np.int64, count)[keep]
+    except OverflowError:
+        raise error("an event's position is out of range", first + 1) from None
+    return times, shift_chord_kinds(kinds), xs, ys
 
 
 def write_rawvf(replay: Replay) -> str:
