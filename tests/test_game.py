@@ -12,6 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import minesweep.board
+import minesweep.field
+import minesweep.game
+import minesweep.position
 from minesweep import (
     Action,
     ActionKind,
@@ -22,7 +26,9 @@ from minesweep import (
     Glyph,
     InvalidBoardError,
     InvalidClickError,
+    Minefield,
     SettingsError,
+    grid,
 )
 
 from .games import WALL, actions, game_on, play
@@ -435,3 +441,46 @@ def test_a_position_with_flags_counts_them_from_the_start() -> None:
     assert (game.flags, game.mines_left) == (0, 1)
     game.pop()
     assert game.flags == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "row", "col"),
+    [
+        ("reveal", 1, 2),
+        ("chord", 1, 1),
+        ("flag", 0, 2),
+        ("toggle_flag", 0, 0),
+        ("unflag", 0, 0),
+        ("question", 0, 2),
+    ],
+)
+def test_a_square_is_checked_once_on_its_way_in(
+    monkeypatch: pytest.MonkeyPatch, name: str, row: int, col: int
+) -> None:
+    # Game checks an action's square as it enters; the position, the board
+    # and the field below take it as it is (a second check would only cost).
+    game = Game.from_field(Minefield.from_text("*..\n...\n"))
+    game.flag(0, 0)
+    game.reveal(1, 1)
+    seen: list[tuple[object, object]] = []
+    checked = grid.check_position
+
+    def counted(shape: tuple[int, int], row: object, col: object) -> None:
+        seen.append((row, col))
+        checked(shape, row, col)
+
+    for module in (minesweep.game, minesweep.board, minesweep.field, minesweep.position):
+        if hasattr(module, "check_position"):
+            monkeypatch.setattr(module, "check_position", counted)
+    getattr(game, name)(row, col)
+    assert seen == [(row, col)]
+
+
+@pytest.mark.parametrize("name", ["reveal", "chord", "flag", "toggle_flag", "question"])
+def test_a_square_off_the_board_is_refused_by_name_and_place(name: str) -> None:
+    game = Game.from_field(Minefield.from_text("*..\n...\n"))
+    with pytest.raises(InvalidClickError, match="row 2 is outside the board"):
+        getattr(game, name)(2, 0)
+    with pytest.raises(InvalidClickError, match="column must be an int"):
+        getattr(game, name)(0, "1")
+    assert game.history == ()

@@ -86,6 +86,7 @@ LAYERS: dict[str, int] = {
     "minesweep._jit": 1,
     "minesweep.cluster": 1,  # chunks of work on a Dask cluster: autoplay and replay batches
     "minesweep.interrupts": 0,  # Ctrl-C in the long jobs: autoplay and replay batches
+    "minesweep.stopwatch": 1,  # a game's time, apart from its squares
     "minesweep.leetcode": 2,
     "minesweep.field": 3,
     "minesweep.notation": 3,

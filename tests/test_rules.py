@@ -22,7 +22,8 @@ from minesweep.generate import _cleared_squares
 from minesweep.moves import chord_targets, toggled_mark, view_of
 from minesweep.presets import FirstClickRule
 from minesweep.rules import entry, kernel
-from minesweep.rules.chord import chord_order, chord_ready
+from minesweep.rules.chord import chord_order
+from minesweep.rules.chord import chord_targets as chord_rule
 from minesweep.rules.codes import rule_code
 from minesweep.rules.ends import LOSS_GLYPHS, WIN_GLYPHS, loss_glyph, show_loss, win_glyph
 from minesweep.rules.first_click import cleared_box
@@ -35,7 +36,7 @@ def _chord(
     view: Any, mines: Any, state: Any, row: Any, col: Any, question_marks: Any, order: Any
 ) -> Any:  # pragma: no cover - compiled
     # The compiled rules as the vector engine inlines them, question marks given.
-    if not chord_ready(view, row, col, question_marks):
+    if not chord_rule(view, row, col, 1, question_marks, np.empty(9, np.int64)):
         return -1, False
     return chord_order(mines, state, row, col, order)
 

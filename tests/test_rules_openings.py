@@ -10,9 +10,9 @@ from hypothesis.extra import numpy as hnp
 from minesweep import _jit
 from minesweep.grid import adjacent_counts
 from minesweep.rules import entry
-from minesweep.rules.chord import chord_ready, chord_targets
+from minesweep.rules.chord import chord_targets
 from minesweep.rules.openings import openings_of
-from minesweep.squares import GLYPH_FLAG, GLYPH_HIDDEN
+from minesweep.squares import GLYPH_FLAG, GLYPH_HIDDEN, GLYPH_QUESTION
 
 boards = st.integers(1, 9).flatmap(
     lambda rows: st.integers(1, 9).flatmap(
@@ -83,7 +83,9 @@ views = st.integers(1, 5).flatmap(
         lambda cols: hnp.arrays(
             np.uint8,
             (rows, cols),
-            elements=st.sampled_from([0, 1, 2, 3, 8, GLYPH_HIDDEN, GLYPH_HIDDEN, GLYPH_FLAG]),
+            elements=st.sampled_from(
+                [0, 1, 2, 3, 8, GLYPH_HIDDEN, GLYPH_HIDDEN, GLYPH_FLAG, GLYPH_QUESTION]
+            ),
         )
     )
 )
@@ -96,22 +98,21 @@ def test_a_chords_targets_are_its_hidden_neighbours_when_it_is_ready(
     rows, cols = view.shape
     row, col = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1))
     box = view[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2]
-    hidden = [
-        y * cols + x
-        for y in range(max(row - 1, 0), min(row + 2, rows))
-        for x in range(max(col - 1, 0), min(col + 2, cols))
-        if view[y, x] == GLYPH_HIDDEN
-    ]
     number = int(view[row, col])
-    for how in (_jit.compiling, _jit.interpreting):
-        with how():
-            for lowest in (0, 1):
-                targets = np.zeros(9, np.int64)
-                count = entry(chord_targets)(view, row, col, lowest, targets)
-                ready = (
-                    lowest <= number <= 8 and int((box == GLYPH_FLAG).sum()) == number and hidden
-                )
-                assert count == (len(hidden) if ready else 0)
-                assert targets[:count].tolist() == (hidden if ready else [])
-            # With 1 it is the engines' readiness.
-            assert bool(count) == entry(chord_ready)(view, row, col)
+    for question_marks in (False, True):
+        shut = (GLYPH_HIDDEN, GLYPH_QUESTION) if question_marks else (GLYPH_HIDDEN,)
+        hidden = [
+            y * cols + x
+            for y in range(max(row - 1, 0), min(row + 2, rows))
+            for x in range(max(col - 1, 0), min(col + 2, cols))
+            if view[y, x] in shut
+        ]
+        for how in (_jit.compiling, _jit.interpreting):
+            with how():
+                for lowest in (0, 1):
+                    targets = np.zeros(9, np.int64)
+                    count = entry(chord_targets)(view, row, col, lowest, question_marks, targets)
+                    flags = int((box == GLYPH_FLAG).sum())
+                    ready = lowest <= number <= 8 and flags == number and hidden
+                    assert count == (len(hidden) if ready else 0)
+                    assert targets[:count].tolist() == (hidden if ready else [])

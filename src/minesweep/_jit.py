@@ -347,80 +347,6 @@ class _Unloaded:
         return f"<minesweep kernel {self.kernel.py_func.__qualname__} (numba not loaded)>"
 
 
-@contextlib.contextmanager
-def _sigint_deferred() -> Iterator[Callable[[], bool]]:
-    """Meanwhile, Ctrl-C is held back; KeyboardInterrupt is raised once the block is done.
-
-    Yields whether a Ctrl-C came, so that a loop of compiles can stop early.
-
-    numba compiles through llvmlite, which calls back into Python through
-    ctypes: a KeyboardInterrupt raised by Python's handler inside such a
-    callback is printed ("Exception ignored on calling ctypes callback
-    function") and swallowed, and the compile then fails on what the
-    callback left undone, so a Ctrl-C during a first compile ended with a
-    traceback and status 1 instead of the command line's 130. Here the
-    signal only sets a flag, and the interrupt is raised after the compile,
-    in plain Python, or sooner, as numba starts or ends compiling one of the
-    kernels called (see _stop_between_compiles). Only in the main thread,
-    and only in place of Python's own handler: a program's handler of its
-    own is left as it is (the terminal game's, ``bench play``'s).
-    """
-    import signal
-    import threading
-
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield lambda: False
-        return
-    caught = False
-
-    def on_sigint(signum: int, frame: object) -> None:
-        nonlocal caught
-        caught = True
-        _deferred_sigint[0] = True
-
-    before = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield lambda: caught
-    finally:
-        signal.signal(signal.SIGINT, before)
-        _deferred_sigint[0] = False
-    if caught:
-        raise KeyboardInterrupt
-
-
-#: Whether a Ctrl-C is held back by _sigint_deferred now.
-_deferred_sigint = [False]
-
-
-def _stop_between_compiles() -> None:
-    """Have a held-back Ctrl-C raised as numba starts or ends compiling any kernel.
-
-    One kernel's compile compiles the kernels it calls, each a step of its
-    own (tens of them, a minute in all, for the solver's first): between two,
-    numba runs plain Python, where a KeyboardInterrupt unwinds as any
-    exception does, so a Ctrl-C need not wait for the whole compile (it
-    waited up to 20 s on two busy cores, against a second or so now).
-    """
-    from numba.core import event
-
-    def stop() -> None:
-        if _deferred_sigint[0]:
-            _deferred_sigint[0] = False  # raised once: the compiles it unwinds end too
-            raise KeyboardInterrupt
-
-    class Stop(event.Listener):
-        def on_start(self, ev: object) -> None:
-            stop()
-
-        def on_end(self, ev: object) -> None:
-            stop()
-
-    event.register("numba:compile", Stop())  # type: ignore[no-untyped-call]
-
-
 class Kernel:
     """A numba kernel and its interpreted twin; calling it runs whichever is ready."""
 
@@ -457,6 +383,8 @@ class Kernel:
 
         self._dispatcher = njit(**self.options)(self.py_func)
         if not _stopping[0]:
+            from .interrupts import _stop_between_compiles
+
             _stopping[0] = True
             _stop_between_compiles()
         self.handle = self._dispatcher
@@ -476,7 +404,10 @@ class Kernel:
     def compiled(self) -> Any:
         """The dispatcher, its explicit signatures compiled (or loaded from the cache)."""
         if not self._compiled:
-            # Loading numba, and compiling, with Ctrl-C held back (see _sigint_deferred).
+            # Loading numba, and compiling, with Ctrl-C held back
+            # (see minesweep.interrupts._sigint_deferred).
+            from .interrupts import _sigint_deferred
+
             with _sigint_deferred() as interrupted:
                 dispatcher = self.dispatcher
                 for signature in self.signatures:
@@ -521,6 +452,8 @@ class Kernel:
             # A kernel declared without signatures compiles on its first call:
             # Ctrl-C is held back through it too (the call's own run is native
             # code, which a Ctrl-C does not stop before it returns anyway).
+            from .interrupts import _sigint_deferred
+
             with _sigint_deferred():
                 result = self.compiled()(*args)
             self._called = True

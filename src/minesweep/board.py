@@ -272,13 +272,17 @@ class Board:
         flagged, and GameOverError once a mine has exploded; either way the
         board is unchanged.
         """
-        state = self._state
-        rows, cols = state.shape
-        # A user's call is an edge, so the square is checked here; the engine's
-        # calls (a square Game.push checked, a chord's neighbours) pass in the
-        # one cheap test, and only bad input meets the full check and message.
+        rows, cols = self._state.shape
+        # A user's call is an edge, so the square is checked here (plain ints
+        # on the board pass in one cheap test; only bad input meets the full
+        # check and its message). The engine calls _reveal past it.
         if not (type(row) is int and type(col) is int and 0 <= row < rows and 0 <= col < cols):
             check_position((rows, cols), row, col)
+        return self._reveal(row, col, cells)
+
+    def _reveal(self, row: int, col: int, cells: bool) -> Reveal:
+        """:meth:`reveal` of a square on the board: one Game.push checked, or its neighbour."""
+        state = self._state
         if self._exploded_at is not None:
             raise GameOverError(
                 f"the game is over: the mine at {square_name(*self._exploded_at)} has exploded"
@@ -319,6 +323,15 @@ class Board:
 
     def _set_mark(self, row: int, col: int, mark: CellState) -> None:
         check_position(self.shape, row, col)
+        self._mark(row, col, mark)
+
+    def _mark(self, row: int, col: int, mark: int) -> None:
+        """Give a square on the board a mark (a state), past the check of its place.
+
+        For the engine, whose squares Game.push checked on their way in: the
+        rules of marking (none once the game is lost, none on a revealed
+        square) still hold.
+        """
         if self._exploded_at is not None:
             raise GameOverError(
                 f"the game is over: the mine at {square_name(*self._exploded_at)} has exploded"

@@ -38,7 +38,8 @@ import numpy.typing as npt
 from .actions import ActionKind, GameStatus
 from .board import Board, shown
 from .rules import plain
-from .rules.chord import chord_order, chord_ready
+from .rules.chord import chord_order
+from .rules.chord import chord_targets as _chord_rule
 from .rules.ends import WIN_GLYPHS, end_view, table_index
 from .rules.marks import toggled
 from .squares import STATE_FLAGGED, STATE_HIDDEN, STATE_QUESTIONED, STATE_REVEALED
@@ -68,7 +69,7 @@ _MARKING: Final = {state: kind for kind, state in MARKS.items()}
 # The rules both engines share, as plain Python: each asks a few squares, in
 # microseconds, and a plain game must not load numba for them.
 _toggled: Final = plain(toggled)
-_chord_ready: Final = plain(chord_ready)
+_chord_targets: Final = plain(_chord_rule)
 _chord_order: Final = plain(chord_order)
 
 
@@ -130,9 +131,9 @@ def chord_targets(
     # Memoryviews: the interpreter reads their squares as ints, five times
     # faster than numpy's scalars.
     view = shown(state[box], numbers[box]).data
-    if not _chord_ready(view, row - top, col - left, True):
+    order = [0] * 9  # first where the rule names the box's hidden squares (unread), then the order
+    if not _chord_targets(view, row - top, col - left, 1, True, order):
         return []
-    order = [0] * 9
     safe, exploded = _chord_order(mines.data, state.data, row, col, order)
     cols = state.shape[1]
     return [divmod(square, cols) for square in order[: safe + exploded]]
@@ -154,7 +155,8 @@ def open_squares(
     for row, col in targets:
         if not is_openable(int(state[row, col])):
             continue
-        result = board.reveal(row, col, cells=True)
+        # Squares Game.push checked, or their neighbours: past Board.reveal's check.
+        result = board._reveal(row, col, True)
         assert result.cells is not None
         changed.append(result.cells[:, 0] * cols + result.cells[:, 1])
         opened += result.opened

@@ -41,12 +41,6 @@ _NO_STATES: Final = np.zeros(0, np.uint8)
 _NO_SQUARES.flags.writeable = False
 _NO_STATES.flags.writeable = False
 _NOTHING: Final[Change] = (_NO_SQUARES, _NO_STATES, 0)
-#: The Board method that gives a square that mark.
-_BOARD_MARKS: Final = {
-    ActionKind.FLAG: Board.flag,
-    ActionKind.UNFLAG: Board.unflag,
-    ActionKind.QUESTION: Board.question,
-}
 
 
 def read_only(array: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -196,7 +190,8 @@ class Position:
         if self._board is None:
             self._marks[action.row, action.col] = target
         else:
-            _BOARD_MARKS[action.kind](self._board, action.row, action.col)
+            # The square was checked as the action came in (Game.push).
+            self._board._mark(action.row, action.col, target)
         if target == STATE_QUESTIONED:
             self._questions.add(index)
         else:

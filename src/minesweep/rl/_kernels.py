@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from minesweep.rules import kernel
-from minesweep.rules.chord import chord_ready, open_chord
+from minesweep.rules.chord import chord_targets, open_chord
 from minesweep.rules.codes import LOST, PLAYING, WON
 from minesweep.rules.draw import next_word
 from minesweep.rules.ends import show_loss, show_win
@@ -68,6 +68,7 @@ def step_boards(  # pragma: no cover - compiled
     picks = np.empty(squares, np.int64)
     game_generator = np.empty(4, np.uint64)
     row_of = np.empty(squares, np.int64)
+    chord_squares = np.empty(9, np.int64)  # where chord_targets names them, unread
     for square in range(squares):
         row_of[square] = square // cols
     for i in range(boards):
@@ -120,7 +121,7 @@ def step_boards(  # pragma: no cover - compiled
             else:
                 spread = open_square(numbers[i], state[i], view[i], r, c, stack, row_of)
         else:
-            if not chord_ready(view[i], r, c):
+            if not chord_targets(view[i], r, c, 1, False, chord_squares):
                 rewards_out[i] = invalid
                 continue
             spread, exploded = open_chord(

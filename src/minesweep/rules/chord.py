@@ -1,7 +1,8 @@
 """A chord: when it is ready, and which squares it opens, in which order (numba).
 
 A number with as many flags around it as it says, and a hidden square beside
-it, is ready (:func:`chord_ready`, a rule of the view); a ready chord opens
+it, is ready (:func:`chord_targets`, a rule of the view, which also names
+those hidden squares: the replay machine opens them); a ready chord opens
 its safe hidden neighbours first, row by row, then the first mine among them,
 row by row, goes off, so that a loss never passes for a win
 (:func:`chord_order`, on the squares' states and the mines). The vector
@@ -27,27 +28,7 @@ from ..squares import (
 from .ends import show_loss
 from .small_flood import open_square
 
-__all__ = ["chord_order", "chord_ready", "chord_targets", "open_chord"]
-
-
-@kernel(cache=True, part="vector", inline="always")
-def chord_ready(view, row, col, question_marks=False):  # pragma: no cover - compiled
-    """A number with as many flags around it as it says, and a hidden square beside it.
-
-    With ``question_marks``, a question-marked square counts as hidden.
-    """
-    rows, cols = view.shape
-    number = view[row, col]
-    if number < 1 or number > MAX_NUMBER:
-        return False
-    flags = 0
-    hidden = 0
-    for y in range(max(row - 1, 0), min(row + 2, rows)):
-        for x in range(max(col - 1, 0), min(col + 2, cols)):
-            glyph = view[y, x]
-            flags += glyph == GLYPH_FLAG
-            hidden += glyph == GLYPH_HIDDEN or (question_marks and glyph == GLYPH_QUESTION)
-    return flags == number and hidden > 0
+__all__ = ["chord_order", "chord_targets", "open_chord"]
 
 
 @kernel(cache=True, part="vector", inline="always")
@@ -98,14 +79,18 @@ def open_chord(numbers, mines, state, view, row, col, stack, row_of):  # pragma:
 
 
 @kernel(cache=True, part="vector", inline="always")
-def chord_targets(view, row, col, lowest, targets):  # pragma: no cover - compiled
+def chord_targets(view, row, col, lowest, question_marks, targets):  # pragma: no cover - compiled
     """A ready chord's hidden neighbours, row by row, as flat squares into ``targets``; how many.
 
-    0 when it is not ready: as :func:`chord_ready`, a number from ``lowest``
-    up with as many flags around it as it says. ``lowest`` is 1 in the
-    project's engines; the replay machine passes 0, as ms-toollib chords an
-    open 0 too (a flag beside a 0 stays shut when it floods; taken off, a
-    chord on the 0 opens the square).
+    The one rule of a chord's readiness: a number from ``lowest`` up with as
+    many flags around it as it says, and a hidden square beside it (0 when
+    it is not ready, so that the count is also the test). ``lowest`` is 1 in
+    the project's engines; the replay machine passes 0, as ms-toollib chords
+    an open 0 too (a flag beside a 0 stays shut when it floods; taken off, a
+    chord on the 0 opens the square). With ``question_marks`` (the one-board
+    engine's), a question-marked square counts as hidden. ``targets`` holds
+    nine; a caller that asks only whether the chord is ready passes one
+    buffer for all its calls.
     """
     rows, cols = view.shape
     number = view[row, col]
@@ -118,7 +103,7 @@ def chord_targets(view, row, col, lowest, targets):  # pragma: no cover - compil
             glyph = view[y, x]
             if glyph == GLYPH_FLAG:
                 flags += 1
-            elif glyph == GLYPH_HIDDEN:
+            elif glyph == GLYPH_HIDDEN or (question_marks and glyph == GLYPH_QUESTION):
                 targets[count] = y * cols + x
                 count += 1
     return count if flags == number else 0

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import kernel
 from ..squares import GLYPH_FLAG, GLYPH_HIDDEN
-from .chord import chord_ready
+from .chord import chord_targets
 from .codes import PLAYING
 
 __all__ = ["fill_masks"]
@@ -16,6 +18,7 @@ def fill_masks(view, status, blocks, masks):  # pragma: no cover - compiled
     boards, rows, cols = view.shape
     squares = rows * cols
     flat = view.reshape(boards, squares)
+    targets = np.empty(9, np.int64)  # where chord_targets names them, unread
     for i in range(boards):
         if status[i] != PLAYING:
             masks[i, :] = False
@@ -28,4 +31,5 @@ def fill_masks(view, status, blocks, masks):  # pragma: no cover - compiled
                     square = row * cols + col
                     glyph = view[i, row, col]
                     masks[i, squares + square] = glyph in (GLYPH_HIDDEN, GLYPH_FLAG)
-                    masks[i, 2 * squares + square] = chord_ready(view[i], row, col)
+                    ready = chord_targets(view[i], row, col, 1, False, targets) > 0
+                    masks[i, 2 * squares + square] = ready

@@ -8,12 +8,22 @@ exclusive-or of two random 64-bit words per layout), so that the same set
 of layouts reached by different moves is searched once. Two sets sharing a
 key by chance would need a collision of two independent 64-bit hashes.
 
-Three things keep it small, none of which changes the chance found: a
-square whose number tells nothing (dead) is tried only when no square
-tells anything, since opening it last wins every layout opening it first
-would; squares that split the layouts alike are tried once; and a move is
-dropped as soon as winning every layout it has left to search could not
-beat the best move found. It is compiled because a search splits every
+Four things keep it small, none of which changes the chance found or the
+square chosen: a square whose number tells nothing (dead) is tried only
+when no square tells anything, since opening it last wins every layout
+opening it first would; squares that split the layouts alike are tried
+once; a move is dropped as soon as winning every layout it has left to
+search could not beat the best move found; and a part is told what its
+chance must beat for the move to matter (what the best move needs, less
+what the move has won and could still win elsewhere), so that it stops as
+soon as it cannot, handing back a bound instead of a chance. A bound is
+remembered too, and serves again wherever it is under what a chance must
+beat; elsewhere the position is searched again. Before a move is tried,
+the parts already remembered bound what it can win, which often drops it
+unsearched. The bounds keep a margin (``_SLACK``, ``_MARGIN``) far above
+rounding, so that a move is dropped only where its exact chance could not
+have been chosen: the chances found, and the ties between them, are those
+of the search without bounds. It is compiled because a search splits every
 layout left at each of its many positions, work an interpreter would pay
 for step by step; the tests check it against a plain reference search of
 the same rules.
@@ -47,6 +57,15 @@ _value_type = types.Tuple((types.float64, types.int64))
 
 
 _ENTER, _NEXT, _SPLIT, _RETURN = 0, 1, 2, 3
+# A remembered or handed-back answer whose square is _BOUND is an upper
+# bound on the chance, not the chance. A part is asked to beat _SLACK less
+# than the move needs, and a bound is reported _MARGIN above what is known,
+# so that a bound handed back is always under what the move needs (the
+# margins are far above rounding and far below any gap between two chances:
+# a chance is layouts won over layouts, so two differ by 1/layouts at least).
+_BOUND = -2
+_MARGIN = 1e-9
+_SLACK = 1e-8
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
@@ -87,6 +106,11 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     best_chance = np.zeros(depth)
     best_square = np.full(depth, -1, np.int64)
     free = np.zeros(depth, np.bool_)
+    # What a frame's chance must beat to matter to the frame below (see
+    # _RETURN), and the level under which its move being tried is dropped.
+    below = np.full(depth, -1.0)
+    level = np.zeros(depth)
+    most = np.zeros(depth)  # the most a dropped move could have won
     keys = np.zeros((depth, 2), np.uint64)
     memo = Dict.empty(key_type=_key_type, value_type=_value_type)
     counts = np.zeros(OUTCOME_MINE + 1, np.int64)
@@ -129,8 +153,11 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             key = (hash_a, hash_b)
             if key in memo:
                 answer, answer_square = memo[key]
-                state = _RETURN
-                continue
+                # A bound is of use only if it is under what the chance
+                # must beat now; otherwise the position is searched again.
+                if answer_square != _BOUND or answer <= below[d]:
+                    state = _RETURN
+                    continue
             if len(memo) >= limit:
                 return TOO_LARGE, -1
             keys[d, 0] = hash_a
@@ -236,6 +263,7 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                     risks[d, b + 1] = risk
                 move_count[d] = n_living
             move[d] = 0
+            most[d] = 0.0
             best_chance[d] = 0.0
             best_square[d] = -1
             state = _NEXT
@@ -248,8 +276,17 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                 k >= move_count[d]
                 or best_chance[d] >= 1.0 - 1e-12
                 or (total - risks[d, k]) / total <= best_chance[d] + 1e-12
+                or (total - risks[d, k]) / total <= below[d]
             ):
-                answer, answer_square = best_chance[d], best_square[d]
+                if best_chance[d] > below[d] + _MARGIN:
+                    answer, answer_square = best_chance[d], best_square[d]
+                else:
+                    # No move beat what the frame below needs: what is
+                    # known is a bound, which it takes as a dropped move.
+                    if k < move_count[d]:
+                        most[d] = max(most[d], (total - risks[d, k]) / total)
+                    answer = max(best_chance[d] + 1e-12, most[d]) + _MARGIN
+                    answer_square = _BOUND
                 memo[(keys[d, 0], keys[d, 1])] = (answer, answer_square)
                 state = _RETURN
                 continue
@@ -275,7 +312,24 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             won[d] = 0.0
             left[d] = total - tally[d, OUTCOME_MINE]
             beat[d] = -1.0 if free[d] else best_chance[d]
+            level[d] = max(beat[d] + 1e-12, below[d])
             state = _SPLIT
+            if level[d] > 0.0:
+                # What the parts searched before may win at most: a move
+                # that cannot reach the level even so is not searched.
+                reach = 0.0
+                for n in range(OUTCOME_MINE):
+                    part = tally[d, n]
+                    if part > 1:
+                        key = (part_a[d, n], part_b[d, n])
+                        if key in memo:
+                            reach += part * min(memo[key][0], 1.0)
+                            continue
+                    reach += part
+                if reach / total <= level[d]:
+                    most[d] = max(most[d], reach / total)
+                    move[d] += 1
+                    state = _NEXT
         elif state == _SPLIT:
             total = size[d]
             n = number[d]
@@ -295,7 +349,8 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             if part == 1:
                 won[d] += 1.0
                 # Stop once winning every layout left could not beat the best.
-                if (won[d] + left[d]) / total <= beat[d] + 1e-12:
+                if (won[d] + left[d]) / total <= level[d]:
+                    most[d] = max(most[d], (won[d] + left[d]) / total)
                     move[d] += 1
                     state = _NEXT
                 continue
@@ -305,6 +360,7 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             keys[d + 1, 1] = part_b[d, n]
             hashed[d + 1] = True
             size[d + 1] = part
+            below[d + 1] = (level[d] * total - won[d] - left[d]) / part - _SLACK
             d += 1
             state = _ENTER
         else:  # _RETURN: hand the answer to the frame below
@@ -312,9 +368,17 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
                 return answer, answer_square
             d -= 1
             total = size[d]
+            if answer_square == _BOUND:
+                # The part cannot lift this move over its level: drop it.
+                part = tally[d, number[d] - 1]
+                most[d] = max(most[d], (won[d] + part * answer + left[d]) / total)
+                move[d] += 1
+                state = _NEXT
+                continue
             won[d] += tally[d, number[d] - 1] * answer
             state = _SPLIT
-            if (won[d] + left[d]) / total <= beat[d] + 1e-12:
+            if (won[d] + left[d]) / total <= level[d]:
+                most[d] = max(most[d], (won[d] + left[d]) / total)
                 move[d] += 1
                 state = _NEXT
 

@@ -433,7 +433,7 @@ def clicks_kernel(
                 click_kind = DOUBLE
                 r, c = row_of[k], col_of[k]
                 # An open 0 chords too, in ms-toollib (it may border flagged 0s left closed).
-                opening = chord_targets(view, r, c, 0, work)
+                opening = chord_targets(view, r, c, 0, False, work)
                 if opening:
                     # op_num_around_cell: the whole openings it opens.
                     found = 0
