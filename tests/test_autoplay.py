@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-import minesweep._signals
 import minesweep.autoplay
+import minesweep.interrupts
 from minesweep import InvalidClickError, SettingsError
 from minesweep.autoplay import (
     GameRecord,
@@ -318,7 +318,7 @@ def test_ctrl_c_ends_the_worker_processes_at_once() -> None:
 def test_the_workers_ignore_sigint() -> None:
     # A terminal's Ctrl-C reaches every process of the command: the workers
     # leave it to the process that started them.
-    with ProcessPoolExecutor(max_workers=1, initializer=minesweep._signals._ignore_sigint) as pool:
+    with ProcessPoolExecutor(max_workers=1, initializer=minesweep.interrupts.ignore_sigint) as pool:
         assert pool.submit(signal.getsignal, signal.SIGINT).result() is signal.SIG_IGN
 
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minesweep import Game, SettingsError, _jit, _signals
+from minesweep import Game, SettingsError, _jit, interrupts
 from minesweep.autoplay import PlayConfig, play_game
 from minesweep.solver import analyze, hint
 from minesweep.solver.guess import Guess
@@ -366,7 +366,7 @@ def test_a_ctrl_c_while_compiling_is_raised_once_the_compile_is_done() -> None:
     said: list[str] = []
 
     def compile_a_while() -> None:
-        with _signals._sigint_deferred() as interrupted:
+        with interrupts._sigint_deferred() as interrupted:
             os.kill(os.getpid(), signal.SIGINT)
             for _ in range(1000):  # Python's handler runs between two of these
                 pass

@@ -383,7 +383,7 @@ class Kernel:
 
         self._dispatcher = njit(**self.options)(self.py_func)
         if not _stopping[0]:
-            from ._signals import _stop_between_compiles
+            from .interrupts import _stop_between_compiles
 
             _stopping[0] = True
             _stop_between_compiles()
@@ -405,8 +405,8 @@ class Kernel:
         """The dispatcher, its explicit signatures compiled (or loaded from the cache)."""
         if not self._compiled:
             # Loading numba, and compiling, with Ctrl-C held back
-            # (see minesweep._signals._sigint_deferred).
-            from ._signals import _sigint_deferred
+            # (see minesweep.interrupts._sigint_deferred).
+            from .interrupts import _sigint_deferred
 
             with _sigint_deferred() as interrupted:
                 dispatcher = self.dispatcher
@@ -452,7 +452,7 @@ class Kernel:
             # A kernel declared without signatures compiles on its first call:
             # Ctrl-C is held back through it too (the call's own run is native
             # code, which a Ctrl-C does not stop before it returns anyway).
-            from ._signals import _sigint_deferred
+            from .interrupts import _sigint_deferred
 
             with _sigint_deferred():
                 result = self.compiled()(*args)

@@ -32,18 +32,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ._jit import entry
-from ._signals import (
-    _ignore_sigint,
-    _Interrupt,
-    _sigint_blocked,
-    _sigint_caught,
-    _stop,
-)
 from .errors import SettingsError
 from .generate import check_fits, check_seed, generate_field
 from .grid import check_position, middle
+from .interrupts import (
+    Interrupt,
+    ignore_sigint,
+    sigint_blocked,
+    sigint_caught,
+    stop_workers,
+)
 from .presets import Preset, first_click_rule
+from .solver import compiled_game
 from .solver.certain import flat_squares, play_until_stuck
 from .solver.guess import DEFAULT_POLICY, PolicyConfig
 from .solver.policy import choose_guess
@@ -173,7 +173,7 @@ def play_game(
 ) -> GameRecord:
     """Play one game with the solver's policy and say how it went.
 
-    The game runs in compiled calls (:mod:`minesweep.solver._play`) unless
+    The game runs in compiled calls (:mod:`minesweep.solver.compiled_game`) unless
     ``compiled`` is False or ``on_guess`` is given: every step in Python
     then, the same game.
 
@@ -194,27 +194,20 @@ def play_game(
     # of guesses needs every analysis, so it plays in Python.
     plain = compiled and on_guess is None
     if plain:
-        # Imported here, not at the top: the compiled kernels load on first use.
-        from .rules.codes import rule_code
-        from .rules.draw import seed_words
-        from .solver._play import TO_PYTHON, WON, knobs, play_plain, play_seed
-
-        tuning = knobs(config.policy, config.rows * cols)
-        seed = check_seed(seed)
+        tuning = compiled_game.tuning(config.policy, config.rows * cols)
         mines = np.empty(state.shape, np.bool_)
         numbers = np.empty(state.shape, np.uint8)
         # The field is laid in the kernel too, as generate_field lays it.
-        outcome, guesses = entry(play_seed)(
+        done, won, guesses = compiled_game.play_seeded(
+            tuning,
             mines,
             numbers,
             state,
             row * cols + col,
-            rule_code(first_click_rule(config.rule)),
+            first_click_rule(config.rule),
             config.mines,
-            *seed_words(seed),
-            *tuning,
+            check_seed(seed),
         )
-        done, won = outcome != TO_PYTHON, outcome == WON
         opens = sure = empty  # played: the position is where the kernel left it
     else:
         field = generate_field(
@@ -244,11 +237,10 @@ def play_game(
         opens = np.array([guess.row * cols + guess.col], np.int64)
         sure = flat_squares(stuck.analysis.mines, cols)
         if plain:
-            outcome, played = entry(play_plain)(
-                numbers, mines, config.mines, state, opens, sure, *tuning
+            done, won, played = compiled_game.play_on(
+                tuning, numbers, mines, config.mines, state, opens, sure
             )
             guesses += played
-            done, won = outcome != TO_PYTHON, outcome == WON
             opens = sure = empty
     opened_count = int(np.count_nonzero(state == KNOWN_OPEN))
     if on_end is not None:
@@ -286,7 +278,7 @@ def play_games(
 
     # In this process, the games of the chunk in play, which an interrupt keeps.
     playing: list[GameRecord] = []
-    with _sigint_caught() as interrupted:
+    with sigint_caught() as interrupted:
 
         def collect(batch: list[GameRecord]) -> None:
             nonlocal wins
@@ -323,7 +315,7 @@ def play_games(
 def _check(interrupted: Callable[[], bool]) -> None:
     """Raise the interrupt that came, should native code have swallowed it."""
     if interrupted():
-        raise _Interrupt
+        raise Interrupt
 
 
 def _in_order(records: list[GameRecord], seeds: list[int]) -> list[GameRecord]:
@@ -338,7 +330,7 @@ def _play_on_dask(
     timeout: float,
     collect: Callable[[list[GameRecord]], None],
 ) -> None:
-    from ._dask import run_on_dask
+    from .cluster import run_on_dask
 
     run_on_dask(
         functools.partial(_play_chunk, config), chunks, address, timeout, collect, doing="playing"
@@ -356,14 +348,14 @@ def _play_on_processes(
         # The workers start with SIGINT blocked, so that a Ctrl-C before their
         # initializer ignores it cannot stop one with a traceback of its own;
         # the parent's Ctrl-C, held meanwhile, arrives once they are started.
-        with _sigint_blocked():
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        with sigint_blocked():
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint)
             futures = [pool.submit(_play_chunk, config, part) for part in chunks]
         for future in as_completed(futures):
             collect(future.result())
     except BaseException:
         if pool is not None:
-            _stop(pool)
+            stop_workers(pool)
         raise
     pool.shutdown()
 

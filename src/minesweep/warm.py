@@ -59,15 +59,14 @@ def _autoplay() -> None:
     # have run too: a few beginner games in, as a rule (the first game that
     # needs them compiles them: tens of seconds, which warm is for).
     from .autoplay import PlayConfig, play_game
-    from .solver import _count, _endgame, _search
+    from .solver.compiled_game import searches_compiled
 
     config = PlayConfig.preset("beginner")
-    needed = (_search._search, _endgame._layouts, _count.count_component)
     for seed in range(200):
         play_game(config, seed)
-        if seed >= 2 and all(kernel.signatures for kernel in needed):
+        if seed >= 2 and searches_compiled():
             break
-    # The fast strength's games run in one compiled call (solver/_play.py).
+    # The fast strength's games run in one compiled call (solver/compiled_game.py).
     play_game(PlayConfig.preset("beginner", strength="fast"), 0)
     # The single-number rule over a replay's views (the replays' verdict).
     from .solver.certain import SingleNumberRules

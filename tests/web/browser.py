@@ -12,6 +12,7 @@ import contextlib
 import json
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,23 @@ import pytest
 from .helpers import Server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+#: The marks of a browser test, for a module's ``pytestmark``: slow, and skipped without Chromium.
+BROWSER_TEST = [
+    pytest.mark.slow,
+    pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium"),
+]
+
+
+@contextlib.contextmanager
+def sqlite_server(database: Path) -> Iterator[Server]:
+    """A server of the web game in a subprocess, on a SQLite database at ``database``; stopped
+    after."""
+    server = Server(f"sqlite:///{database}")
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @contextlib.contextmanager

@@ -13,15 +13,13 @@ import pytest
 from minesweep.formats import parse_view
 from minesweep.solver import analyze
 
-from .browser import CHROMIUM, answer, browser_page, open_game, read_view
-from .helpers import Server
+from .browser import BROWSER_TEST, answer, browser_page, open_game, read_view, sqlite_server
+
+pytestmark = BROWSER_TEST
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'e2e.sqlite3'}")
-    try:
+    with sqlite_server(tmp_path / "e2e.sqlite3") as server:
         created = server.http.post(
             "/api/games", json={"preset": "beginner", "no_guess": True, "seed": 3}
         ).json()
@@ -67,8 +65,6 @@ def test_a_browser_wins_a_no_guess_game_with_mouse_and_keyboard(tmp_path: Path) 
             shot.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(shot))
             assert shot.stat().st_size > 1000
-    finally:
-        server.stop()
 
 
 def flood_steps(
@@ -99,8 +95,6 @@ def flood_steps(
     return steps + [by_distance[d] for d in sorted(by_distance)]
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 @pytest.mark.parametrize(
     ("view", "origin", "chord"),
     [
@@ -113,14 +107,12 @@ def flood_steps(
 def test_the_reveal_animation_follows_the_flood_fill(
     tmp_path: Path, view: list[str], origin: tuple[int, int], chord: bool
 ) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'animation.sqlite3'}")
     changed = [(r, c) for r, line in enumerate(view) for c, s in enumerate(line) if s != "#"]
     if chord:
         changed.remove(origin)  # the number chorded on was open already
-    try:
-        with browser_page(server) as page:
-            drawn = page.evaluate(
-                """([view, changed, origin]) => {
+    with sqlite_server(tmp_path / "animation.sqlite3") as server, browser_page(server) as page:
+        drawn = page.evaluate(
+            """([view, changed, origin]) => {
                     // Stand in for painting and timers: record what each step draws.
                     const timers = [], steps = [];
                     const draw = (r, c) => steps[steps.length - 1].push([r, c]);
@@ -135,61 +127,51 @@ def test_the_reveal_animation_follows_the_flood_fill(
                     for (const [, callback] of timers) { steps.push([]); callback(); }
                     return steps;
                 }""",
-                [view, changed, list(origin)],
-            )
-    finally:
-        server.stop()
+            [view, changed, list(origin)],
+        )
     assert [{tuple(square) for square in step} for step in drawn] == flood_steps(
         view, changed, origin
     )
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_the_page_passes_axe_and_its_security_policy(tmp_path: Path) -> None:
     axe = pytest.importorskip("axe_playwright_python.sync_playwright")
-    server = Server(f"sqlite:///{tmp_path / 'axe.sqlite3'}")
-    try:
-        with browser_page(server, bypass_csp=False) as page:
-            blocked: list[str] = []
-            page.on(
-                "console",
-                lambda message: (
-                    blocked.append(message.text)
-                    if "Content Security Policy" in message.text
-                    else None
-                ),
-            )
-            page.reload()
-            page.wait_for_selector(".cell")
-            page.click('[aria-label="row 8, column 15: hidden"]')
-            page.wait_for_selector(".cell.open")
-            page.click("#overlay")  # probabilities drawn on the board
-            page.wait_for_selector(".cell .p")
-            results = axe.Axe().run(page)
-            serious = [
-                f"{violation['id']} ({violation['impact']}): {violation['help']}"
-                for violation in results.response["violations"]
-                if violation["impact"] in ("serious", "critical")
-            ]
-            assert serious == []
-            # The grid is a grid: rows of cells, and the timer is not a live region.
-            assert page.locator('[role="grid"] > [role="row"] > [role="gridcell"]').count() == 480
-            assert page.locator("[aria-live] #time, #time[aria-live=polite]").count() == 0
-            icon = server.http.get("/favicon.ico")
-            assert (icon.status_code, icon.headers["content-type"]) == (200, "image/svg+xml")
-            assert blocked == []
-    finally:
-        server.stop()
+    with (
+        sqlite_server(tmp_path / "axe.sqlite3") as server,
+        browser_page(server, bypass_csp=False) as page,
+    ):
+        blocked: list[str] = []
+        page.on(
+            "console",
+            lambda message: (
+                blocked.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
+        page.reload()
+        page.wait_for_selector(".cell")
+        page.click('[aria-label="row 8, column 15: hidden"]')
+        page.wait_for_selector(".cell.open")
+        page.click("#overlay")  # probabilities drawn on the board
+        page.wait_for_selector(".cell .p")
+        results = axe.Axe().run(page)
+        serious = [
+            f"{violation['id']} ({violation['impact']}): {violation['help']}"
+            for violation in results.response["violations"]
+            if violation["impact"] in ("serious", "critical")
+        ]
+        assert serious == []
+        # The grid is a grid: rows of cells, and the timer is not a live region.
+        assert page.locator('[role="grid"] > [role="row"] > [role="gridcell"]').count() == 480
+        assert page.locator("[aria-live] #time, #time[aria-live=polite]").count() == 0
+        icon = server.http.get("/favicon.ico")
+        assert (icon.status_code, icon.headers["content-type"]) == (200, "image/svg+xml")
+        assert blocked == []
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_loss_with_the_overlay_on_shows_the_result(tmp_path: Path) -> None:
     from minesweep import Game
 
-    server = Server(f"sqlite:///{tmp_path / 'overlay-end.sqlite3'}")
-    try:
+    with sqlite_server(tmp_path / "overlay-end.sqlite3") as server:
         created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
         # The same seed and first click lay the same field here.
         local = Game.new("beginner", seed=3)
@@ -210,21 +192,16 @@ def test_a_loss_with_the_overlay_on_shows_the_result(tmp_path: Path) -> None:
             assert page.get_attribute("#overlay", "aria-pressed") == "false"
             page.wait_for_timeout(500)  # the loss's animation
             assert page.locator(".cell .p").count() == 0
-    finally:
-        server.stop()
 
 
 # --- replay files ------------------------------------------------------------------------------
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_finished_game_downloads_as_an_evf_file(tmp_path: Path) -> None:
     import numpy as np
 
     from minesweep import Game
     from minesweep.replays import read
 
-    server = Server(f"sqlite:///{tmp_path / 'download.sqlite3'}")
-    try:
+    with sqlite_server(tmp_path / "download.sqlite3") as server:
         created = server.http.post(
             "/api/games", json={"preset": "beginner", "seed": 3, "name": "ada"}
         ).json()
@@ -248,147 +225,122 @@ def test_a_finished_game_downloads_as_an_evf_file(tmp_path: Path) -> None:
             replay = read(Path(saved.path()).read_bytes(), name=saved.suggested_filename)
             assert replay.player == "ada"
             assert np.array_equal(replay.field.mines, local.field.mines)
-    finally:
-        server.stop()
 
 
 # --- as a new player meets the page ----------------------------------------------------------
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_the_html_alone_draws_the_boards_place_and_says_what_it_needs(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'first-paint.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            # Without the script, the page is what its first paint shows.
-            bare = page.context.browser.new_page(java_script_enabled=False)
-            bare.goto(server.base)
-            box = bare.locator("#board").bounding_box()
-            assert box is not None
-            assert box["width"] >= 200
-            assert box["height"] >= 100
-            assert bare.get_attribute("#board", "aria-busy") == "true"
-            assert bare.inner_text("#board") == "Loading the board…"
-            assert "needs JavaScript" in bare.inner_text(".noscript")
-            # With it, the board replaces the loading state and is no longer busy.
-            assert page.get_attribute("#board", "aria-busy") is None
-            assert page.locator("#board .loading").count() == 0
-            assert page.locator(".noscript").count() == 0
-    finally:
-        server.stop()
+    with sqlite_server(tmp_path / "first-paint.sqlite3") as server, browser_page(server) as page:
+        # Without the script, the page is what its first paint shows.
+        bare = page.context.browser.new_page(java_script_enabled=False)
+        bare.goto(server.base)
+        box = bare.locator("#board").bounding_box()
+        assert box is not None
+        assert box["width"] >= 200
+        assert box["height"] >= 100
+        assert bare.get_attribute("#board", "aria-busy") == "true"
+        assert bare.inner_text("#board") == "Loading the board…"
+        assert "needs JavaScript" in bare.inner_text(".noscript")
+        # With it, the board replaces the loading state and is no longer busy.
+        assert page.get_attribute("#board", "aria-busy") is None
+        assert page.locator("#board .loading").count() == 0
+        assert page.locator(".noscript").count() == 0
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_an_empty_leaderboard_is_a_sentence_and_the_first_reveal_clears_the_welcome(
     tmp_path: Path,
 ) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'empty-board.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            page.wait_for_selector("#noscores", state="visible")
-            assert page.inner_text("#noscores") == "No ranked game yet."
-            assert page.locator("#leaderboard li").count() == 0
-            assert page.locator("#leaderboard").is_hidden()
-            assert page.inner_text("#message") == "New game: click any square."
-            page.click('[aria-label="row 8, column 15: hidden"]')
-            page.wait_for_selector(".cell.open")
-            page.wait_for_function("minesweep.page.game.status === 'playing'")
-            assert page.inner_text("#message") == ""
-            # With a score, the list shows and the sentence goes.
-            score = {"name": "ada", "seconds": 9.5, "bbbv": 30, "win_rate": 1, "games": 1}
-            answer(page, "**/api/leaderboards/**", {"scores": [{**score, "replay": "x" * 16}]})
-            page.evaluate("minesweep.leaderboard()")
-            assert page.locator("#leaderboard li").count() == 1
-            assert page.locator("#noscores").is_hidden()
-    finally:
-        server.stop()
+    with sqlite_server(tmp_path / "empty-board.sqlite3") as server, browser_page(server) as page:
+        page.wait_for_selector("#noscores", state="visible")
+        assert page.inner_text("#noscores") == "No ranked game yet."
+        assert page.locator("#leaderboard li").count() == 0
+        assert page.locator("#leaderboard").is_hidden()
+        assert page.inner_text("#message") == "New game: click any square."
+        page.click('[aria-label="row 8, column 15: hidden"]')
+        page.wait_for_selector(".cell.open")
+        page.wait_for_function("minesweep.page.game.status === 'playing'")
+        assert page.inner_text("#message") == ""
+        # With a score, the list shows and the sentence goes.
+        score = {"name": "ada", "seconds": 9.5, "bbbv": 30, "win_rate": 1, "games": 1}
+        answer(page, "**/api/leaderboards/**", {"scores": [{**score, "replay": "x" * 16}]})
+        page.evaluate("minesweep.leaderboard()")
+        assert page.locator("#leaderboard li").count() == 1
+        assert page.locator("#noscores").is_hidden()
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_on_a_phone_expert_squares_stay_tappable_and_the_board_scrolls(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'phone.sqlite3'}")
-    try:
-        with browser_page(server, width=390, height=844) as page:
-            assert page.evaluate("[minesweep.page.game.rows, minesweep.page.game.cols]") == [
-                16,
-                30,
-            ]  # expert, the default
-            box = page.locator(".cell").first.bounding_box()
-            assert box is not None
-            assert box["width"] >= 24
-            assert box["height"] >= 24
-            sizes = page.evaluate(
-                """() => [board.scrollWidth, board.clientWidth,
-                          document.documentElement.scrollWidth]"""
-            )
-            scroll_width, client_width, page_width = sizes
-            assert scroll_width > client_width  # the board scrolls inside its frame...
-            assert page_width <= 390  # ...and the page itself does not
-            # The last column is reachable: scrolled to, and played.
-            page.click('[aria-label="row 8, column 30: hidden"]')
-            page.wait_for_selector('.cell.open[data-col="29"]')
-    finally:
-        server.stop()
+    with (
+        sqlite_server(tmp_path / "phone.sqlite3") as server,
+        browser_page(server, width=390, height=844) as page,
+    ):
+        assert page.evaluate("[minesweep.page.game.rows, minesweep.page.game.cols]") == [
+            16,
+            30,
+        ]  # expert, the default
+        box = page.locator(".cell").first.bounding_box()
+        assert box is not None
+        assert box["width"] >= 24
+        assert box["height"] >= 24
+        sizes = page.evaluate(
+            """() => [board.scrollWidth, board.clientWidth,
+                document.documentElement.scrollWidth]"""
+        )
+        scroll_width, client_width, page_width = sizes
+        assert scroll_width > client_width  # the board scrolls inside its frame...
+        assert page_width <= 390  # ...and the page itself does not
+        # The last column is reachable: scrolled to, and played.
+        page.click('[aria-label="row 8, column 30: hidden"]')
+        page.wait_for_selector('.cell.open[data-col="29"]')
 
 
 # --- the viewer apart from the live game ------------------------------------------------------
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 @pytest.mark.parametrize("width", [1400, 900, 390])
 def test_the_probabilities_fit_their_squares(tmp_path: Path, width: int) -> None:
     # 1400 px wide fits expert's squares at 32 px, 900 at 27, a phone at 24 (the floor).
-    server = Server(f"sqlite:///{tmp_path / 'odds-fit.sqlite3'}")
-    try:
-        with browser_page(server, width=width) as page:
-            spills = page.evaluate(
-                """() => {
-                    // The widest texts there are: 100, 0 (safe), two digits, one.
-                    const values = [1, 0, 0.57, 0.07, 0.995];
-                    const page = minesweep.page;
-                    page.overlay = page.game.view.map((line, r) =>
-                        [...line].map((_, c) => values[(r + c) % values.length]));
-                    minesweep.paintAll();
-                    const spills = [];
-                    for (const span of document.querySelectorAll(".cell .p")) {
-                        // The text's own extent, whatever the square clips.
-                        const range = document.createRange();
-                        range.selectNodeContents(span);
-                        const text = range.getBoundingClientRect();
-                        const square = span.parentElement.getBoundingClientRect();
-                        if (text.left < square.left - 0.5 || text.right > square.right + 0.5 ||
-                            text.top < square.top - 0.5 || text.bottom > square.bottom + 0.5) {
-                            spills.push([span.textContent, text.width, square.width]);
-                        }
+    with (
+        sqlite_server(tmp_path / "odds-fit.sqlite3") as server,
+        browser_page(server, width=width) as page,
+    ):
+        spills = page.evaluate(
+            """() => {
+                // The widest texts there are: 100, 0 (safe), two digits, one.
+                const values = [1, 0, 0.57, 0.07, 0.995];
+                const page = minesweep.page;
+                page.overlay = page.game.view.map((line, r) =>
+                    [...line].map((_, c) => values[(r + c) % values.length]));
+                minesweep.paintAll();
+                const spills = [];
+                for (const span of document.querySelectorAll(".cell .p")) {
+                    // The text's own extent, whatever the square clips.
+                    const range = document.createRange();
+                    range.selectNodeContents(span);
+                    const text = range.getBoundingClientRect();
+                    const square = span.parentElement.getBoundingClientRect();
+                    if (text.left < square.left - 0.5 || text.right > square.right + 0.5 ||
+                        text.top < square.top - 0.5 || text.bottom > square.bottom + 0.5) {
+                        spills.push([span.textContent, text.width, square.width]);
                     }
-                    return [document.querySelectorAll(".cell .p").length, spills];
-                }"""
-            )
-            count, spilled = spills
-            assert count == 16 * 30
-            assert spilled == []
-            # Readable: not shrunk below 9 px to fit.
-            size = page.eval_on_selector(
-                ".cell .p", "s => parseFloat(getComputedStyle(s).fontSize)"
-            )
-            assert size >= 9
-    finally:
-        server.stop()
+                }
+                return [document.querySelectorAll(".cell .p").length, spills];
+            }"""
+        )
+        count, spilled = spills
+        assert count == 16 * 30
+        assert spilled == []
+        # Readable: not shrunk below 9 px to fit.
+        size = page.eval_on_selector(".cell .p", "s => parseFloat(getComputedStyle(s).fontSize)")
+        assert size >= 9
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_over(
     tmp_path: Path,
 ) -> None:
     from minesweep import Game
 
-    server = Server(f"sqlite:///{tmp_path / 'phone-360.sqlite3'}")
-    try:
+    with sqlite_server(tmp_path / "phone-360.sqlite3") as server:
         created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
         local = Game.new("beginner", seed=3)  # the same seed and first click: the same field
         local.reveal(4, 4)
@@ -436,31 +388,23 @@ def test_on_a_360_px_phone_taps_reveal_long_presses_flag_and_the_face_starts_ove
             )
             page.wait_for_selector('#face[data-state="ready"]')
             assert page.inner_text("#left") == "10"
-    finally:
-        server.stop()
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_enter_on_a_focused_button_is_the_buttons_not_a_reveal(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'enter-button.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            page.wait_for_function("minesweep.page.game && minesweep.page.game.status === 'ready'")
-            page.focus("#flagmode")
-            page.keyboard.press("Enter")
-            page.keyboard.press(" ")
-            page.keyboard.press("Enter")
-            page.wait_for_timeout(500)
-            # The button toggled (three times), and no square under the cursor opened.
-            assert page.get_attribute("#flagmode", "aria-pressed") == "true"
-            assert page.evaluate("minesweep.page.game.status") == "ready"
-            assert page.locator(".cell.open").count() == 0
-            # The board's own keys still play: the cursor's square opens on Enter.
-            page.focus('.cell[tabindex="0"]')
-            page.click("#flagmode")  # flag mode off again, by mouse
-            page.focus('.cell[tabindex="0"]')
-            page.keyboard.press("Enter")
-            page.wait_for_function("minesweep.page.game.status === 'playing'")
-    finally:
-        server.stop()
+    with sqlite_server(tmp_path / "enter-button.sqlite3") as server, browser_page(server) as page:
+        page.wait_for_function("minesweep.page.game && minesweep.page.game.status === 'ready'")
+        page.focus("#flagmode")
+        page.keyboard.press("Enter")
+        page.keyboard.press(" ")
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(500)
+        # The button toggled (three times), and no square under the cursor opened.
+        assert page.get_attribute("#flagmode", "aria-pressed") == "true"
+        assert page.evaluate("minesweep.page.game.status") == "ready"
+        assert page.locator(".cell.open").count() == 0
+        # The board's own keys still play: the cursor's square opens on Enter.
+        page.focus('.cell[tabindex="0"]')
+        page.click("#flagmode")  # flag mode off again, by mouse
+        page.focus('.cell[tabindex="0"]')
+        page.keyboard.press("Enter")
+        page.wait_for_function("minesweep.page.game.status === 'playing'")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from minesweep.squares import Glyph
 
-from .browser import CHROMIUM, answer, bar, browser_page, open_game, read_view
-from .helpers import Server
+from .browser import BROWSER_TEST, answer, bar, browser_page, open_game, read_view, sqlite_server
+
+pytestmark = BROWSER_TEST
 
 REPLAYS = Path(__file__).parent.parent / "replays" / "data"
 #: A replay's view codes as read_view reads the page: a mine's label's first letter.
@@ -23,8 +22,6 @@ SHOWN = {
 }
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
     # A chord that changed nothing, then a loss: the page steps nothing itself.
     views = [["###", "###"], ["1##", "###"], ["1##", "###"], ["1X*", "#*#"]]
@@ -37,72 +34,60 @@ def test_a_replay_draws_the_views_the_server_sends(tmp_path: Path) -> None:
         "history": [{"action": action, "time": 0.0} for action in ("O0,0", "C0,0", "O0,1")],
         "views": views,
     }
-    server = Server(f"sqlite:///{tmp_path / 'replay.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            answer(page, "**/api/replays/anything", data)  # the server's answer, as sent
-            page.evaluate(
-                """async () => {
+    with sqlite_server(tmp_path / "replay.sqlite3") as server, browser_page(server) as page:
+        answer(page, "**/api/replays/anything", data)  # the server's answer, as sent
+        page.evaluate(
+            """async () => {
                     minesweep.page.game = null;  // no game to go back to: the last view stays
                     await minesweep.replay("anything");
                 }"""
-            )
-            # read_view gives a mine's label's first letter: "e"xploded, "m"ine.
-            assert read_view(page, 2, 3) == "1em\n#m#"
-            # The bar is the replay's, as it ended (no game to go back to).
-            assert bar(page) == ("3", "0", "replay: lost")
-            assert "Replay over" in page.inner_text("#message")
-    finally:
-        server.stop()
+        )
+        # read_view gives a mine's label's first letter: "e"xploded, "m"ine.
+        assert read_view(page, 2, 3) == "1em\n#m#"
+        # The bar is the replay's, as it ended (no game to go back to).
+        assert bar(page) == ("3", "0", "replay: lost")
+        assert "Replay over" in page.inner_text("#message")
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_clicks_during_a_replay_leave_the_game_alone(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'replay-clicks.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            page.click('[aria-label="row 8, column 15: hidden"]')
-            page.wait_for_selector(".cell.open")
-            page.wait_for_timeout(300)  # the opening's animation
-            token = page.evaluate("minesweep.page.game.id")
-            header = {"Authorization": f"Bearer {token}"}
-            before = server.http.get("/api/game", headers=header).json()
-            # A replay of another (made-up) game, slow enough to click into.
-            data = {
-                "name": "ada",
-                "seconds": 1.0,
-                "rows": 2,
-                "cols": 3,
-                "history": [{"action": "O0,0", "time": 1.0}],
-                "views": [["###", "###"], ["1##", "###"]],
-            }
-            answer(page, "**/api/replays/anything", data)
-            page.evaluate(
-                """() => {
-                    window.replayDone = minesweep.replay("anything").then(() => true);
-                }"""
-            )
-            # The viewer opens (once the answer is in), with the replay's own EVF file offered.
-            page.wait_for_selector("#viewer", state="visible")
-            assert page.get_attribute("#evflink", "href") == "/api/replays/anything.evf"
-            page.click('.cell[data-row="1"][data-col="2"]')
-            page.keyboard.press("Enter")
-            page.keyboard.press("f")
-            page.click("#hint")
-            page.click("#undo")
-            page.wait_for_function("window.replayDone")
-            after = server.http.get("/api/game", headers=header).json()
-            assert (after["version"], after["actions"]) == (before["version"], before["actions"])
-            # The board is the player's game again.
-            assert read_view(page, 16, 30) == "\n".join(after["view"])
-            assert page.is_hidden("#viewer")
-    finally:
-        server.stop()
+    with sqlite_server(tmp_path / "replay-clicks.sqlite3") as server, browser_page(server) as page:
+        page.click('[aria-label="row 8, column 15: hidden"]')
+        page.wait_for_selector(".cell.open")
+        page.wait_for_timeout(300)  # the opening's animation
+        token = page.evaluate("minesweep.page.game.id")
+        header = {"Authorization": f"Bearer {token}"}
+        before = server.http.get("/api/game", headers=header).json()
+        # A replay of another (made-up) game, slow enough to click into.
+        data = {
+            "name": "ada",
+            "seconds": 1.0,
+            "rows": 2,
+            "cols": 3,
+            "history": [{"action": "O0,0", "time": 1.0}],
+            "views": [["###", "###"], ["1##", "###"]],
+        }
+        answer(page, "**/api/replays/anything", data)
+        page.evaluate(
+            """() => {
+                window.replayDone = minesweep.replay("anything").then(() => true);
+            }"""
+        )
+        # The viewer opens (once the answer is in), with the replay's own EVF file offered.
+        page.wait_for_selector("#viewer", state="visible")
+        assert page.get_attribute("#evflink", "href") == "/api/replays/anything.evf"
+        page.click('.cell[data-row="1"][data-col="2"]')
+        page.keyboard.press("Enter")
+        page.keyboard.press("f")
+        page.click("#hint")
+        page.click("#undo")
+        page.wait_for_function("window.replayDone")
+        after = server.http.get("/api/game", headers=header).json()
+        assert (after["version"], after["actions"]) == (before["version"], before["actions"])
+        # The board is the player's game again.
+        assert read_view(page, 16, 30) == "\n".join(after["view"])
+        assert page.is_hidden("#viewer")
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_replay_file_steps_click_by_click_with_the_solvers_verdict(tmp_path: Path) -> None:
     from minesweep.replays import read
     from minesweep.replays.clicks import analyse_clicks
@@ -118,53 +103,47 @@ def test_a_replay_file_steps_click_by_click_with_the_solvers_verdict(tmp_path: P
         lines = analysis.view(index).tolist()
         return "\n".join("".join(SHOWN[code] for code in line) for line in lines)
 
-    server = Server(f"sqlite:///{tmp_path / 'replay-file.sqlite3'}")
-    try:
-        with browser_page(server) as page:
-            page.set_input_files("#replayfile", str(path))
-            page.wait_for_selector("#viewer:not([hidden])")
-            assert page.inner_text("#frame") == f"Click 1 of {count}"
-            assert read_view(page, 8, 8) == view(0)
-            assert "test_subject.rmv" in page.inner_text("#viewertitle")
-            assert "3BV" in page.inner_text("#headline")
-            assert page.locator("#checks li").count() >= 1
-            # Step to the first click the solver judged after the first one.
-            judged = next(c for c in table.clicks if c.judged and not c.first)
-            for _ in range(judged.index):
-                page.keyboard.press("ArrowRight")
-            assert page.inner_text("#frame") == f"Click {judged.index + 1} of {count}"
-            assert read_view(page, 8, 8) == view(judged.view)
-            marked = page.eval_on_selector_all(
-                ".cell.clicked", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col])"
-            )
-            assert marked == [[judged.row, judged.col]]
-            note = page.inner_text("#note")
-            assert f"{judged.verdict.mine_chance * 100:.1f}%" in note
-            assert f"{judged.luck:.3f}" in note
-            page.click("#prev")
-            assert page.inner_text("#frame") == f"Click {judged.index} of {count}"
-            page.keyboard.press("End")
-            assert page.inner_text("#frame") == f"End, after {count} clicks"
-            assert read_view(page, 8, 8) == view(len(analysis.views) - 1)
-            assert page.is_disabled("#next")
-            # Back to the player's own game, as it was.
-            page.keyboard.press("Escape")
-            assert page.is_hidden("#viewer")
-            assert page.locator(".cell").count() == 16 * 30
-            # A file that is no replay says why, and leaves the game alone.
-            junk = tmp_path / "junk.avf"
-            junk.write_bytes(b"not a replay at all")
-            page.set_input_files("#replayfile", str(junk))
-            page.wait_for_function(
-                "document.getElementById('message').textContent.startsWith('junk.avf: at byte')"
-            )
-            assert page.is_hidden("#viewer")
-    finally:
-        server.stop()
+    with sqlite_server(tmp_path / "replay-file.sqlite3") as server, browser_page(server) as page:
+        page.set_input_files("#replayfile", str(path))
+        page.wait_for_selector("#viewer:not([hidden])")
+        assert page.inner_text("#frame") == f"Click 1 of {count}"
+        assert read_view(page, 8, 8) == view(0)
+        assert "test_subject.rmv" in page.inner_text("#viewertitle")
+        assert "3BV" in page.inner_text("#headline")
+        assert page.locator("#checks li").count() >= 1
+        # Step to the first click the solver judged after the first one.
+        judged = next(c for c in table.clicks if c.judged and not c.first)
+        for _ in range(judged.index):
+            page.keyboard.press("ArrowRight")
+        assert page.inner_text("#frame") == f"Click {judged.index + 1} of {count}"
+        assert read_view(page, 8, 8) == view(judged.view)
+        marked = page.eval_on_selector_all(
+            ".cell.clicked", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col])"
+        )
+        assert marked == [[judged.row, judged.col]]
+        note = page.inner_text("#note")
+        assert f"{judged.verdict.mine_chance * 100:.1f}%" in note
+        assert f"{judged.luck:.3f}" in note
+        page.click("#prev")
+        assert page.inner_text("#frame") == f"Click {judged.index} of {count}"
+        page.keyboard.press("End")
+        assert page.inner_text("#frame") == f"End, after {count} clicks"
+        assert read_view(page, 8, 8) == view(len(analysis.views) - 1)
+        assert page.is_disabled("#next")
+        # Back to the player's own game, as it was.
+        page.keyboard.press("Escape")
+        assert page.is_hidden("#viewer")
+        assert page.locator(".cell").count() == 16 * 30
+        # A file that is no replay says why, and leaves the game alone.
+        junk = tmp_path / "junk.avf"
+        junk.write_bytes(b"not a replay at all")
+        page.set_input_files("#replayfile", str(junk))
+        page.wait_for_function(
+            "document.getElementById('message').textContent.startsWith('junk.avf: at byte')"
+        )
+        assert page.is_hidden("#viewer")
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_a_replay_file_opens_with_probabilities_on_and_shows_its_own_counters(
     tmp_path: Path,
 ) -> None:
@@ -172,8 +151,7 @@ def test_a_replay_file_opens_with_probabilities_on_and_shows_its_own_counters(
     # viewer painted the game's probabilities onto the file's board, and past row 9
     # read a row the overlay does not have (a TypeError, and no frame shown).
     path = REPLAYS / "test_subject.evf"
-    server = Server(f"sqlite:///{tmp_path / 'viewer-apart.sqlite3'}")
-    try:
+    with sqlite_server(tmp_path / "viewer-apart.sqlite3") as server:
         # What the server says of the file: its last board and its result.
         data = server.http.post(
             "/api/replay-files?name=test_subject.evf",
@@ -229,5 +207,3 @@ def test_a_replay_file_opens_with_probabilities_on_and_shows_its_own_counters(
             assert page.locator(".cell .p").count() == 0
             assert bar(page) == ("10", "0", "replay: ready")
             assert errors == []
-    finally:
-        server.stop()

@@ -243,13 +243,13 @@ class _Output:
         self.writer: csv.DictWriter[str] | None = None
 
     def file(self, outcome: Outcome, total: int) -> None:
-        from .._signals import _sigint_blocked
+        from ..interrupts import sigint_blocked
 
         path, records, error = outcome
         rows = self._rows(path, records) if records is not None else []
         # Ctrl-C waits for the end of the file's rows, so that what was written
         # is whole lines, and the count said at the end is the files written.
-        with _sigint_blocked():
+        with sigint_blocked():
             if records is None:
                 self.failures += 1
                 clear = "\r\x1b[K" if self.progress and self.files else ""
@@ -290,7 +290,7 @@ class _Output:
 
 def replay(arguments: argparse.Namespace) -> None:
     """Print each file's rows as it is read; Ctrl-C ends it with one line and status 130."""
-    from .._signals import _sigint_caught
+    from ..interrupts import sigint_caught
 
     if arguments.timeline is not None and (arguments.gif is not None or arguments.svg is not None):
         # Each of the three writes its own picture: which one was meant is not ours to guess.
@@ -310,7 +310,7 @@ def replay(arguments: argparse.Namespace) -> None:
     show = arguments.progress and sys.stderr.isatty() and total > 1
     output = _Output(arguments.format, arguments.clicks, show)
     stopped = False
-    with _sigint_caught() as caught:
+    with sigint_caught() as caught:
         try:
             for outcome in _outcomes(listed, arguments):
                 output.file(outcome, total)
@@ -407,7 +407,7 @@ def _outcomes(listed: list[Entry], arguments: argparse.Namespace) -> Iterator[Ou
     """Each file's outcome, in the order listed: here, on processes or on a Dask cluster."""
     clicks: bool = arguments.clicks
     if arguments.dask:
-        from .._dask import in_order_on_dask
+        from ..cluster import in_order_on_dask
 
         size = max(1, min(_CHUNK, len(listed) // 8))
         parts = in_order_on_dask(
@@ -437,7 +437,7 @@ def _on_processes(listed: list[Entry], workers: int, clicks: bool) -> Iterator[O
     """The outcomes from ``workers`` processes, in order, at most 2 chunks a worker out at once."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from .._signals import _ignore_sigint, _sigint_blocked, _stop
+    from ..interrupts import ignore_sigint, sigint_blocked, stop_workers
 
     # Every worker gets a chunk of its own even in a small batch.
     size = max(1, min(_CHUNK, -(-len(listed) // (2 * workers))))
@@ -447,8 +447,8 @@ def _on_processes(listed: list[Entry], workers: int, clicks: bool) -> Iterator[O
     try:
         # The first submit starts the workers: SIGINT is held back until their
         # initializer ignores it (Ctrl-C is the parent's, which ends them).
-        with _sigint_blocked():
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        with sigint_blocked():
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint)
             first = pool.submit(work, next(chunks))
         submit = functools.partial(pool.submit, work)
         for part in _in_order(submit, chunks, 2 * workers, [first]):
@@ -456,7 +456,7 @@ def _on_processes(listed: list[Entry], workers: int, clicks: bool) -> Iterator[O
     except BaseException:
         # Ctrl-C, or the reader of the output gone: the workers end now.
         if pool is not None:
-            _stop(pool)
+            stop_workers(pool)
         raise
     pool.shutdown()
 

@@ -22,8 +22,8 @@ Per click (:func:`click_operations`, the ``--clicks`` table's columns):
   later right click took away, and that unflag itself. A flag on a safe
   square that stays is a mistake (``misflags``), not counted here.
 
-Per game (:func:`operation_stats`, fields of :class:`~.stats.ReplayStats`
-and of ``summary()``): for each kind (``left``, ``right``, ``double``) the
+Per game (:func:`operation_stats`, :attr:`.stats.ReplayStats.operations`,
+and fields of ``summary()``): for each kind (``left``, ``right``, ``double``) the
 travel (``path_left``...), the time (``time_left``...) and its share of the
 game's time (``time_share_left``...), and the wasted clicks
 (``wasted_left``...); ``chord_opened`` (squares opened by chords) and

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._data import data_directory, unusable
+from ..storage import data_directory, unusable
 
 __all__ = ["Record", "Saved", "Store", "data_directory"]
 

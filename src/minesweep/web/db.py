@@ -112,7 +112,7 @@ def default_url() -> str:
 
     A folder that cannot be made is a StorageError naming it.
     """
-    from .._data import made_data_directory
+    from ..storage import made_data_directory
 
     return f"sqlite:///{made_data_directory() / 'web.sqlite3'}"
 
@@ -146,7 +146,7 @@ class Database:
             file = self.engine.url.database if url.startswith("sqlite") else None
             if not file or file == ":memory:":
                 raise
-            from .._data import unusable
+            from ..storage import unusable
 
             raise unusable(Path(file), error.orig or error) from error
 

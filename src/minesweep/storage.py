@@ -5,7 +5,8 @@ folder: ``$MINESWEEP_DATA_DIR`` when set, else the platform's user data
 directory. A folder that is a file, one not ours to write, a read-only
 database and a full disk are the user's environment, not a bug: they are
 :class:`~minesweep.errors.StorageError`, which the command line says in one
-line with exit status 2.
+line with exit status 2. Public because two front ends (``tui.store`` and
+``web.db``) share it, and a front end uses only public modules.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 The autoplayer's games and the replay reader's files both go out as chunks
 (a function and its argument each) and come back as each one finishes. The
 ``distributed`` package is an optional extra, imported only here and only
-when a cluster is asked for.
+when a cluster is asked for. Public because ``minesweep replay`` (a front
+end, which uses only public modules) sends its batches through it too.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """Ctrl-C in the command line's long jobs: caught once, held back, ignored by workers.
 
 Shared by :mod:`minesweep.autoplay` (``bench play``) and ``minesweep
-replay``, apart from both so that a replay's command imports neither the
+replay`` (a front end, which may use only public modules: hence the public
+name), apart from both so that a replay's command imports neither the
 solver nor numba for it; and held back through a numba compile for
-:mod:`minesweep._jit` (:func:`_sigint_deferred`), which imports it only as
-it compiles.
+:mod:`minesweep._jit` (:func:`_sigint_deferred`, private to it), which
+imports it only as it compiles. Not part of the game's API: no name here is
+re-exported by :mod:`minesweep`.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-__all__: list[str] = []
+__all__ = ["Interrupt", "ignore_sigint", "sigint_blocked", "sigint_caught", "stop_workers"]
 
 
-class _Interrupt(KeyboardInterrupt):
+class Interrupt(KeyboardInterrupt):
     """What Ctrl-C raises while :func:`play_games` plays.
 
     A subclass, not KeyboardInterrupt itself: raised in an import that native
@@ -34,8 +36,8 @@ class _Interrupt(KeyboardInterrupt):
 
 
 @contextlib.contextmanager
-def _sigint_caught() -> Iterator[Callable[[], bool]]:
-    """Meanwhile, Ctrl-C raises :class:`_Interrupt` once and is ignored after; yields whether
+def sigint_caught() -> Iterator[Callable[[], bool]]:
+    """Meanwhile, Ctrl-C raises :class:`Interrupt` once and is ignored after; yields whether
     it came.
 
     Only in the main thread, and only in place of Python's own handler: a
@@ -47,7 +49,7 @@ def _sigint_caught() -> Iterator[Callable[[], bool]]:
         nonlocal caught
         if not caught:  # a second Ctrl-C would break off the cleanup the first started
             caught = True
-            raise _Interrupt
+            raise Interrupt
 
     ours = (
         threading.current_thread() is threading.main_thread()
@@ -61,14 +63,14 @@ def _sigint_caught() -> Iterator[Callable[[], bool]]:
             signal.signal(signal.SIGINT, before)
 
 
-def _ignore_sigint() -> None:
+def ignore_sigint() -> None:
     """A worker process's initializer: Ctrl-C is for the process that started it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_workers(pool: ProcessPoolExecutor) -> None:
     """Cancel the chunks not started and end the worker processes now, not after their chunks.
 
     The pool has no public way to end its workers before Python 3.14
@@ -102,7 +104,7 @@ def _ended_within(processes: list[Any], seconds: float) -> list[Any]:
 
 
 @contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
+def sigint_blocked() -> Iterator[None]:
     """SIGINT held back from this thread (and the processes and threads it starts) meanwhile."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
