@@ -6,6 +6,7 @@ The replay viewer's tests are in test_page_replays.py; the page's handle is brow
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -510,15 +511,14 @@ def test_the_overlay_paints_the_svg_heat_map_in_both_skins(tmp_path: Path) -> No
                 [chances[(r * cols + c) % len(chances)] for c in range(cols)] for r in range(rows)
             ]
             page.evaluate("odds => { minesweep.page.overlay = odds; minesweep.paintAll(); }", odds)
-            # The light skin, the theme button's dark one (which repaints), and a browser's
-            # own dark preference with no button pressed (which repaints on the change).
-            skins = {
+            # Each switch repaints in the new skin, or the squares keep the last one's
+            # colours: the browser's own dark preference (a media change), then the theme
+            # button twice (to the light skin, since the page was dark, then the dark).
+            skins: dict[str, Callable[[], object]] = {
                 "classic": lambda: None,
-                "dark": lambda: page.click("#theme"),
-                "dark, by preference": lambda: (
-                    page.evaluate("document.documentElement.classList.remove('dark', 'light')"),
-                    page.emulate_media(color_scheme="dark"),
-                ),
+                "dark, by preference": lambda: page.emulate_media(color_scheme="dark"),
+                "classic, by the button": lambda: page.click("#theme"),
+                "dark, by the button": lambda: page.click("#theme"),
             }
             for skin, switch in skins.items():
                 switch()
