@@ -273,3 +273,58 @@ def test_an_unreachable_dask_scheduler_is_one_line(
         "minesweep replay: cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"
     )
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("speed", "said"),
+    [
+        ("1", "capped 2 pauses of more than 2 s (the longest 5.00 s) to 2 s each\n"),
+        (
+            "4",
+            "capped 2 pauses of more than 2 s (the longest 5.00 s) to 2 s each,"
+            " shown as 0.5 s at --speed 4\n",
+        ),
+    ],
+)
+def test_a_gif_says_how_many_pauses_it_capped(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: pathlib.Path,
+    speed: str,
+    said: str,
+) -> None:
+    pytest.importorskip("PIL")
+    import numpy as np
+
+    from minesweep.field import Minefield
+
+    from ..replays._oracle import replay_of
+
+    # Open the middle 2, wait 5 s, flag (0, 1), wait 3.3 s, click the mine at (2, 2):
+    # two pauses over the cap, and short ones that stay as they were.
+    mines = np.zeros((3, 3), np.bool_)
+    mines[0, 0] = mines[2, 2] = True
+    events = [
+        (0, "lc", 24, 24), (100, "lr", 24, 24), (5100, "rc", 24, 8), (5200, "rr", 24, 8),
+        (8500, "lc", 40, 40), (8600, "lr", 40, 40),
+    ]  # fmt: skip
+    path = tmp_path / "slow.evf"
+    path.write_bytes(write_evf(replay_of(Minefield(mines), events, px=16)))
+    out = tmp_path / "slow.gif"
+    status, printed, err = run(
+        capsys, monkeypatch, "replay", str(path), "--gif", str(out), "--speed", speed
+    )
+    assert (status, printed) == (0, "")
+    assert err.splitlines(keepends=True) == [f"wrote {out} ({out.stat().st_size:,} bytes)\n", said]
+
+
+def test_a_gif_without_long_pauses_says_nothing_of_a_cap(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    pytest.importorskip("PIL")
+    out = tmp_path / "game.gif"
+    status, _, err = run(
+        capsys, monkeypatch, "replay", str(DATA / "test_subject.avf"), "--gif", str(out)
+    )
+    # Its longest pause is under the cap (the animation's frames cut nothing).
+    assert (status, err.splitlines()) == (0, [f"wrote {out} ({out.stat().st_size:,} bytes)"])

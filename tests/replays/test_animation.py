@@ -225,6 +225,8 @@ def test_a_lost_game_with_a_long_pause(tmp_path: Path) -> None:
         MIN_FRAME_MS,
         FINAL_HOLD_MS,
     ]
+    # The frame before the pause says what the cap took off it: 3 s of the 5.
+    assert [frame.cut for frame in plan] == pytest.approx([0, 3, 0, 0, 0, 0])
     assert plan[2].x == 24
     assert plan[2].y == 8
     assert list(plan[-1].view) == [

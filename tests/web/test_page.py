@@ -6,6 +6,7 @@ The replay viewer's tests are in test_page_replays.py; the page's handle is brow
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -408,3 +409,69 @@ def test_enter_on_a_focused_button_is_the_buttons_not_a_reveal(tmp_path: Path) -
         page.focus('.cell[tabindex="0"]')
         page.keyboard.press("Enter")
         page.wait_for_function("minesweep.page.game.status === 'playing'")
+
+
+def _contrast(first: tuple[int, ...], second: tuple[int, ...]) -> float:
+    """WCAG 2's contrast ratio of two sRGB colours."""
+
+    def luminance(rgb: tuple[int, ...]) -> float:
+        linear = [
+            v / 255 / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4
+            for v in rgb
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _svg_fills(view: str, odds: list[list[float]], theme: str) -> dict[tuple[int, int], str]:
+    """Each square's fill in minesweep.svg's picture of ``view`` with the heat map ``odds``."""
+    import xml.etree.ElementTree as ElementTree
+
+    from minesweep import svg
+
+    picture = ElementTree.fromstring(svg.board(parse_view(view), probabilities=odds, theme=theme))
+    return {
+        (int(rect.attrib["data-row"]), int(rect.attrib["data-col"])): rect.attrib["fill"]
+        for rect in picture.iter("{http://www.w3.org/2000/svg}rect")
+        if "square" in rect.attrib.get("class", "").split()
+    }
+
+
+def test_the_overlay_paints_the_svg_heat_map_in_both_skins(tmp_path: Path) -> None:
+    # Ends, the stops themselves, and mixes between them; 0.75 puts a channel of the
+    # classic skin on an exact half, where Python's round and Math.round part ways.
+    chances = [0.0, 0.004, 0.07, 0.125, 0.25, 1 / 3, 0.5, 0.57, 0.75, 0.875, 0.995, 1.0]
+    with sqlite_server(tmp_path / "odds-colours.sqlite3") as server, browser_page(server) as page:
+        page.emulate_media(color_scheme="light")
+        lines: list[str] = page.evaluate("minesweep.page.game.view")
+        rows, cols = len(lines), len(lines[0])
+        odds = [[chances[(r * cols + c) % len(chances)] for c in range(cols)] for r in range(rows)]
+        page.evaluate("odds => { minesweep.page.overlay = odds; minesweep.paintAll(); }", odds)
+        # Each switch repaints in the new skin, or the squares keep the last one's
+        # colours: the browser's own dark preference (a media change), then the theme
+        # button twice (to the light skin, since the page was dark, then the dark).
+        skins: dict[str, Callable[[], object]] = {
+            "classic": lambda: None,
+            "dark, by preference": lambda: page.emulate_media(color_scheme="dark"),
+            "classic, by the button": lambda: page.click("#theme"),
+            "dark, by the button": lambda: page.click("#theme"),
+        }
+        for skin, switch in skins.items():
+            switch()
+            expected = _svg_fills("\n".join(lines), odds, skin.split(",")[0])
+            shown = page.eval_on_selector_all(
+                ".cell",
+                """cells => cells.filter(c => c.querySelector('.p')).map(c => [
+                    +c.dataset.row, +c.dataset.col, getComputedStyle(c).backgroundColor,
+                    getComputedStyle(c.querySelector('.p')).color])""",
+            )
+            assert len(shown) == sum(line.count("#") for line in lines) > len(chances)
+            for row, col, background, text in shown:
+                square = tuple(int(v) for v in background[4:-1].split(","))
+                ink = tuple(int(v) for v in text[4:-1].split(","))
+                fill = expected[row, col]
+                wanted = tuple(int(fill[i : i + 2], 16) for i in (1, 3, 5))
+                assert square == wanted, (skin, odds[row][col], background, fill)
+                assert _contrast(square, ink) >= 4.5, (skin, odds[row][col], text)

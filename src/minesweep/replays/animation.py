@@ -72,7 +72,9 @@ class Frame:
     ``time`` seconds since the game's start (negative for a pre-flag);
     ``solved`` the 3BV solved by then; ``duration_ms`` how long it is shown;
     ``pressed`` the hidden squares the held buttons press down, as flat
-    indices into ``view`` (see :class:`.clicks.Held`; none in the final frame).
+    indices into ``view`` (see :class:`.clicks.Held`; none in the final frame);
+    ``cut`` the seconds of the replay that the cap took off the pause after
+    this frame (0 where it was not capped), so that a caller can say so.
     """
 
     event: int
@@ -83,6 +85,7 @@ class Frame:
     solved: int
     duration_ms: int
     pressed: tuple[int, ...] = ()
+    cut: float = 0.0
 
 
 def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> list[Frame]:
@@ -124,11 +127,14 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
     end = analysis.end - analysis.start
     # The frames' ends on the replay's clock: each pause capped, then scaled.
     ends: list[float] = []
+    cuts: list[float] = []
     clock = 0.0
     for n in range(len(changes)):
         following = times[n + 1] if n + 1 < len(changes) else end
-        clock += min(max(following - times[n], 0.0), cap) / speed
+        pause = max(following - times[n], 0.0)
+        clock += min(pause, cap) / speed
         ends.append(clock)
+        cuts.append(max(pause - cap, 0.0))
     durations: list[int] = []
     done = 0  # milliseconds, in whole hundredths
     for target in ends:
@@ -145,6 +151,7 @@ def frames(replay: Replay, *, speed: float = 1.0, cap: float = DEFAULT_CAP) -> l
             solved=count,
             duration_ms=durations[n],
             pressed=squares,
+            cut=cuts[n],
         )
         for n, (event, shown_view, squares, count) in enumerate(changes)
     ]

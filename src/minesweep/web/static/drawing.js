@@ -46,7 +46,8 @@ export function build(rows, cols) {
 
 // ``odds`` is the probability grid to draw on hidden squares, or none: the caller says
 // whose board it paints, so the viewer never draws the live game's overlay (issue 53).
-export function paint(r, c, symbol, odds = null) {
+// ``stops`` is heatStops(), read once for a whole board rather than once a square.
+export function paint(r, c, symbol, odds = null, stops = null) {
   const button = page.cells[r][c];
   const number = symbol >= "1" && symbol <= "8";
   button.className = "cell";
@@ -63,9 +64,13 @@ export function paint(r, c, symbol, odds = null) {
     const span = document.createElement("span");
     span.className = "p";
     span.textContent = oddsText(p);
+    const heat = heatColour(p, stops ?? heatStops());
+    button.style.background = rgbText(heat);
+    span.style.color = readableOn(heat);
     button.replaceChildren(span);
     label += `, mine probability ${Math.round(p * 100)}%`;
   } else {
+    button.style.background = "";
     button.textContent = text;
   }
   button.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}: ${label}`);
@@ -82,9 +87,48 @@ function oddsText(p) {
   return String(percent);
 }
 
+// The heat map's three stops (safe, even, a mine) as [r, g, b]: style.css's --heat-0 to
+// --heat-2 for the skin shown, which are minesweep.svg's (a test holds them to svg.py).
+function heatStops() {
+  const style = getComputedStyle(document.documentElement);
+  return [0, 1, 2].map((i) => {
+    const hex = style.getPropertyValue(`--heat-${i}`).trim();
+    return [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  });
+}
+
+// The colour of a probability between the stops, mixed as svg.py's _heat_colour mixes
+// it (the same double arithmetic), so the page and minesweep.svg agree to the channel.
+export function heatColour(p, stops) {
+  const [low, high, share] = p <= 0.5 ? [stops[0], stops[1], p * 2] : [stops[1], stops[2], p * 2 - 1];
+  return low.map((a, i) => roundHalfEven(a + (high[i] - a) * share));
+}
+
+// Python's round(): a half goes to the even neighbour, where Math.round would go up.
+function roundHalfEven(x) {
+  const nearest = Math.round(x);
+  return x - Math.floor(x) === 0.5 && nearest % 2 !== 0 ? nearest - 1 : nearest;
+}
+
+function rgbText([r, g, b]) {
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+// Black or white, whichever contrasts more with the background (WCAG 2's ratio): on any
+// colour the better of the two reads at 4.58:1 or more, above AA's 4.5.
+function readableOn(rgb) {
+  const [r, g, b] = rgb.map((v) => {
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000000" : "#ffffff";
+}
+
 export function paintAll() {
   if (page.replaying) return;
-  page.game.view.forEach((line, r) => [...line].forEach((symbol, c) => paint(r, c, symbol, page.overlay)));
+  const stops = page.overlay ? heatStops() : null;
+  page.game.view.forEach((line, r) => [...line].forEach((symbol, c) => paint(r, c, symbol, page.overlay, stops)));
 }
 
 // A reveal's squares appear in the order the flood fill reaches them, one step of the

@@ -260,7 +260,10 @@ $("theme").addEventListener("click", () => {
   root.classList.toggle("dark", !dark);
   root.classList.toggle("light", dark);
   localStorage.setItem("minesweep-theme", dark ? "light" : "dark");
+  // The overlay's heat is painted per square from the skin's stops: repaint in the new skin.
+  if (page.overlay) paintAll();
 });
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => { if (page.overlay) paintAll(); });
 
 $("preset").addEventListener("change", () => { $("custom").hidden = $("preset").value !== "custom"; });
 
