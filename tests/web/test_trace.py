@@ -80,7 +80,8 @@ def synthesise(
 ) -> list[Event]:
     """A trace consistent with ``actions``: a press and release at each, moves between.
 
-    ``human``: curved paths with a pixel of jitter, presses of varied length;
+    ``human``: curved paths with a pixel of jitter, a move a frame, presses of varied
+    length with the cursor drifting while the button is down;
     otherwise straight lines at a steady 50 ms press, as the least a bot would do.
     """
     rng = random.Random(seed)
@@ -111,6 +112,10 @@ def synthesise(
         cx, cy = round(tx), round(ty)
         button = "r" if right else "l"
         events.append((press, f"{button}c", cx, cy))
+        if human:
+            # A hand's press is not frozen: the cursor drifts a pixel while it is down.
+            cx += rng.choice((-1, 1))
+            events.append((press + hold / 2, "mv", cx, cy))
         events.append((press + hold, f"{button}r", cx, cy))
         x, y, last = tx, ty, press + hold
     return events
@@ -465,7 +470,10 @@ def test_the_page_records_a_hands_mouse_and_its_win_ranks_once_reviewed(tmp_path
                     page.wait_for_timeout(rng.uniform(12, 30))
                 page.mouse.move(tx, ty)
                 page.mouse.down()
-                page.wait_for_timeout(rng.uniform(50, 130))
+                page.wait_for_timeout(rng.uniform(25, 65))
+                # A hand's press is not frozen: the cursor drifts a pixel while it is down.
+                page.mouse.move(tx + rng.choice((-1, 1)), ty)
+                page.wait_for_timeout(rng.uniform(25, 65))
                 page.mouse.up()
                 at[:] = [tx, ty]
 
