@@ -248,17 +248,19 @@ def _mismatched(events: list[Event], actions: list[Action], how: str) -> list[Ev
     """The trace of ``actions`` with one thing wrong."""
     clicks = [i for i, event in enumerate(events) if event[1] in ("lc", "rc")]
     k = len(actions) // 2
+    # The k-th press's release (a drift move may come between).
+    release = next(i for i in range(clicks[k] + 1, len(events)) if events[i][1] in ("lr", "rr"))
     if how == "missing":
         # The k-th action's press and release are gone.
-        return [event for i, event in enumerate(events) if i not in (clicks[k], clicks[k] + 1)]
+        return [event for i, event in enumerate(events) if i not in (clicks[k], release)]
     if how == "wrong square":
         # The k-th click lands two columns away (off the board if need be).
         t0, kind0, x0, y0 = events[clicks[k]]
-        t1, kind1, _, _ = events[clicks[k] + 1]
+        t1, kind1, _, _ = events[release]
         moved = x0 + 2 * PX if actions[k].col < 7 else x0 - 2 * PX
         changed = list(events)
         changed[clicks[k]] = (t0, kind0, moved, y0)
-        changed[clicks[k] + 1] = (t1, kind1, moved, y0)
+        changed[release] = (t1, kind1, moved, y0)
         return changed
     if how == "late":
         # Everything from the k-th click on happened five seconds later than the server saw.
