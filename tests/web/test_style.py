@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +56,7 @@ def test_a_bots_wins_are_flagged_and_a_persons_are_not(seed: int) -> None:
     why = flag(_bot(rng), RULES)
     assert why is not None
     assert why.startswith("12 wins of beginner: no guess worse than the solver's best")
+    assert "varying by" in why
     assert flag(_human(rng), RULES) is None
 
 
@@ -66,17 +68,29 @@ def test_a_bots_wins_are_flagged_and_a_persons_are_not(seed: int) -> None:
         {"misflags": 1},
     ],
 )
-def test_one_human_slip_in_the_games_looked_at_lifts_the_flag(trait: dict[str, int]) -> None:
-    styles = _bot(random.Random(1))
-    assert flag(styles, RULES) is not None
+def test_flawless_play_is_flagged_and_one_slip_in_the_games_looked_at_lifts_it(
+    trait: dict[str, int],
+) -> None:
+    # A bot that sleeps a fixed time a click: a flawless record, and a 3BV/s that
+    # follows each board's clicks per 3BV.
+    rng = random.Random(1)
+    styles = [dataclasses.replace(style, speed=rng.uniform(2.0, 5.0)) for style in _bot(rng)]
+    why = flag(styles, RULES)
+    assert why is not None
+    assert "no wasted click" in why
+    assert "varying" not in why
     styles[5] = dataclasses.replace(styles[5], **trait)
     assert flag(styles, RULES) is None
 
 
-def test_a_varied_pace_lifts_the_flag() -> None:
+def test_a_steady_pace_is_flagged_even_with_slips() -> None:
     rng = random.Random(2)
-    styles = [dataclasses.replace(style, speed=rng.uniform(2.0, 5.0)) for style in _bot(rng)]
-    assert flag(styles, RULES) is None
+    styles = [dataclasses.replace(style, wasted=rng.randint(0, 3)) for style in _bot(rng)]
+    styles[0] = dataclasses.replace(styles[0], wasted=1)
+    why = flag(styles, RULES)
+    assert why is not None
+    assert "no wasted click" not in why
+    assert "3BV/s 4.0" in why
 
 
 def test_too_few_wins_of_a_board_are_not_judged() -> None:
@@ -143,10 +157,14 @@ def test_the_operators_see_a_bot_like_account_flagged_and_a_human_like_one_not(
     signed = operator.post("/api/session", json={"name": "olga", "password": PASSWORD})
     assert signed.status_code == 200, signed.text
     rng = random.Random(5)
-    # The bot's clicks are irregular (no metronome), around one pace every game.
-    _ranked_wins(bot, now, lambda _: rng.uniform(0.3, 0.7), wasted=False, seed=10)
-    # A person is quicker on one board than on the next.
-    _ranked_wins(person, now, lambda game: game * rng.uniform(0.3, 0.7), wasted=True, seed=20)
+    # The bot's clicks come at irregular gaps (a metronome's would be refused), around
+    # one pace every game; a person is quicker on one board than on the next. (The games
+    # are random: the gaps vary by half, lest a short game's few look like a metronome's.)
+    gap = math.log(0.5)
+    _ranked_wins(bot, now, lambda _: rng.lognormvariate(gap, 0.5), wasted=False, seed=10)
+    _ranked_wins(
+        person, now, lambda game: game * rng.lognormvariate(gap, 0.5), wasted=True, seed=20
+    )
     records = operator.get("/api/reviews").json()["records"]
     flags = {(entry["name"], entry.get("flag")) for entry in records}
     assert len(records) == 2 * FEW.min_games
