@@ -300,6 +300,23 @@ def test_a_record_that_does_not_match_the_actions_does_not_rank(
     assert words in judged["unranked_because"], judged["unranked_because"]
 
 
+def test_a_record_that_waited_for_the_field_to_be_laid_ranks(
+    paced: tuple[Any, list[float]],
+) -> None:
+    """The first action lays the field, and the game's clock starts after: a page that
+    waited seconds for a no-guess board has every later click that much later in its
+    record than in the server's times, and is still the game's record."""
+    client, now = paced
+    state = play(client, now, human_pace(random.Random(9)))
+    actions = history(client, state["id"])
+    events = synthesise(actions, human=True, seed=3)
+    first = next(i for i, event in enumerate(events) if event[1] == "lr")
+    wait = 8000.0
+    events = events[: first + 1] + [(t + wait, k, x, y) for t, k, x, y in events[first + 1 :]]
+    judged = send(client, state["id"], events).json()
+    assert judged["ranked"] is True, judged.get("unranked_because")
+
+
 def test_a_bot_account_needs_no_record(make_client: Callable[..., Any]) -> None:
     now = [0.0]
     client = make_client(

@@ -12,7 +12,8 @@ ms-toollib state machine) and asks two things:
   makes that action (:data:`minesweep.mouse.BUTTONS_FOR`: a left click on
   a number chords, by the server's rules as by the page's), and at the same
   time as the server saw it (within :attr:`TraceRules.tolerance`, after
-  aligning the first action with its click). No applied action may be
+  aligning the second action with its click: the first lays the field,
+  which may take a while). No applied action may be
   missing. Extra clicks are allowed: the page sends no request for a click
   that can do nothing (on an open 0).
 - **Is it a hand's?** The cursor must move between clicks on different
@@ -226,8 +227,15 @@ def _consistency(
             if _find(clicks, 0, at, action, buttons) is not None:
                 return f"the page's record has the clicks out of order: {what} comes too early"
             return f"the page's record misses {what}: no such click"
-        if origin is None:
+        if origin is None and number == min(2, len(history)):
+            # Aligned on the second action, not the first: the first lays the field
+            # (a no-guess board may take seconds to find on a busy server), and the
+            # game's clock starts once it is laid, while the page's record goes on
+            # through the wait, and the player can click again only after it.
             origin = (times[found], action.time)
+        if origin is None:
+            at = found + 1
+            continue
         lag = (times[found] - origin[0]) - (action.time - origin[1])
         if abs(lag) > rules.tolerance:
             return (
