@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -11,8 +12,10 @@ from typing import Any
 import pytest
 
 from minesweep.web import Limits
+from minesweep.web.schema import styles
 from minesweep.web.style import GameStyle, StyleRules, flag
 
+from .account_helpers import count
 from .helpers import PASSWORD, account_token, sign_up
 from .test_trace import history, play, send, synthesise
 
@@ -61,15 +64,16 @@ def test_a_bots_wins_are_flagged_and_a_persons_are_not(seed: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "trait",
+    "slip",
     [
-        {"poor_guesses": 1},
-        {"wasted": 1},
-        {"misflags": 1},
+        lambda style: dataclasses.replace(style, poor_guesses=1),
+        lambda style: dataclasses.replace(style, wasted=1),
+        lambda style: dataclasses.replace(style, misflags=1),
     ],
+    ids=["a worse guess", "a wasted click", "a misflag"],
 )
 def test_flawless_play_is_flagged_and_one_slip_in_the_games_looked_at_lifts_it(
-    trait: dict[str, int],
+    slip: Callable[[GameStyle], GameStyle],
 ) -> None:
     # A bot that sleeps a fixed time a click: a flawless record, and a 3BV/s that
     # follows each board's clicks per 3BV.
@@ -79,7 +83,7 @@ def test_flawless_play_is_flagged_and_one_slip_in_the_games_looked_at_lifts_it(
     assert why is not None
     assert "no wasted click" in why
     assert "varying" not in why
-    styles[5] = dataclasses.replace(styles[5], **trait)
+    styles[5] = slip(styles[5])
     assert flag(styles, RULES) is None
 
 
@@ -123,7 +127,7 @@ def _ranked_wins(
     (``game``: the game's own pace, 1, 1.5 and 2.25), each sent with a hand's record;
     with ``wasted``, the record clicks the first square again once it is open."""
     for game in range(FEW.min_games):
-        state = play(client, now, lambda scale=1.5**game: pace(scale))
+        state = play(client, now, functools.partial(pace, 1.5**game))
         actions = history(client, state["id"])
         events = synthesise(actions, human=True, seed=seed + game)
         if wasted:
@@ -179,3 +183,8 @@ def test_the_operators_see_a_bot_like_account_flagged_and_a_human_like_one_not(
     mine = bot.get("/api/account/reviews").json()["records"]
     assert len(mine) == FEW.min_games
     assert all(entry.get("flag") is None for entry in mine)
+    # How an account played is its own: deleted with it.
+    assert count(bot, styles) == 2 * FEW.min_games
+    gone = bot.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert gone.status_code == 200, gone.text
+    assert count(bot, styles) == FEW.min_games
