@@ -25,11 +25,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         pytest.skip("set MINESWEEP_TEST_POSTGRES_URL to test against PostgreSQL")
     # One shared test database: every test starts from empty tables.
     from minesweep.web.db import Database
-    from minesweep.web.schema import accounts, actions, games, reviews, sessions, traces
+    from minesweep.web.schema import accounts, actions, games, reviews, sessions, styles, traces
 
     database = Database(POSTGRES)
     with database.engine.begin() as connection:
         connection.execute(traces.delete())
+        connection.execute(styles.delete())
         connection.execute(reviews.delete())
         connection.execute(games.delete())
         connection.execute(actions.delete())

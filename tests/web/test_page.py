@@ -475,3 +475,58 @@ def test_the_overlay_paints_the_svg_heat_map_in_both_skins(tmp_path: Path) -> No
                 wanted = tuple(int(fill[i : i + 2], 16) for i in (1, 3, 5))
                 assert square == wanted, (skin, odds[row][col], background, fill)
                 assert _contrast(square, ink) >= 4.5, (skin, odds[row][col], text)
+
+
+def test_on_a_360_px_phone_a_tap_on_a_satisfied_number_chords(tmp_path: Path) -> None:
+    from minesweep import Game
+
+    with sqlite_server(tmp_path / "phone-chord.sqlite3") as server:
+        created = server.http.post("/api/games", json={"preset": "beginner", "seed": 3}).json()
+        local = Game.new("beginner", seed=3)  # the same seed and first click: the same field
+        local.reveal(4, 4)
+        assert local.field is not None
+        mines, glyphs = local.field.mines, local.glyphs()
+        rows, cols = mines.shape
+
+        def around(r: int, c: int) -> list[tuple[int, int]]:
+            return [
+                (i, j)
+                for i in range(max(r - 1, 0), min(r + 2, rows))
+                for j in range(max(c - 1, 0), min(c + 2, cols))
+                if (i, j) != (r, c)
+            ]
+
+        # An open number after the first tap with a hidden safe neighbour: its mines
+        # flagged, a tap on it opens that neighbour (the server chords a left click on a
+        # number). 9 is a hidden square's glyph.
+        number, flags, safe = next(
+            ((r, c), [s for s in hidden if mines[s]], [s for s in hidden if not mines[s]])
+            for r in range(rows)
+            for c in range(cols)
+            if 0 < glyphs[r, c] < 9
+            for hidden in [[s for s in around(r, c) if glyphs[s] == 9]]
+            if any(not mines[s] for s in hidden)
+        )
+        with browser_page(server, width=360, height=760, touch=True) as page:
+            open_game(page, created["id"])
+            page.tap('.cell[data-row="4"][data-col="4"]')
+            page.wait_for_selector('.cell.open[data-row="4"][data-col="4"]')
+            cdp = page.context.new_cdp_session(page)
+            for r, c in flags:
+                # A long press (a finger held 0.7 s, by the browser's own touch events) flags.
+                box = page.locator(f'.cell[data-row="{r}"][data-col="{c}"]').bounding_box()
+                assert box is not None
+                point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+                page.wait_for_timeout(700)
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+                page.wait_for_selector(f'.cell.flag[data-row="{r}"][data-col="{c}"]')
+            for r, c in safe:
+                assert page.is_hidden(f'.cell.open[data-row="{r}"][data-col="{c}"]')
+            page.tap(f'.cell[data-row="{number[0]}"][data-col="{number[1]}"]')
+            for r, c in safe:
+                page.wait_for_selector(f'.cell.open[data-row="{r}"][data-col="{c}"]')
+            # The flags held: the chord hit no mine.
+            assert page.evaluate("minesweep.page.game.status") != "lost"
+            for r, c in flags:
+                assert page.is_visible(f'.cell.flag[data-row="{r}"][data-col="{c}"]')

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from minesweep.web import Limits
 from minesweep.web.review import UnknownOperatorError
@@ -248,7 +249,31 @@ def _held_records(url: str) -> list[str]:
         sign_up(player, "ada")
         account_token(player, "olga")
         records = [_won(player, now, seconds)["public_id"] for seconds in (120.0, 130.0)]
-    app.state.service.db.dispose()
+    # And ten earlier wins of hers played like a program's (minesweep.web.style), as the
+    # server keeps them once their records pass: the operator's list flags her.
+    from minesweep.web.schema import accounts, styles
+
+    database = app.state.service.db
+    with database.engine.begin() as connection:
+        ada = connection.execute(select(accounts.c.id).where(accounts.c.name == "ada")).scalar()
+        connection.execute(
+            styles.insert(),
+            [
+                {
+                    "token": f"earlier-win-{n:02d}-of-ada",
+                    "account_id": ada,
+                    "kind": "beginner",
+                    "guesses": 1,
+                    "poor_guesses": 0,
+                    "wasted": 0,
+                    "misflags": 0,
+                    "speed": 3.0 + n / 100,
+                    "created_at": float(n),
+                }
+                for n in range(10)
+            ],
+        )
+    database.dispose()
     return records
 
 
@@ -301,6 +326,8 @@ def test_an_operator_confirms_and_voids_through_the_page_and_the_player_reads_wh
             line = pending.first.locator(".record").inner_text()
             assert line.startswith("beginner · ada · 120.00 s · 3BV ")
             assert line.endswith(" 3BV/s")
+            flagged = pending.first.locator(".flag").inner_text()
+            assert flagged.startswith("Flagged: plays like a program (10 wins of beginner: ")
             fits(page)
             _no_serious_axe_violations(page)
             # The replay opens in the viewer, with the solver's verdict on each click.

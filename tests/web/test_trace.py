@@ -80,7 +80,8 @@ def synthesise(
 ) -> list[Event]:
     """A trace consistent with ``actions``: a press and release at each, moves between.
 
-    ``human``: curved paths with a pixel of jitter, presses of varied length;
+    ``human``: curved paths with a pixel of jitter, a move a frame, presses of varied
+    length with the cursor drifting while the button is down;
     otherwise straight lines at a steady 50 ms press, as the least a bot would do.
     """
     rng = random.Random(seed)
@@ -111,6 +112,10 @@ def synthesise(
         cx, cy = round(tx), round(ty)
         button = "r" if right else "l"
         events.append((press, f"{button}c", cx, cy))
+        if human:
+            # A hand's press is not frozen: the cursor drifts a pixel while it is down.
+            cx += rng.choice((-1, 1))
+            events.append((press + hold / 2, "mv", cx, cy))
         events.append((press + hold, f"{button}r", cx, cy))
         x, y, last = tx, ty, press + hold
     return events
@@ -243,17 +248,19 @@ def _mismatched(events: list[Event], actions: list[Action], how: str) -> list[Ev
     """The trace of ``actions`` with one thing wrong."""
     clicks = [i for i, event in enumerate(events) if event[1] in ("lc", "rc")]
     k = len(actions) // 2
+    # The k-th press's release (a drift move may come between).
+    release = next(i for i in range(clicks[k] + 1, len(events)) if events[i][1] in ("lr", "rr"))
     if how == "missing":
         # The k-th action's press and release are gone.
-        return [event for i, event in enumerate(events) if i not in (clicks[k], clicks[k] + 1)]
+        return [event for i, event in enumerate(events) if i not in (clicks[k], release)]
     if how == "wrong square":
         # The k-th click lands two columns away (off the board if need be).
         t0, kind0, x0, y0 = events[clicks[k]]
-        t1, kind1, _, _ = events[clicks[k] + 1]
+        t1, kind1, _, _ = events[release]
         moved = x0 + 2 * PX if actions[k].col < 7 else x0 - 2 * PX
         changed = list(events)
         changed[clicks[k]] = (t0, kind0, moved, y0)
-        changed[clicks[k] + 1] = (t1, kind1, moved, y0)
+        changed[release] = (t1, kind1, moved, y0)
         return changed
     if how == "late":
         # Everything from the k-th click on happened five seconds later than the server saw.
@@ -291,6 +298,23 @@ def test_a_record_that_does_not_match_the_actions_does_not_rank(
     judged = send(client, state["id"], events).json()
     assert judged["ranked"] is False
     assert words in judged["unranked_because"], judged["unranked_because"]
+
+
+def test_a_record_that_waited_for_the_field_to_be_laid_ranks(
+    paced: tuple[Any, list[float]],
+) -> None:
+    """The first action lays the field, and the game's clock starts after: a page that
+    waited seconds for a no-guess board has every later click that much later in its
+    record than in the server's times, and is still the game's record."""
+    client, now = paced
+    state = play(client, now, human_pace(random.Random(9)))
+    actions = history(client, state["id"])
+    events = synthesise(actions, human=True, seed=3)
+    first = next(i for i, event in enumerate(events) if event[1] == "lr")
+    wait = 8000.0
+    events = events[: first + 1] + [(t + wait, k, x, y) for t, k, x, y in events[first + 1 :]]
+    judged = send(client, state["id"], events).json()
+    assert judged["ranked"] is True, judged.get("unranked_because")
 
 
 def test_a_bot_account_needs_no_record(make_client: Callable[..., Any]) -> None:
@@ -465,7 +489,10 @@ def test_the_page_records_a_hands_mouse_and_its_win_ranks_once_reviewed(tmp_path
                     page.wait_for_timeout(rng.uniform(12, 30))
                 page.mouse.move(tx, ty)
                 page.mouse.down()
-                page.wait_for_timeout(rng.uniform(50, 130))
+                page.wait_for_timeout(rng.uniform(25, 65))
+                # A hand's press is not frozen: the cursor drifts a pixel while it is down.
+                page.mouse.move(tx + rng.choice((-1, 1)), ty)
+                page.wait_for_timeout(rng.uniform(25, 65))
                 page.mouse.up()
                 at[:] = [tx, ty]
 

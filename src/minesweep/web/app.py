@@ -49,6 +49,7 @@ from .guards import BusyError, InFlight, Meter, NoGuessPool, TokenBuckets
 from .limits import ApiError, Limits
 from .routes import ENDPOINTS, Call, Endpoint
 from .service import Service, page_numbering
+from .style import StyleRules
 from .trace import TraceError
 
 __all__ = [
@@ -81,6 +82,7 @@ def create_app(
     cpu: Callable[[], float] = time.thread_time,
     accounts: AccountSettings | None = None,
     operators: Sequence[str] = (),
+    style_rules: StyleRules | None = None,
 ) -> Starlette:
     """The ASGI app; ``db_url`` is an SQLAlchemy URL (default: a SQLite file).
 
@@ -88,6 +90,8 @@ def create_app(
     sign-in limits); a test makes hashing cheap. ``operators`` name the
     accounts that review records (:mod:`minesweep.web.review`): each must
     exist (:class:`minesweep.web.review.UnknownOperatorError` otherwise).
+    ``style_rules`` say when an account's wins are flagged for them as a
+    program's play (:mod:`minesweep.web.style`).
 
     ``cpu`` is the clock a request's CPU time is read on, in its own thread
     (see :class:`Guards`); a test freezes it, as it does ``clock``.
@@ -101,6 +105,7 @@ def create_app(
         epoch=epoch,
         pool=pool,
         accounts=accounts,
+        style_rules=style_rules,
     )
     try:
         service.reviews.add_operators(operators)

@@ -34,6 +34,7 @@ from .schema import (
     reviews,
     sessions,
     sqlite_pragmas,
+    styles,
     traces,
 )
 
@@ -243,9 +244,18 @@ class Database:
             found = connection.execute(select(traces.c.evf).where(traces.c.token == token)).first()
         return None if found is None else bytes(found[0])
 
-    def add_trace(self, row: GameRow, evf: bytes, changes: dict[str, Any], now: float) -> bool:
-        """Keep a game's trace and write ``changes`` (its ranking), if the game is still at
-        ``row.version`` and has no trace yet; False (nothing written) otherwise."""
+    def add_trace(
+        self,
+        row: GameRow,
+        evf: bytes,
+        changes: dict[str, Any],
+        now: float,
+        style: dict[str, Any] | None = None,
+    ) -> bool:
+        """Keep a game's trace and write ``changes`` (its ranking), and ``style`` (how it
+        was played: :data:`minesweep.web.schema.styles`' columns but the token, account and
+        time) for a game of an account, if the game is still at ``row.version`` and has no
+        trace yet; False (nothing written) otherwise."""
         try:
             with self.engine.begin() as connection:
                 result = connection.execute(
@@ -256,6 +266,12 @@ class Database:
                 if result.rowcount != 1:
                     return False
                 connection.execute(traces.insert().values(token=row.token, evf=evf, created_at=now))
+                if style is not None and row.account_id is not None:
+                    connection.execute(
+                        styles.insert().values(
+                            **style, token=row.token, account_id=row.account_id, created_at=now
+                        )
+                    )
         except IntegrityError:
             return False
         return True
@@ -369,8 +385,31 @@ class Database:
                 connection.execute(delete(traces).where(traces.c.token.in_(chunk)))
                 connection.execute(delete(reviews).where(reviews.c.token.in_(chunk)))
                 connection.execute(delete(games).where(games.c.token.in_(chunk)))
+            # How the account played is the account's: it goes with it.
+            connection.execute(delete(styles).where(styles.c.account_id == account_id))
             connection.execute(update(games).where(mine).values(account_id=None, name=None))
             connection.execute(delete(accounts).where(accounts.c.id == account_id))
+
+    def styles(self, account_ids: list[int], limit: int) -> dict[int, list[dict[str, Any]]]:
+        """How each of ``account_ids``' latest ``limit`` wins (of each board, at least)
+        were played, newest first: :data:`minesweep.web.schema.styles`' rows as dicts."""
+        found: dict[int, list[dict[str, Any]]] = {key: [] for key in account_ids}
+        if not account_ids:
+            return found
+        with self.engine.connect() as connection:
+            for account_id in account_ids:
+                kinds = connection.execute(
+                    select(styles.c.kind).where(styles.c.account_id == account_id).distinct()
+                ).all()
+                for (kind,) in kinds:
+                    rows = connection.execute(
+                        select(styles)
+                        .where(styles.c.account_id == account_id, styles.c.kind == kind)
+                        .order_by(styles.c.created_at.desc(), styles.c.token)
+                        .limit(limit)
+                    ).all()
+                    found[account_id] += [dict(row._mapping) for row in rows]
+        return found
 
     def add_session(self, row: dict[str, Any]) -> None:
         with self.engine.begin() as connection:

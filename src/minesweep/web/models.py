@@ -566,6 +566,14 @@ class ReviewEntry(Struct, kw_only=True):
         str | None, Meta(description="A voided record's reason, as the operator gave it")
     ] = None
     decided_at: float | None = None
+    flag: Annotated[
+        str | None,
+        Meta(
+            description="For operators: why the player's wins look like a program's play "
+            "(every guess the solver's best, no wasted click or misflag, a steady 3BV/s); "
+            "a reason to look closer, not a verdict. Null when they do not"
+        ),
+    ] = None
 
 
 class ReviewList(Struct, kw_only=True):

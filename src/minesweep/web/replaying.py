@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any, Final
 
 import msgspec
@@ -30,6 +30,7 @@ from .games import AWAITING_TRACE, Games
 from .guards import ByteCache
 from .limits import ApiError
 from .schema import TOKEN
+from .style import style_of
 from .trace import TraceRules, judge, parse_trace, trace_replay
 from .uploads import replay_file
 from .views import public_state, shown_name
@@ -94,8 +95,15 @@ class Replays:
                 replay = trace_replay(game.field, px, events)
                 evf = write_evf(replay)
                 changes: dict[str, Any] = {}
+                style: dict[str, Any] | None = None
                 if row.unranked_because == AWAITING_TRACE:
-                    because = judge(replay, game.history, self.trace_rules, analyse_clicks(replay))
+                    analysis = analyse_clicks(replay)
+                    because = judge(replay, game.history, self.trace_rules, analysis)
+                    if because is None and row.account_id is not None and row.seconds:
+                        # A record that passed: how it was played joins the account's
+                        # style (minesweep.web.style), which may flag it for review.
+                        speed = (row.bbbv or 0) / row.seconds
+                        style = asdict(style_of(row.kind, replay, analysis, speed))
                     if because is None:
                         because = self.games.reviews.hold(row.kind, row.seconds, row.bbbv)
                     # The column holds 200 characters; the reasons are shorter.
@@ -106,7 +114,7 @@ class Replays:
             except (ValueError, MinesweepError) as error:
                 # Read, but not a record EVF holds or the rules take.
                 raise RefusedError(f"the trace cannot be kept: {error}") from None
-            if self.db.add_trace(row, evf, changes, self.games.wall()):
+            if self.db.add_trace(row, evf, changes, self.games.wall(), style):
                 merged = replace(row, **changes, version=row.version + 1)
                 self.games.keep(token, merged.version, game)
                 return public_state(merged, game)

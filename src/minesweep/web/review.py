@@ -19,6 +19,11 @@ record of the mouse with the exact solver's verdict on every click
 (``GET /api/reviews/{public_id}``), and confirms it, which ranks it, or
 voids it with a reason (``POST /api/reviews/{public_id}``).
 
+Beside each pending record, the operators see its account's flag, when
+its wins look like a program's play (:mod:`minesweep.web.style`): a
+reason to look closer at the replay, which decides nothing by itself.
+Only operators see it.
+
 Operators are accounts named at the server's start, ``minesweep serve
 --operator NAME`` (repeatable): each name is looked up then, by its key,
 and the role is the account's id for as long as the server runs. An
@@ -43,6 +48,7 @@ from .db import Database, GameRow
 from .limits import REVIEW_SPEEDS, ApiError, Limits
 from .names import name_keys
 from .schema import PENDING_REVIEW, TOKEN, accounts, games, reviews
+from .style import GameStyle, StyleRules, flag
 
 if TYPE_CHECKING:
     from .accounts import Accounts, Credentials
@@ -63,8 +69,16 @@ class UnknownOperatorError(ValueError):
 class Reviews:
     """Which wins are held, the operators, and their decisions."""
 
-    def __init__(self, database: Database, limits: Limits, accounts: Accounts) -> None:
+    def __init__(
+        self,
+        database: Database,
+        limits: Limits,
+        accounts: Accounts,
+        style_rules: StyleRules | None = None,
+    ) -> None:
         self.db, self.limits, self.accounts = database, limits, accounts
+        #: What an account's wins are flagged by (minesweep.web.style).
+        self.style_rules = StyleRules() if style_rules is None else style_rules
         #: The operators' account ids (see the module's docstring): the accounts' own
         #: set, so that what an account's owner reads of it says it is an operator.
         self.operators: set[int] = accounts.operators
@@ -134,7 +148,20 @@ class Reviews:
             .order_by(games.c.finished_at)
             .limit(_LIST)
         )
-        return models.ReviewList(records=self._entries(query))
+        return models.ReviewList(records=self._entries(query, flags=True))
+
+    def flags(self, account_ids: list[int]) -> dict[int, str]:
+        """Why each of ``account_ids`` plays like a program, for those that do
+        (:func:`minesweep.web.style.flag`)."""
+        rules = self.style_rules
+        found = {}
+        for account_id, rows in self.db.styles(account_ids, rules.games).items():
+            rows.sort(key=lambda row: row["created_at"], reverse=True)
+            fields = GameStyle.__dataclass_fields__
+            why = flag([GameStyle(**{k: row[k] for k in fields}) for row in rows], rules)
+            if why is not None:
+                found[account_id] = why
+        return found
 
     def mine(self, credentials: Credentials) -> models.ReviewList:
         """The signed-in account's records held for review: pending, confirmed or voided
@@ -228,10 +255,13 @@ class Reviews:
             raise ApiError(404, "no record under review with that id")
         return GameRow(**found._mapping)
 
-    def _entries(self, query: object) -> list[models.ReviewEntry]:
+    def _entries(self, query: object, *, flags: bool = False) -> list[models.ReviewEntry]:
+        """The records ``query`` finds, as the API sends them; with their accounts' flags
+        (operators only) when ``flags``."""
         with self.db.engine.connect() as connection:
             rows = connection.execute(query).all()  # type: ignore[call-overload]
         ids = sorted({row.account_id for row in rows if row.account_id is not None})
+        flagged = self.flags(ids) if flags else {}
         names: dict[int, str] = {}
         if ids:
             with self.db.engine.connect() as connection:
@@ -257,6 +287,7 @@ class Reviews:
                     why=self._why_now(row.kind, seconds, bbbv) if row.state is None else "reviewed",
                     reason=row.reason,
                     decided_at=row.decided_at,
+                    flag=flagged.get(row.account_id),
                 )
             )
         return entries

@@ -28,7 +28,9 @@ a rename renames every game, and the leaderboard shows the current name.
 ``web_traces`` holds the page's own record of a finished game (its mouse
 trace, as EVF bytes; :mod:`minesweep.web.trace`), which a win needs to rank.
 ``web_reviews`` holds operators' decisions on the wins held for review
-(:mod:`minesweep.web.review`).
+(:mod:`minesweep.web.review`). ``web_styles`` holds how each win whose
+record passed was played (:mod:`minesweep.web.style`), by account, which
+flags for review an account that plays like a program.
 
 Tables are created when missing (that is the migration of a new table); a
 database made before accounts gets the games' ``account_id`` column and its
@@ -72,6 +74,7 @@ __all__ = [
     "reviews",
     "sessions",
     "sqlite_pragmas",
+    "styles",
     "traces",
 ]
 
@@ -175,6 +178,25 @@ reviews = Table(
     Column("reason", String(200)),
     Column("operator_id", Integer),
     Column("decided_at", Float, nullable=False),
+)
+
+#: How each win whose record passed the trace check was played
+#: (minesweep.web.style.GameStyle), one row a game, by its account: what an
+#: account's flag for review is read from. A table of its own, so that an
+#: older database gets it by create_all.
+styles = Table(
+    "web_styles",
+    metadata,
+    Column("token", String(64), primary_key=True),
+    Column("account_id", Integer, nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("guesses", Integer, nullable=False),
+    Column("poor_guesses", Integer, nullable=False),
+    Column("wasted", Integer, nullable=False),
+    Column("misflags", Integer, nullable=False),
+    Column("speed", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("web_styles_account", "account_id", "created_at"),
 )
 
 #: Why a win is not ranked yet: an operator has to confirm it.

@@ -29,6 +29,7 @@ from .hints import hint, page_numbering
 from .limits import Limits
 from .replaying import Replays
 from .review import Reviews
+from .style import StyleRules
 from .trace import TraceRules
 from .uploads import replay_file
 
@@ -53,6 +54,7 @@ class Service:
         pool: NoGuessPool | None = None,
         accounts: AccountSettings | None = None,
         on_rebuild: Callable[[GameRow], None] | None = None,
+        style_rules: StyleRules | None = None,
     ) -> None:
         self.db = database
         self.limits = limits
@@ -68,7 +70,7 @@ class Service:
             deleted=lambda: self.played.forget(),
         )
         #: The wins held for an operator's review, and the operators (minesweep.web.review).
-        self.reviews: Reviews = Reviews(database, limits, self.accounts)
+        self.reviews: Reviews = Reviews(database, limits, self.accounts, style_rules)
         self.games: Games = Games(
             database,
             limits,

@@ -12,7 +12,8 @@ ms-toollib state machine) and asks two things:
   makes that action (:data:`minesweep.mouse.BUTTONS_FOR`: a left click on
   a number chords, by the server's rules as by the page's), and at the same
   time as the server saw it (within :attr:`TraceRules.tolerance`, after
-  aligning the first action with its click). No applied action may be
+  aligning the second action with its click: the first lays the field,
+  which may take a while). No applied action may be
   missing. Extra clicks are allowed: the page sends no request for a click
   that can do nothing (on an open 0).
 - **Is it a hand's?** The cursor must move between clicks on different
@@ -104,6 +105,27 @@ class TraceRules:
     min_rhythm_spread: float = 0.1
     #: Clicks needed before the rhythm and press lengths are judged.
     min_clicks: int = 6
+    #: Milliseconds the median step between successive moves (of a moving
+    #: cursor, steps under half a second) may take. Browsers deliver
+    #: pointer moves at 60 to 250 a second while the mouse moves, and the
+    #: page keeps the last of each animation frame; mouse programs sample at
+    #: 100 to 1000 Hz: the fixtures' real records have medians of 0 to 8 ms.
+    #: A page under load keeps fewer: the Chromium test's record, on a busy
+    #: two-core machine, had a median of 34 ms (a tenth of its steps over
+    #: 57 ms), and a throttled phone draws 20 frames a second. 60 ms leaves
+    #: room for those; a made-up trace of a few points between clicks has
+    #: steps of a tenth of a second. (Of the test family of forgeries, 60
+    #: rather than 40 lets 3 more of 96 past this check alone; the moving
+    #: presses still stop every one.)
+    max_move_step_ms: float = 60.0
+    #: Steps needed before the cadence is judged.
+    min_steps: int = 20
+    #: The share of presses during which the cursor must have moved at
+    #: least once. A hand's press is not frozen: the cursor drifts a pixel
+    #: while the button is down, or is already on its way to the next square
+    #: before the release (the fixtures' real games: 50 to 91% of presses);
+    #: a program writes the press and the release at one point.
+    min_moving_presses: float = 0.1
 
 
 #: A trace body as JSON: the square size, and the events as [ms, kind, x, y].
@@ -205,8 +227,15 @@ def _consistency(
             if _find(clicks, 0, at, action, buttons) is not None:
                 return f"the page's record has the clicks out of order: {what} comes too early"
             return f"the page's record misses {what}: no such click"
-        if origin is None:
+        if origin is None and number == min(2, len(history)):
+            # Aligned on the second action, not the first: the first lays the field
+            # (a no-guess board may take seconds to find on a busy server), and the
+            # game's clock starts once it is laid, while the page's record goes on
+            # through the wait, and the player can click again only after it.
             origin = (times[found], action.time)
+        if origin is None:
+            at = found + 1
+            continue
         lag = (times[found] - origin[0]) - (action.time - origin[1])
         if abs(lag) > rules.tolerance:
             return (
@@ -279,7 +308,21 @@ def _hand(replay: Replay, rules: TraceRules, analysis: ClickAnalysis) -> str | N
             f"the cursor went in straight lines between {straight} of {paths} clicks: "
             "too straight for a hand"
         )
+    cadence = _move_steps(events)
+    if len(cadence) >= rules.min_steps:
+        median = statistics.median(cadence)
+        if median > rules.max_move_step_ms:
+            return (
+                f"the cursor's moves came {median:.0f} ms apart while it moved (a browser "
+                f"sends one every {rules.max_move_step_ms:g} ms at most): a made-up path"
+            )
     if len(clicks) >= rules.min_clicks:
+        held, moving = _moving_presses(events)
+        if held >= rules.min_clicks and moving < held * rules.min_moving_presses:
+            return (
+                f"the cursor never moved while a button was down in {held - moving} of "
+                f"{held} presses: a program's clicks, not a hand's"
+            )
         presses = _press_lengths(events)
         if len(presses) >= rules.min_clicks and len(set(presses)) == 1:
             return f"every press lasted exactly {presses[0]:.0f} ms: a program's rhythm"
@@ -299,6 +342,39 @@ def _deviation(points: Sequence[tuple[int, int]]) -> float:
     (x0, y0), (x1, y1) = points[0], points[-1]
     chord = math.dist(points[0], points[-1])
     return max(abs((x1 - x0) * (y0 - y) - (x0 - x) * (y1 - y0)) / chord for x, y in points)
+
+
+def _move_steps(events: Sequence[MouseEvent]) -> list[float]:
+    """Milliseconds between successive moves of a moving cursor (gaps of half a second
+    or more are pauses, not steps; moves at one time are one position)."""
+    steps: list[float] = []
+    previous: MouseEvent | None = None
+    for event in events:
+        if event.kind != "mv":
+            continue
+        if previous is not None and (event.x, event.y) != (previous.x, previous.y):
+            gap = (event.time - previous.time) * 1000.0
+            if gap < 500.0:
+                steps.append(gap)
+        previous = event
+    return steps
+
+
+def _moving_presses(events: Sequence[MouseEvent]) -> tuple[int, int]:
+    """Presses released (of any button), and those with a move while the button was down."""
+    down: dict[str, bool] = {}
+    held = moving = 0
+    for event in events:
+        kind = event.kind
+        if kind in ("lc", "rc", "mc"):
+            down[kind[0]] = False
+        elif kind == "mv":
+            for button in down:
+                down[button] = True
+        elif kind in ("lr", "rr", "mr") and kind[0] in down:
+            held += 1
+            moving += down.pop(kind[0])
+    return held, moving
 
 
 def _press_lengths(events: Sequence[MouseEvent]) -> list[int]:

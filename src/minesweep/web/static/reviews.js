@@ -69,7 +69,8 @@ function watchButton(entry) {
   return watch;
 }
 
-// An operator's item: the record, why it is held, its replay, Confirm, and Void with a reason.
+// An operator's item: the record, why it is held, its account's flag if any, its replay,
+// Confirm, and Void with a reason.
 function pendingItem(entry) {
   const item = document.createElement("li");
   item.dataset.record = entry.public_id;
@@ -107,7 +108,15 @@ function pendingItem(entry) {
   const actions = document.createElement("div");
   actions.className = "actions";
   actions.append(watchButton(entry), confirm, form);
-  item.append(recordLine(entry, true), why, actions);
+  item.append(recordLine(entry, true), why);
+  if (entry.flag) {
+    // The account's wins look like a program's play: a reason to watch closely, no verdict.
+    const flag = document.createElement("p");
+    flag.className = "flag";
+    flag.textContent = `Flagged: plays like a program (${entry.flag}).`;
+    item.appendChild(flag);
+  }
+  item.appendChild(actions);
   return item;
 }
 
