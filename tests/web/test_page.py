@@ -425,6 +425,12 @@ def _contrast(first: tuple[int, ...], second: tuple[int, ...]) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+def _css_rgb(fill: str) -> str:
+    """A ``#rrggbb`` colour as the browser's computed style writes it."""
+    red, green, blue = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({red}, {green}, {blue})"
+
+
 def _svg_fills(view: str, odds: list[list[float]], theme: str) -> dict[tuple[int, int], str]:
     """Each square's fill in minesweep.svg's picture of ``view`` with the heat map ``odds``."""
     import xml.etree.ElementTree as ElementTree
@@ -461,6 +467,19 @@ def test_the_overlay_paints_the_svg_heat_map_in_both_skins(tmp_path: Path) -> No
         for skin, switch in skins.items():
             switch()
             expected = _svg_fills("\n".join(lines), odds, skin.split(",")[0])
+            # A media change reaches the page's listener a moment later: wait for the
+            # repaint on one square before reading them all (a wrong skin still fails,
+            # by the timeout, or below).
+            probe_row, probe_col = next(
+                (r, c) for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "#"
+            )
+            probe = expected[probe_row, probe_col]
+            page.wait_for_function(
+                """([row, col, rgb]) => getComputedStyle(document.querySelector(
+                    `.cell[data-row="${row}"][data-col="${col}"]`)).backgroundColor === rgb""",
+                arg=[probe_row, probe_col, _css_rgb(probe)],
+                timeout=10_000,
+            )
             shown = page.eval_on_selector_all(
                 ".cell",
                 """cells => cells.filter(c => c.querySelector('.p')).map(c => [
