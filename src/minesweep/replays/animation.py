@@ -1,4 +1,4 @@
-"""A replay as an animation: the board after every event that changed what it shows, as a GIF.
+"""A replay as an animation: the board after every event that changed what it shows.
 
 :func:`frames` plans the animation without any imaging library: one
 :class:`Frame` an event that changed what a player sees (an opening, a chord,
@@ -12,12 +12,14 @@ GIF times are in hundredths of a second: the frames' ends are
 rounded on the replay's clock, so that the rounding does not add up, and each
 frame lasts at least :data:`MIN_FRAME_MS` (browsers slow down shorter ones).
 
-:func:`gif` draws the frames with Pillow (the ``pictures`` extra:
+:func:`animation` draws the frames with Pillow (the ``pictures`` extra:
 ``pip install 'minesweep[pictures]'``): rectangles with bevelled edges for
 hidden squares, numbers in the classic colours, flags and mines as simple
-shapes, on one fixed palette, written with ``optimize=True`` so that each
-frame stores only the rectangle that changed. Pillow is imported inside
-:func:`gif` only: neither the core nor ``import minesweep.replays`` loads it.
+shapes, on one fixed palette. It then writes them as a GIF (:func:`gif`),
+an animated PNG or a lossless animated WebP (:data:`FORMATS`): one plan, one
+drawing, three writers, so that the three show the same pixels for the same
+times. Pillow is imported inside :func:`animation` only: neither the core nor
+``import minesweep.replays`` loads it.
 
 Pressed squares are the mouse machine's (:func:`.clicks.analyse_with_buttons`,
 asked for only here): a left button held presses the hidden square under the
