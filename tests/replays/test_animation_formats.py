@@ -12,7 +12,7 @@ import pytest
 from minesweep.cli import _replay
 from minesweep.errors import SettingsError
 from minesweep.replays import read
-from minesweep.replays.animation import FORMATS, animation, frames, gif
+from minesweep.replays.animation import FORMATS, AnimationFormat, animation, frames, gif
 from minesweep.replays.model import Replay
 
 from ..cli.runner import run
@@ -35,7 +35,7 @@ def expert() -> Replay:
 @pytest.fixture(scope="module")
 def expert_frames(expert: Replay) -> dict[str, tuple[list[int], np.ndarray[Any, Any]]]:
     """Each format's decoded durations and last frame (RGB), for the expert EVF."""
-    decoded = {}
+    decoded: dict[str, tuple[list[int], np.ndarray[Any, Any]]] = {}
     for form in FORMATS:
         with Image.open(io.BytesIO(animation(expert, form, size=SIZE))) as image:
             assert image.format == DECODED_AS[form]
@@ -83,10 +83,10 @@ def test_the_last_frame_is_the_final_board_pixel_for_pixel(
 
 
 @pytest.mark.parametrize("form", ["apng", "webp"])
-def test_every_frame_is_the_gifs_frame(form: str) -> None:
+def test_every_frame_is_the_gifs_frame(form: AnimationFormat) -> None:
     replay = read(SMALL)
     expected = rgb_frames(gif(replay, size=SIZE, speed=3))
-    found = rgb_frames(animation(replay, form, size=SIZE, speed=3))  # type: ignore[arg-type]
+    found = rgb_frames(animation(replay, form, size=SIZE, speed=3))
     assert len(found) == len(expected) == len(frames(replay, speed=3))
     for n, (mine, theirs) in enumerate(zip(found, expected, strict=True)):
         assert np.array_equal(mine, theirs), n
