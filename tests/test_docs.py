@@ -236,7 +236,7 @@ def test_the_built_guides_show_the_pictures(built: tuple[Path, str]) -> None:
     [
         ("svg", ["board", "Mark", "percent_label"]),
         ("replays/timeline", ["timeline"]),
-        ("replays/animation", ["frames", "gif", "save_gif"]),
+        ("replays/animation", ["frames", "animation", "gif", "save_animation", "save_gif"]),
         ("replays/drawing", ["picture", "guess_pictures"]),
     ],
 )

@@ -178,6 +178,49 @@ def test_no_text_is_wider_than_its_square(size: int) -> None:
         assert left + width <= (x // size + 1) * size
 
 
+def wcag_contrast(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two ``#rrggbb`` colours, from the standard's formulas."""
+
+    def luminance(colour: str) -> float:
+        values = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        # WCAG 2.0's own threshold (0.03928); sRGB's 0.04045 gives the same for 8-bit channels.
+        r, g, b = (v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in values)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+#: Certain squares, the heat map's stops and the points between, and a fine grid.
+CONTRAST_CHANCES = sorted({0.0, 1.0, 0.25, 0.5, 0.75, 0.004, 0.996, *np.linspace(0, 1, 401)})
+
+
+@pytest.mark.parametrize("theme", sorted(svg.THEMES))
+def test_every_percentage_reads_on_its_square_in_every_theme(theme: str) -> None:
+    chances = np.array(CONTRAST_CHANCES).reshape(1, -1)
+    view = np.full(chances.shape, int(Glyph.HIDDEN))
+    root = parse(svg.board(view, probabilities=chances, theme=theme))
+    fills = {int(r.get("data-col", "")): r.get("fill", "") for r in squares(root)}
+    written = texts(root, "percent")
+    assert len(written) == chances.size
+    for text in written:
+        _, col = square_at(text, 24)
+        fill, ink = fills[col], text.get("fill", "")
+        contrast = wcag_contrast(ink, fill)
+        # AA for normal text, and the better of black and white: no other choice reads more.
+        assert contrast >= 4.5, (theme, CONTRAST_CHANCES[col], ink, fill, round(contrast, 2))
+        assert ink in ("#000000", "#ffffff")
+        assert contrast >= max(wcag_contrast(c, fill) for c in ("#000000", "#ffffff"))
+
+
+def test_the_dark_middle_of_the_heat_map_is_written_in_black() -> None:
+    # White on the dark theme's middle colour reads at 2.88:1 only: the case this guards.
+    middle = svg.THEMES["dark"].heat[1]
+    assert wcag_contrast("#ffffff", middle) < 4.5
+    root = parse(svg.board([[int(Glyph.HIDDEN)]], probabilities=[[0.5]], theme="dark"))
+    assert [t.get("fill") for t in texts(root, "percent")] == ["#000000"]
+
+
 def test_percentages_are_written_at_the_default_size_and_left_out_when_too_small() -> None:
     chances = np.array([[1.0]])
     assert [t.text for t in texts(parse(svg.board([[9]], probabilities=chances)), "percent")] == [

@@ -89,10 +89,9 @@ class Theme:
     mine: str
     flag: str
     exploded: str
-    #: The heat map from a safe square to a mine, through the middle colour,
-    #: and the colour of its percentages.
+    #: The heat map from a safe square to a mine, through the middle colour.
+    #: Its percentages are black or white, whichever reads on the square's colour.
     heat: tuple[str, str, str]
-    heat_text: str
     #: The marks' colours by kind, and the cursor's.
     marks: Mapping[str, str]
     cursor: str
@@ -124,7 +123,6 @@ THEMES: Final[Mapping[str, Theme]] = MappingProxyType(
             flag="#ff0000",
             exploded="#ff0000",
             heat=("#4caf50", "#ffeb3b", "#f44336"),
-            heat_text="#000000",
             marks=MappingProxyType(
                 {"hint": "#ff8c00", "click": "#0000ff", "safe": "#008000", "mine": "#c00000"}
             ),
@@ -152,7 +150,6 @@ THEMES: Final[Mapping[str, Theme]] = MappingProxyType(
             flag="#ff5252",
             exploded="#b71c1c",
             heat=("#2e7d32", "#9e9d24", "#c62828"),
-            heat_text="#ffffff",
             marks=MappingProxyType(
                 {"hint": "#ffb74d", "click": "#64b5f6", "safe": "#81c784", "mine": "#ef5350"}
             ),
@@ -485,16 +482,7 @@ def _square(
         out.append(_cross(x, y, size, colours.flag, "wrong"))
     if percent is not None:
         label, font = percent
-        out.append(
-            _text(
-                label,
-                centre_x,
-                centre_y,
-                font,
-                colours.heat_text,
-                kind="percent",
-            )
-        )
+        out.append(_text(label, centre_x, centre_y, font, _readable_on(fill), kind="percent"))
     return out
 
 
@@ -593,6 +581,19 @@ def _heat_colour(chance: float, stops: tuple[str, str, str]) -> str:
     start, end = _rgb(low), _rgb(high)
     mixed = (round(a + (b - a) * share) for a, b in zip(start, end, strict=True))
     return "#" + "".join(f"{channel:02x}" for channel in mixed)
+
+
+def _readable_on(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (WCAG 2's ratio).
+
+    No one colour reads on a whole heat map (white on the dark theme's middle is 2.88:1);
+    the better of the two is 4.58:1 or more on any colour, above AA's 4.5:1, and the web
+    page's overlay chooses the same way (drawing.js's readableOn).
+    """
+    channels = [c / 255 for c in _rgb(background)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

@@ -80,6 +80,6 @@ def test_replay_timeline_with_another_picture_is_refused_on_one_line(
     assert status == 2
     assert out == ""
     assert err.count("\n") == 1
-    assert "--timeline writes one picture: give it without --gif or --svg" in err
+    assert "--timeline writes one picture: give it without --gif, --apng, --webp or --svg" in err
     # Nothing was written: neither the timeline nor the other picture.
     assert list(tmp_path.iterdir()) == []

@@ -201,7 +201,8 @@ examples:
       the verdicts, and a picture of every guess: the heat map before it,
       the click and the best alternative marked (guesses/click-0042.svg)
   minesweep replay game.evf --gif game.gif --speed 2
-      the game as an animation, twice as fast (needs minesweep[pictures])
+      the game as an animation, twice as fast (needs minesweep[pictures]);
+      --apng game.png and --webp game.webp write the same as APNG or WebP
   minesweep replay game.evf --timeline timeline.svg
       3BV solved against time, each guess marked with its chance, and the luck
 
@@ -268,6 +269,19 @@ def _add_replay(commands: _Commands) -> None:
         ),
     )
     replay.add_argument(
+        "--apng",
+        metavar="OUT.png",
+        help="as --gif, written as an animated PNG (the same frames and times)",
+    )
+    replay.add_argument(
+        "--webp",
+        metavar="OUT.webp",
+        help=(
+            "as --gif, written as a lossless animated WebP (the same frames and times; "
+            "needs Pillow built with WebP, as its wheels are)"
+        ),
+    )
+    replay.add_argument(
         "--svg",
         metavar="DIR",
         help=(
@@ -290,7 +304,7 @@ def _add_replay(commands: _Commands) -> None:
         type=factor,
         default=1.0,
         metavar="FACTOR",
-        help="with --gif: play this many times as fast (default 1)",
+        help="with --gif, --apng or --webp: play this many times as fast (default 1)",
     )
     _add_where(replay, "local processes to read on (default 1)", "read")
     replay.add_argument(

@@ -36,12 +36,17 @@ from ._args import EXIT_USAGE, interrupted
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
+    from ..replays.animation import AnimationFormat
+
 __all__ = ["replay", "replay_files"]
 
 # The most files a worker reads in one go: enough to hide the cost of
 # sending them, few enough that the first rows come soon (a chunk's rows are
 # printed only once all of it is read).
 _CHUNK = 16
+#: The options that write the game as an animation, each named by its format
+#: (animation.FORMATS, which the CLI does not import until one is given).
+_ANIMATIONS: tuple[AnimationFormat, ...] = ("gif", "apng", "webp")
 
 #: A file named on the command line or found in a folder, and why it cannot
 #: be read (None for a file to read).
@@ -292,11 +297,16 @@ def replay(arguments: argparse.Namespace) -> None:
     """Print each file's rows as it is read; Ctrl-C ends it with one line and status 130."""
     from ..interrupts import sigint_caught
 
-    if arguments.timeline is not None and (arguments.gif is not None or arguments.svg is not None):
-        # Each of the three writes its own picture: which one was meant is not ours to guess.
-        raise SettingsError("--timeline writes one picture: give it without --gif or --svg")
-    if arguments.gif is not None:
-        _gif(arguments)
+    animations = [flag for flag in _ANIMATIONS if getattr(arguments, flag) is not None]
+    if arguments.timeline is not None and (animations or arguments.svg is not None):
+        # Each of them writes its own picture: which one was meant is not ours to guess.
+        raise SettingsError(
+            "--timeline writes one picture: give it without --gif, --apng, --webp or --svg"
+        )
+    if len(animations) > 1:
+        raise SettingsError("--gif, --apng and --webp write one animation: give one of them")
+    if animations:
+        _animation(arguments, animations[0])
         return
     if arguments.svg is not None:
         _guess_pictures(arguments)
@@ -334,30 +344,36 @@ def replay(arguments: argparse.Namespace) -> None:
         raise SystemExit(EXIT_USAGE)
 
 
-def _gif(arguments: argparse.Namespace) -> None:
-    """``--gif OUT``: one replay's game as an animated GIF; Pillow is the one extra it needs."""
+def _animation(arguments: argparse.Namespace, form: AnimationFormat) -> None:
+    """``--gif``/``--apng``/``--webp OUT``: one replay's game animated; Pillow is the one extra."""
     from ..replays import read
 
-    if len(arguments.files) != 1 or arguments.clicks or arguments.format != "text":
-        raise SettingsError("--gif takes one replay file, without --clicks or --format")
+    flag = f"--{form}"
+    if (
+        len(arguments.files) != 1
+        or arguments.clicks
+        or arguments.format != "text"
+        or arguments.svg is not None
+    ):
+        raise SettingsError(f"{flag} takes one replay file, without --clicks, --format or --svg")
     try:
         import PIL  # noqa: F401  (the pictures extra: said on one line when it is missing)
     except ImportError:
         sys.stderr.write(
-            "minesweep replay: --gif needs Pillow: pip install 'minesweep[pictures]'\n"
+            f"minesweep replay: {flag} needs Pillow: pip install 'minesweep[pictures]'\n"
         )
         raise SystemExit(EXIT_USAGE) from None
-    from ..replays.animation import DEFAULT_CAP, frames, save_gif
+    from ..replays.animation import DEFAULT_CAP, frames, save_animation
 
-    path = arguments.files[0]
+    path, out = arguments.files[0], getattr(arguments, form)
     try:
         replay = read(path, name=path)
-        written = save_gif(replay, arguments.gif, speed=arguments.speed)
+        written = save_animation(replay, out, form, speed=arguments.speed)
     except OSError as error:
         raise SettingsError(f"{error.filename or path}: {error.strerror or error}") from None
-    sys.stderr.write(f"wrote {arguments.gif} ({written:,} bytes)\n")
-    # Where a pause was cut the GIF is not timed like the game, and the issue asks that
-    # it say so. Planning again costs a twentieth of drawing (0.13 s of 2.7 s, expert EVF).
+    sys.stderr.write(f"wrote {out} ({written:,} bytes)\n")
+    # Where a pause was cut the animation is not timed like the game, and the issue asks
+    # that it say so. Planning again costs a twentieth of drawing (0.13 s of 2.7 s, expert EVF).
     cuts = [frame.cut for frame in frames(replay, speed=arguments.speed) if frame.cut > 0]
     if cuts:
         at_speed = f", shown as {DEFAULT_CAP / arguments.speed:g} s at --speed {arguments.speed:g}"
@@ -375,8 +391,8 @@ def _guess_pictures(arguments: argparse.Namespace) -> None:
     from ..replays.verdict import judge_clicks
 
     one_file = len(arguments.files) == 1 and not Path(arguments.files[0]).is_dir()
-    if not one_file or not arguments.clicks or arguments.gif is not None:
-        raise SettingsError("--svg takes one replay file, with --clicks (and without --gif)")
+    if not one_file or not arguments.clicks:
+        raise SettingsError("--svg takes one replay file, with --clicks")
     path = arguments.files[0]
     folder = Path(arguments.svg)
     try:

@@ -1,4 +1,4 @@
-"""A replay as an animation: the board after every event that changed what it shows, as a GIF.
+"""A replay as an animation: the board after every event that changed what it shows.
 
 :func:`frames` plans the animation without any imaging library: one
 :class:`Frame` an event that changed what a player sees (an opening, a chord,
@@ -12,12 +12,14 @@ GIF times are in hundredths of a second: the frames' ends are
 rounded on the replay's clock, so that the rounding does not add up, and each
 frame lasts at least :data:`MIN_FRAME_MS` (browsers slow down shorter ones).
 
-:func:`gif` draws the frames with Pillow (the ``pictures`` extra:
+:func:`animation` draws the frames with Pillow (the ``pictures`` extra:
 ``pip install 'minesweep[pictures]'``): rectangles with bevelled edges for
 hidden squares, numbers in the classic colours, flags and mines as simple
-shapes, on one fixed palette, written with ``optimize=True`` so that each
-frame stores only the rectangle that changed. Pillow is imported inside
-:func:`gif` only: neither the core nor ``import minesweep.replays`` loads it.
+shapes, on one fixed palette. It then writes them as a GIF (:func:`gif`),
+an animated PNG or a lossless animated WebP (:data:`FORMATS`): one plan, one
+drawing, three writers, so that the three show the same pixels for the same
+times. Pillow is imported inside :func:`animation` only: neither the core nor
+``import minesweep.replays`` loads it.
 
 Pressed squares are the mouse machine's (:func:`.clicks.analyse_with_buttons`,
 asked for only here): a left button held presses the hidden square under the
@@ -29,8 +31,10 @@ when the pressed squares change; a move alone does not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 import numpy as np
 
@@ -46,11 +50,15 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_CAP",
     "FINAL_HOLD_MS",
+    "FORMATS",
     "MIN_FRAME_MS",
     "NUMBER_COLOURS",
+    "AnimationFormat",
     "Frame",
+    "animation",
     "frames",
     "gif",
+    "save_animation",
     "save_gif",
 ]
 
@@ -60,6 +68,22 @@ DEFAULT_CAP = 2.0
 FINAL_HOLD_MS = 3000
 #: The shortest frame: browsers show frames under 20 ms for 100 ms.
 MIN_FRAME_MS = 20
+
+#: The files an animation is written as: GIF, animated PNG, animated WebP.
+AnimationFormat = Literal["gif", "apng", "webp"]
+FORMATS: Final[tuple[AnimationFormat, ...]] = get_args(AnimationFormat)
+#: Pillow's options for each format. The GIF stores in each frame only the
+#: rectangle that changed (``optimize``, kept under ``disposal=1``); Pillow's APNG
+#: writer does so by itself. The WebP is lossless, so that every format shows
+#: the very pixels drawn, and its frames' times are milliseconds, as APNG's are
+#: (GIF's are hundredths, which :func:`frames` already rounds to).
+_WRITERS: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
+    {
+        "gif": MappingProxyType({"format": "GIF", "optimize": True, "disposal": 1}),
+        "apng": MappingProxyType({"format": "PNG"}),
+        "webp": MappingProxyType({"format": "WEBP", "lossless": True}),
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +245,52 @@ _NUMBER_INDEX = (0, 5, 6, _RED, 7, 8, 9, _BLACK, _DARK)
 NUMBER_COLOURS = tuple(_PALETTE[index] for index in _NUMBER_INDEX)
 
 
+def animation(
+    replay: Replay,
+    form: AnimationFormat = "gif",
+    *,
+    speed: float = 1.0,
+    cap: float = DEFAULT_CAP,
+    size: int = 16,
+) -> bytes:
+    """``replay``'s animation as the bytes of a ``form`` file (see :data:`FORMATS`).
+
+    The frames are :func:`frames`, drawn with ``size``-pixel squares; each
+    format only writes them, so that all three show the same pictures for the
+    same times. Needs Pillow (``pip install 'minesweep[pictures]'``); without
+    it raises ``ModuleNotFoundError`` for ``PIL``. Raises
+    :class:`~minesweep.errors.SettingsError` for an unknown ``form``, and for
+    ``"webp"`` where Pillow was built without WebP.
+    """
+    import io
+
+    from PIL import features
+
+    if form not in FORMATS:
+        raise SettingsError(f"animation format must be one of {FORMATS!r}, got {form!r}")
+    # Pillow's wheels carry libwebp, but a Pillow built from source may not:
+    # said before any drawing, in words a user can act on.
+    if form == "webp" and not features.check("webp"):
+        raise SettingsError(
+            "WebP needs Pillow built with libwebp, and this one is not: write a GIF or an APNG"
+        )
+    if isinstance(size, bool) or not isinstance(size, int) or size < 8:
+        raise SettingsError(f"size must be an int of at least 8 pixels, got {size!r}")
+    plan = frames(replay, speed=speed, cap=cap)
+    images = _draw(replay, plan, size)
+    durations = [frame.duration_ms for frame in plan]
+    out = io.BytesIO()
+    images[0].save(
+        out,
+        save_all=True,
+        append_images=images[1:],
+        duration=durations,
+        loop=0,
+        **_WRITERS[form],
+    )
+    return out.getvalue()
+
+
 def gif(
     replay: Replay,
     *,
@@ -228,18 +298,42 @@ def gif(
     cap: float = DEFAULT_CAP,
     size: int = 16,
 ) -> bytes:
-    """``replay``'s animation as GIF bytes: :func:`frames`, drawn with ``size``-pixel squares.
+    """``replay``'s animation as GIF bytes: :func:`animation` with ``form="gif"``."""
+    return animation(replay, "gif", speed=speed, cap=cap, size=size)
 
-    Needs Pillow (``pip install 'minesweep[pictures]'``); without it raises
-    ``ModuleNotFoundError`` for ``PIL``.
-    """
-    import io
 
+def save_animation(
+    replay: Replay,
+    path: str | Path,
+    form: AnimationFormat = "gif",
+    *,
+    speed: float = 1.0,
+    cap: float = DEFAULT_CAP,
+    size: int = 16,
+) -> int:
+    """Write :func:`animation` to ``path``; return its size in bytes."""
+    data = animation(replay, form, speed=speed, cap=cap, size=size)
+    with open(path, "wb") as file:
+        file.write(data)
+    return len(data)
+
+
+def save_gif(
+    replay: Replay,
+    path: str | Path,
+    *,
+    speed: float = 1.0,
+    cap: float = DEFAULT_CAP,
+    size: int = 16,
+) -> int:
+    """Write :func:`gif` to ``path``; return its size in bytes."""
+    return save_animation(replay, path, "gif", speed=speed, cap=cap, size=size)
+
+
+def _draw(replay: Replay, plan: list[Frame], size: int) -> list[Any]:
+    """The Pillow images of ``plan``'s frames, ``size`` pixels a square, on :data:`_PALETTE`."""
     from PIL import Image, ImageDraw, ImageFont
 
-    if isinstance(size, bool) or not isinstance(size, int) or size < 8:
-        raise SettingsError(f"size must be an int of at least 8 pixels, got {size!r}")
-    plan = frames(replay, speed=speed, cap=cap)
     rows, cols = replay.field.shape
     analysis_stats = replay_stats(replay)
     caption_height = size + 4
@@ -285,33 +379,7 @@ def gif(
         if frame.x >= 0 and not final:
             _cursor(draw, frame.x * size / replay.cell_px, frame.y * size / replay.cell_px, size)
         images.append(image)
-    out = io.BytesIO()
-    images[0].save(
-        out,
-        format="GIF",
-        save_all=True,
-        append_images=images[1:],
-        duration=[frame.duration_ms for frame in plan],
-        loop=0,
-        optimize=True,
-        disposal=1,
-    )
-    return out.getvalue()
-
-
-def save_gif(
-    replay: Replay,
-    path: str | Path,
-    *,
-    speed: float = 1.0,
-    cap: float = DEFAULT_CAP,
-    size: int = 16,
-) -> int:
-    """Write :func:`gif` to ``path``; return its size in bytes."""
-    data = gif(replay, speed=speed, cap=cap, size=size)
-    with open(path, "wb") as file:
-        file.write(data)
-    return len(data)
+    return images
 
 
 def _font(image_font: Any, pixels: int) -> Any:
