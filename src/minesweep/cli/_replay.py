@@ -448,8 +448,15 @@ def _outcomes(listed: list[Entry], arguments: argparse.Namespace) -> Iterator[Ou
         return
     count = min(arguments.workers or 1, os.cpu_count() or 1)
     if count <= 1 or len(listed) <= 1:
-        for entry in listed:
-            yield _outcome(entry, clicks)
+        from ..interrupts import sigint_polled
+
+        # Ctrl-C is raised between two files, never inside a compiled kernel's
+        # return (see sigint_polled): at most one file later.
+        with sigint_polled() as check:
+            for entry in listed:
+                outcome = _outcome(entry, clicks)
+                check()
+                yield outcome
         return
     yield from _on_processes(listed, count, clicks)
 
