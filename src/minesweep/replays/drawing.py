@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from .. import svg
 from ..squares import GLYPH_HIDDEN, square_tag
 from .clicks import analyse_clicks, replay_game
 from .model import Replay, draw_with
@@ -43,6 +42,11 @@ def picture(replay: Replay, *, size: int = 24, theme: str = "classic") -> str:
     mines shown and wrong flags marked after a loss, every mine flagged after
     a win. ``size`` and ``theme`` are :func:`minesweep.svg.board`'s.
     """
+    # Here, not at the top: every replay command imports this module, and
+    # the drawing (with its XML escaping) is 20-30 ms a process would pay
+    # for nothing unless it draws.
+    from .. import svg
+
     clicks = analyse_clicks(replay)
     stats = replay_stats(replay, clicks=clicks)
     view = replay_game(replay, clicks).glyphs()
@@ -85,6 +89,7 @@ def guess_pictures(
     alternative. ``table`` is :func:`.verdict.judge_clicks` of the replay, if
     already made.
     """
+    from .. import svg
     from ..solver import AnalysisBudgetError, analyze
     from .verdict import judge_clicks
 
