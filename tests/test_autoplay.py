@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import multiprocessing
 import signal
@@ -221,45 +220,39 @@ def _ctrl_c() -> None:
 def test_ctrl_c_in_one_process_keeps_the_games_played_so_far(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _interrupting(monkeypatch, 7, _ctrl_c)
+    played = _interrupting(monkeypatch, 7, _ctrl_c)
     config = PlayConfig.preset("beginner")
     with pytest.raises(PlayInterrupted) as caught:
         play_games(config, range(20), workers=1, chunk=5)
-    # The games of the chunk it stopped in are kept, in the order of their seeds.
-    assert [record.seed for record in caught.value.records] == list(range(7))
+    # The game in play when it came is played out and kept with those of the
+    # chunk it stopped in, in the order of their seeds; no later game starts.
+    assert [record.seed for record in caught.value.records] == list(range(8))
+    assert played == list(range(8))
     assert caught.value.total == 20
     assert isinstance(caught.value, KeyboardInterrupt)
-    assert str(caught.value) == "interrupted after 7 of 20 games"
+    assert str(caught.value) == "interrupted after 8 of 20 games"
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_an_interrupt_that_native_code_turned_into_another_error_is_still_one(
+def test_a_ctrl_c_is_never_raised_inside_the_game_in_play(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # numba, calling back into Python while it loads its cache, reports a
-    # KeyboardInterrupt raised there as a SystemError.
-    def wrapped() -> None:
+    # Raised inside native code, an interrupt was turned into a SystemError
+    # (numba calling back into Python as it loads its cache) or crashed the
+    # process (numba boxing a kernel's results): it waits for the game's end.
+    raised: list[BaseException] = []
+
+    def inside() -> None:
         try:
             _ctrl_c()
-        except KeyboardInterrupt as error:
-            raise SystemError("returned a result with an exception set") from error
+        except BaseException as error:
+            raised.append(error)
+            raise
 
-    _interrupting(monkeypatch, 3, wrapped)
+    _interrupting(monkeypatch, 3, inside)
     with pytest.raises(PlayInterrupted) as caught:
         play_games(PlayConfig.preset("beginner"), range(10), workers=1)
-    assert [record.seed for record in caught.value.records] == [0, 1, 2]
-
-
-def test_an_interrupt_that_native_code_swallowed_stops_after_the_game(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def swallowed() -> None:
-        with contextlib.suppress(KeyboardInterrupt):
-            _ctrl_c()
-
-    _interrupting(monkeypatch, 3, swallowed)
-    with pytest.raises(PlayInterrupted) as caught:
-        play_games(PlayConfig.preset("beginner"), range(10), workers=1)
+    assert raised == []
     assert [record.seed for record in caught.value.records] == [0, 1, 2, 3]
 
 
@@ -268,12 +261,13 @@ def test_a_second_ctrl_c_does_not_break_off_the_first(monkeypatch: pytest.Monkey
         try:
             _ctrl_c()
         finally:
-            _ctrl_c()  # while the first unwinds: ignored
+            _ctrl_c()  # a second one before the game's end: still one interrupt
 
-    _interrupting(monkeypatch, 2, twice)
+    played = _interrupting(monkeypatch, 2, twice)
     with pytest.raises(PlayInterrupted) as caught:
         play_games(PlayConfig.preset("beginner"), range(10), workers=1)
-    assert len(caught.value.records) == 2
+    assert [record.seed for record in caught.value.records] == [0, 1, 2]
+    assert played == [0, 1, 2]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 

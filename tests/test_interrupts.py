@@ -43,3 +43,21 @@ def test_an_ignored_ctrl_c_stays_ignored() -> None:
             check()
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_program_s_own_handler_is_left_alone() -> None:
+    told: list[int] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        told.append(signum)
+
+    before = signal.signal(signal.SIGINT, handler)
+    try:
+        with sigint_polled() as check:
+            assert signal.getsignal(signal.SIGINT) is handler
+            os.kill(os.getpid(), signal.SIGINT)
+            check()  # the program's handler had it: nothing to raise here
+        assert signal.getsignal(signal.SIGINT) is handler
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert told == [signal.SIGINT]

@@ -11,9 +11,10 @@ square, as the game would, and to tell whether a guess hit a mine.
 The same seed always plays the same game, so runs split over processes, or
 over a Dask cluster, give exactly the results of one local run.
 
-Ctrl-C (SIGINT) stops a run at once, wherever it plays: the worker processes
-ignore SIGINT and are ended by the process that started them, a Dask run's
-futures are cancelled, and :func:`play_games` raises :class:`PlayInterrupted`
+Ctrl-C (SIGINT) stops a run wherever it plays: in this process at the end
+of the game in play (kept), while worker processes ignore SIGINT and are
+ended at once by the process that started them, and a Dask run's futures
+are cancelled; then :func:`play_games` raises :class:`PlayInterrupted`
 (a KeyboardInterrupt) with the games played so far.
 """
 
@@ -40,6 +41,7 @@ from .interrupts import (
     ignore_sigint,
     sigint_blocked,
     sigint_caught,
+    sigint_polled,
     stop_workers,
 )
 from .presets import Preset, first_click_rule
@@ -294,13 +296,17 @@ def play_games(
             elif workers > 1:
                 _play_on_processes(config, chunks, workers, collect)
             else:
-                for part in chunks:
-                    for seed in part:
-                        playing.append(play_game(config, seed))
-                        _check(interrupted)
-                    batch = playing[:]
-                    playing.clear()
-                    collect(batch)
+                # Ctrl-C is held to the end of the game in play, which is kept:
+                # raised while numba boxes a kernel's results, it can crash the
+                # process (see sigint_polled).
+                with sigint_polled() as check:
+                    for part in chunks:
+                        for seed in part:
+                            playing.append(play_game(config, seed))
+                            check()
+                        batch = playing[:]
+                        playing.clear()
+                        collect(batch)
         except BaseException as error:
             # Whatever the interrupt became on its way up: native code that
             # Python calls back (numba loading its cache) can turn it into a

@@ -50,24 +50,30 @@ def sigint_caught() -> Iterator[Callable[[], bool]]:
     Only in the main thread, and only in place of Python's own handler: a
     program's handler of its own is left as it is.
     """
-    caught = False
-
-    def on_sigint(signum: int, frame: object) -> None:
-        nonlocal caught
-        if not caught:  # a second Ctrl-C would break off the cleanup the first started
-            caught = True
-            raise Interrupt
-
+    on_sigint = _RaiseOnce()
     ours = (
         threading.current_thread() is threading.main_thread()
         and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     )
     before = signal.signal(signal.SIGINT, on_sigint) if ours else None
     try:
-        yield lambda: caught
+        yield lambda: on_sigint.caught
     finally:
         if ours:
             signal.signal(signal.SIGINT, before)
+
+
+class _RaiseOnce:
+    """:func:`sigint_caught`'s handler, a class of its own so that :func:`sigint_polled`
+    knows it from a program's handler, which it must leave alone."""
+
+    def __init__(self) -> None:
+        self.caught = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if not self.caught:  # a second Ctrl-C would break off the cleanup the first started
+            self.caught = True
+            raise Interrupt
 
 
 @contextlib.contextmanager
@@ -80,9 +86,10 @@ def sigint_polled() -> Iterator[Callable[[], None]]:
     "object refcount" fatal error: numba 0.6x, seen in about one run in six of
     ``minesweep replay`` stopped on a folder). Held until the step is done, the
     interrupt is raised in plain Python instead. Only in the main thread, and
-    in place of whatever handler raises there now (Python's own, or
-    :func:`sigint_caught`'s around it), which is back when the block ends; a
-    Ctrl-C that is ignored stays ignored.
+    only in place of Python's own handler or :func:`sigint_caught`'s around
+    it, which is back when the block ends: a program's handler of its own is
+    left as it is (``play_games`` is a library call), and a Ctrl-C that is
+    ignored stays ignored.
     """
     caught = False
 
@@ -96,8 +103,9 @@ def sigint_polled() -> Iterator[Callable[[], None]]:
             caught = False  # raised once: the cleanup it starts is not broken off
             raise Interrupt
 
-    ours = threading.current_thread() is threading.main_thread() and callable(
-        signal.getsignal(signal.SIGINT)
+    now = signal.getsignal(signal.SIGINT)
+    ours = threading.current_thread() is threading.main_thread() and (
+        now is signal.default_int_handler or isinstance(now, _RaiseOnce)
     )
     before = signal.signal(signal.SIGINT, on_sigint) if ours else None
     try:

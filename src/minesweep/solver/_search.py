@@ -102,7 +102,6 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
     number = np.zeros(depth, np.int64)  # the next number of its split
     won = np.zeros(depth)
     left = np.zeros(depth, np.int64)  # layouts of its split not yet searched
-    beat = np.zeros(depth)
     best_chance = np.zeros(depth)
     best_square = np.full(depth, -1, np.int64)
     free = np.zeros(depth, np.bool_)
@@ -311,8 +310,7 @@ def _search(shown, key_a, key_b, limit):  # pragma: no cover - compiled
             number[d] = 0
             won[d] = 0.0
             left[d] = total - tally[d, OUTCOME_MINE]
-            beat[d] = -1.0 if free[d] else best_chance[d]
-            level[d] = max(beat[d] + 1e-12, below[d])
+            level[d] = max((-1.0 if free[d] else best_chance[d]) + 1e-12, below[d])
             state = _SPLIT
             if level[d] > 0.0:
                 # What the parts searched before may win at most: a move
