@@ -78,6 +78,10 @@ def test_the_compiled_analysis_is_the_analysis_to_the_bit(game: Game) -> None:
         {"lookahead": True, "dead_last": False, "lookahead_cut": 0.5},
         # and with few candidates and a short search for a living square.
         {"lookahead": True, "long_term": True, "lookahead_candidates": 3, "living_search": 2},
+        # The plain choice's window weighed by progress (Tu's PSEQ tie-break),
+        {"progress_candidates": 10},
+        # on exact ties only, few of them, dead squares allowed.
+        {"progress_candidates": 3, "tolerance": 1e-9, "dead_last": False},
     ],
 )
 def test_a_compiled_game_is_the_python_game(

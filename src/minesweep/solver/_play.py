@@ -47,6 +47,7 @@ from ._endgame import endgame_square, isolated_square
 from ._guesses import forced_square, plain_square
 from ._lookahead import fifty_or_safe, weighed_square, what_if
 from ._plain import plain_analysis
+from ._progress import progress_square, window
 from .counting import COUNTING_METHODS, CountingMethods, plain_width
 from .errors import MAX_COEFFICIENTS
 from .guess import PolicyConfig
@@ -94,6 +95,7 @@ class Knobs(NamedTuple):
     block_missing: int
     structure_floor: float
     states: int
+    progress: int
     #: log(k!) for k up to the board's squares (:func:`.whatif.log_factorials`).
     log_factorial: npt.NDArray[np.float64]
 
@@ -125,6 +127,7 @@ def knobs(policy: PolicyConfig, squares: int, methods: CountingMethods = COUNTIN
         policy.block_missing,
         policy.structure_floor,
         DEFAULT_STATES,
+        policy.progress_candidates,
         log_factorials(squares),
     )
 
@@ -135,7 +138,7 @@ def play_plain(  # pragma: no cover - compiled
     endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
     max_coefficients, tiny, plain_components, lookahead, cut, interior_count, most, dead_last,
     living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
-    states, log_factorial,
+    states, progress, log_factorial,
 ):  # fmt: skip
     """Play on from ``state`` with the policy: ``(outcome, guesses made)``.
 
@@ -195,6 +198,14 @@ def play_plain(  # pragma: no cover - compiled
             )  # fmt: skip
         if guess < 0:
             guess = plain_square(probability, tolerance, opening_weight)
+            if not lookahead and progress > 0 and guess >= 0:
+                found = window(probability, tolerance, opening_weight, guess, progress)
+                if found.shape[0] > 1:
+                    guess = _progressed(
+                        view, probability, mine, w_start, layouts, component_start,
+                        component_groups, group_start, group_cells, rest, interior, total,
+                        found, dead_last, states, log_factorial,
+                    )  # fmt: skip
         guesses += 1
         if mines[guess // cols, guess % cols]:
             return LOST, guesses
@@ -236,12 +247,31 @@ def _looked_ahead(  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
+def _progressed(  # pragma: no cover - compiled
+    view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
+    group_cells, rest, interior, total, found, dead_last, states, log_factorial,
+):  # fmt: skip
+    """The plain choice's window ``found`` ordered by progress (:func:`._progress.progress_square`),
+    on what-if tables made from the analysis's own arrays, as :func:`_looked_ahead` makes them."""
+    (
+        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
+        ids, e_start, e_mines, settled,
+    ) = rest  # fmt: skip
+    tables = what_if(
+        view, probability, mine, settled_mask, interior_mask, group_at, group_start, group_cells,
+        witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
+        ids, w_start, layouts, e_start, e_mines, total, settled, interior, log_factorial,
+    )  # fmt: skip
+    return progress_square(tables, found, dead_last, states)
+
+
+@kernel(cache=True, part="autoplay", nogil=True)
 def play_seed(  # pragma: no cover - compiled
     mines, numbers, state, first, rule, count, seed_lo, seed_hi, tolerance, opening_weight,
     endgame_log, endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
     max_coefficients, tiny, plain_components, lookahead, cut, interior_count, most, dead_last,
     living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
-    states, log_factorial,
+    states, progress, log_factorial,
 ):  # fmt: skip
     """A whole game of one seed: the field laid, the first click, :func:`play_plain`.
 
@@ -265,5 +295,5 @@ def play_seed(  # pragma: no cover - compiled
         tolerance, opening_weight, endgame_log, endgame_squares, endgame_layouts, isolated_log,
         isolated_layouts, nodes, wide, max_coefficients, tiny, plain_components, lookahead, cut,
         interior_count, most, dead_last, living_search, long_term, influence_weight, pair_missing,
-        block_missing, structure_floor, states, log_factorial,
+        block_missing, structure_floor, states, progress, log_factorial,
     )  # fmt: skip

@@ -86,6 +86,12 @@ class PolicyConfig:
     block_missing: int = 3
     #: and only structures whose least likely square has at least this chance.
     structure_floor: float = 0.02
+    #: Without the lookahead, weigh at most this many of the squares within
+    #: ``tolerance`` of the lowest risk (the plain choice first) by the chance
+    #: that each is safe and leaves some square certainly safe, then by the
+    #: entropy of the number it shows (Tu et al.'s PSEQ tie-break,
+    #: :mod:`._progress`); 0 keeps the plain choice.
+    progress_candidates: int = 0
 
     @classmethod
     def preset(cls, name: str) -> PolicyConfig:

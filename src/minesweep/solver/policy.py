@@ -107,7 +107,38 @@ def choose_guess(
     )
     if ask is not None:
         return _lookahead_guess(ask, analysis, own, config) or own
+    if config.progress_candidates > 0 and mines is not None:
+        return _progress_guess(analysis, own, square, config)
     return own
+
+
+def _progress_guess(analysis: Analysis, own: Guess, square: int, config: PolicyConfig) -> Guess:
+    """The plain choice's window weighed by progress (:func:`._progress.progress_square`)."""
+    from ._progress import progress_square, window
+    from .whatif import DEFAULT_STATES, Lookahead
+
+    found = entry(window)(
+        analysis.probability,
+        config.tolerance,
+        config.opening_weight,
+        square,
+        config.progress_candidates,
+    )
+    if len(found) < 2:
+        return own
+    tables = Lookahead(analysis).tables()
+    if tables is None:
+        return own  # an exact analysis: nothing cheap to weigh with
+    best = int(entry(progress_square)(tables, found, config.dead_last, DEFAULT_STATES))
+    if best == square:
+        return own
+    row, col = divmod(best, analysis.probability.shape[1])
+    return Guess(
+        row,
+        col,
+        float(analysis.probability[row, col]),
+        "about as safe as the safest, and likelier to leave a square certainly safe",
+    )
 
 
 def lookahead_guess(
