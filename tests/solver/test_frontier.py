@@ -7,10 +7,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from minesweep import Glyph
+from minesweep._jit import entry
 from minesweep.formats import parse_view
 from minesweep.solver import ContradictionError, analyze
+from minesweep.solver._frontier import _sort_small, _unique
 from minesweep.solver.frontier import Frontier, plan_groups
 from minesweep.squares import MAX_NUMBER
 
@@ -54,3 +58,13 @@ def test_a_long_frontier_is_planned_narrow() -> None:
     plan = plan_groups(frontier.groups, frontier.targets, frontier.components[0])
     assert max(plan.widths) <= 4
     assert sorted(map(id, plan.groups)) == sorted(map(id, frontier.groups))
+
+
+@given(st.lists(st.integers(-1, 40), max_size=40))
+def test_the_kernels_short_sort_and_unique_agree_with_numpy(values: list[int]) -> None:
+    # Short arrays sort by insertion, longer ones by numba's sort (the border is 16).
+    array = np.array(values, np.int64)
+    sorted_here = array.copy()
+    entry(_sort_small)(sorted_here)
+    assert sorted_here.tolist() == sorted(values)
+    assert entry(_unique)(array).tolist() == np.unique(array).tolist()

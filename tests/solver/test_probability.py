@@ -165,3 +165,31 @@ def test_contradictions_name_a_square(view: str, mines: int, message: str) -> No
 def test_bad_views_are_refused(glyphs: object, mines: object, message: str) -> None:
     with pytest.raises(InvalidBoardError, match=message):
         analyze(glyphs, mines)  # type: ignore[arg-type]
+
+
+@settings(max_examples=200)
+@given(
+    st.integers(1, 4).flatmap(
+        lambda rows: st.lists(
+            st.lists(st.integers(0, 13) | st.integers(0, 255), min_size=3, max_size=3),
+            min_size=rows,
+            max_size=rows,
+        )
+    )
+)
+def test_a_uint8_view_is_checked_as_a_wider_one_is(glyphs: list[list[int]]) -> None:
+    # uint8 views take a quicker check: the same answer, or the same error, as int64.
+    def outcome(view: np.ndarray) -> object:
+        try:
+            return analyze(view, 1).probability.tobytes()
+        except (InvalidBoardError, ContradictionError) as error:
+            return f"{type(error).__name__}: {error}"
+
+    assert outcome(np.array(glyphs, np.uint8)) == outcome(np.array(glyphs, np.int64))
+
+
+def test_the_analysis_keeps_its_own_copy_of_the_view() -> None:
+    view = parse_view("1#\n##\n").astype(np.uint8)
+    analysis = analyze(view, 1)
+    view[0, 0] = 2
+    assert analysis.workings.view[0, 0] == 1

@@ -48,6 +48,40 @@ def _around(mask, offsets):  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="solver", nogil=True)
+def _sort_small(values):  # pragma: no cover - compiled
+    """Sort ``values`` (integers) in place: by insertion when there are few.
+
+    numba's sort costs about half a microsecond however short the array,
+    and every frontier square sorts its eight numbers: on a beginner view
+    that was a third of this step. Integers sort to the same order either way.
+    """
+    n = values.shape[0]
+    if n > 16:
+        values.sort()
+        return
+    for i in range(1, n):
+        value = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
+
+
+@kernel(cache=True, part="solver", nogil=True)
+def _unique(values):  # pragma: no cover - compiled
+    """The distinct ``values`` in ascending order: ``np.unique``, without numba's sort."""
+    ordered = values.copy()
+    _sort_small(ordered)
+    kept = 0
+    for i in range(ordered.shape[0]):
+        if i == 0 or ordered[i] != ordered[kept - 1]:
+            ordered[kept] = ordered[i]
+            kept += 1
+    return ordered[:kept].copy()
+
+
+@kernel(cache=True, part="solver", nogil=True)
 def _before(signatures, a, b):  # pragma: no cover - compiled
     """Whether row ``a`` of ``signatures`` sorts before row ``b`` (as tuples)."""
     for j in range(signatures.shape[1]):
@@ -198,7 +232,7 @@ def frontier_arrays(view, settle):  # pragma: no cover - compiled
                     cc = c + offsets[o, 1]
                     if 0 <= rr < rows and 0 <= cc < cols:
                         signatures[index, o] = ids[rr, cc]
-                signatures[index].sort()
+                _sort_small(signatures[index])
                 index += 1
     order = _sorted_rows(signatures)
     group_at = np.full((rows, cols), -1, np.int64)
@@ -263,7 +297,7 @@ def frontier_arrays(view, settle):  # pragma: no cover - compiled
                             seen[other] = True
                             todo[pending] = other
                             pending += 1
-        component_groups[first:placed].sort()
+        _sort_small(component_groups[first:placed])
         component_start[components] = first
         components += 1
     component_start[components] = placed
@@ -322,7 +356,7 @@ def member_input(  # pragma: no cover - compiled
         sizes[i] = group_sizes[g]
         for j in range(witness_start[g + 1] - witness_start[g]):
             flat[starts[i] + j] = group_witnesses[witness_start[g] + j]
-    numbers = np.unique(flat)
+    numbers = _unique(flat)
     local = np.empty(flat.shape[0], np.int64)
     for j in range(flat.shape[0]):
         local[j] = np.searchsorted(numbers, flat[j])

@@ -55,6 +55,10 @@ Index = npt.NDArray[np.int64]
 
 # The glyphs of a square not opened, as plain ints (numpy compares those fastest).
 _HIDDEN: Final = (GLYPH_HIDDEN, GLYPH_FLAG, GLYPH_QUESTION)
+# Every glyph a view to solve may hold, as bytes: deleting them from a uint8
+# view's bytes leaves nothing when the view is good, a tenth of a microsecond
+# against ten for numpy's comparisons and argwhere on a beginner view.
+_PLAYABLE_BYTES: Final = bytes(range(GLYPH_PLAYABLE_MAX + 1))
 
 
 @dataclass(slots=True)
@@ -352,6 +356,8 @@ def checked_view(glyphs: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         raise InvalidBoardError(
             f"view must be a non-empty 2-D array of glyphs, got {view.dtype} {view.shape}"
         )
+    if view.dtype == np.uint8 and not view.tobytes().translate(None, _PLAYABLE_BYTES):
+        return view.astype(np.uint8)  # a copy, as below: the caller may change theirs
     bad = np.argwhere((view < 0) | (view > GLYPH_PLAYABLE_MAX))
     if len(bad):
         r, c = (int(v) for v in bad[0])

@@ -42,7 +42,9 @@ Either way "certainly safe" means probability exactly zero.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -258,14 +260,27 @@ def analyze(
     return analysis
 
 
-def _compiled(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -> Analysis | None:
-    """:func:`analyze`'s plain path in one kernel (:mod:`._plain`); None off that path."""
+@functools.cache
+def _plain_kernel() -> tuple[Callable[..., Any], int]:
+    """The kernel of :func:`_compiled`, and the widest order it counts whole.
+
+    Looked up once: the import (here, so that numba loads only when an
+    analysis first needs it) and the width cost a few microseconds a call,
+    a tenth of a beginner view's analysis. The kernel returned decides at
+    each call whether to run compiled (:func:`minesweep._jit.entry`).
+    """
     from ._plain import plain_result
 
-    ok, probability, safe, sure, log_layouts, sizes, interior = entry(plain_result)(
+    return entry(plain_result), plain_width(COUNTING_METHODS)
+
+
+def _compiled(view: npt.NDArray[np.uint8], total: int, max_states: int | None) -> Analysis | None:
+    """:func:`analyze`'s plain path in one kernel (:mod:`._plain`); None off that path."""
+    plain_result, width = _plain_kernel()
+    ok, probability, safe, sure, log_layouts, sizes, interior = plain_result(
         np.ascontiguousarray(view),
         total,
-        plain_width(COUNTING_METHODS),
+        width,
         -1 if max_states is None else max_states,
         MAX_COEFFICIENTS,
         TINY,
