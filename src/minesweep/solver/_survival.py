@@ -119,6 +119,20 @@ def _memo_find(memo_keys, key):  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="solver", nogil=True)
+def _won_is_one(safest):  # pragma: no cover - compiled
+    """The next safety, with 1 where it is 0: every square left is a mine, the game is won.
+
+    The what-if kernel reports no safe square after such a number as a best
+    safety of 0; for survival it is the end of the game, survived.
+    """
+    out = safest.copy()
+    for i in range(out.shape[0]):
+        if not out[i] > 0:
+            out[i] = 1.0
+    return out
+
+
+@kernel(cache=True, part="solver", nogil=True)
 def _scores(view, t, risk, a, left):  # pragma: no cover - compiled
     """Each candidate's outcomes and depth-2 score, best score first.
 
@@ -147,6 +161,7 @@ def _scores(view, t, risk, a, left):  # pragma: no cover - compiled
         status, shown, chance, after, _ = outcomes(t, square, states)
         if status != ANSWERED:
             continue  # no cheap answer: left out, as the lookahead leaves it
+        after = _won_is_one(after)
         score = 0.0
         for i in range(chance.shape[0]):
             score += chance[i] * after[i]
@@ -328,6 +343,7 @@ def survival_square(  # pragma: no cover - compiled
         status, shown, chance, after, _ = outcomes(t, square, states)
         if status != ANSWERED or (dead_last and shown.shape[0] == 1):
             continue
+        after = _won_is_one(after)
         factor = 1.0
         if long_term and risk[square // view.shape[1], square % view.shape[1]] < 1.0:
             factor, joint_states = _factor(
