@@ -70,15 +70,23 @@ _PAIR_BITS = 21
 
 
 @kernel(cache=True, part="solver", nogil=True)
-def _tables(view, a):  # pragma: no cover - compiled
-    """``(ok, tables, risk)`` of ``view``: its analysis on the plain path, as the game makes it."""
-    total, wide, max_coefficients, tiny, plain_components, log_factorial = a[:6]
+def _analysed(view, a):  # pragma: no cover - compiled
+    """:func:`._plain.plain_analysis` of ``view``, as the game makes it: ``ok`` first."""
+    total, wide, max_coefficients, tiny, plain_components = a[:5]
+    return plain_analysis(view, total, wide, -1, max_coefficients, tiny, plain_components)
+
+
+@kernel(cache=True, part="solver", nogil=True)
+def _tables(view, analysis, a):  # pragma: no cover - compiled
+    """``(tables, risk)`` of an analysis :func:`_analysed` made on its plain path (``ok``).
+
+    Only then: off the plain path, its arrays are not all made.
+    """
+    total, log_factorial = a[0], a[5]
     (
-        ok, probability, _safe, mine, _log_layouts, w_start, layouts, component_start,
+        _ok, probability, _safe, mine, _log_layouts, w_start, layouts, component_start,
         component_groups, group_start, group_cells, interior, rest,
-    ) = plain_analysis(
-        view, total, wide, -1, max_coefficients, tiny, plain_components
-    )  # fmt: skip
+    ) = analysis  # fmt: skip
     (
         settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
         ids, e_start, e_mines, settled,
@@ -88,7 +96,7 @@ def _tables(view, a):  # pragma: no cover - compiled
         witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
         ids, w_start, layouts, e_start, e_mines, total, settled, interior, log_factorial,
     )  # fmt: skip
-    return ok, t, risk_map(view, probability, mine)
+    return t, risk_map(view, probability, mine)
 
 
 @kernel(cache=True, part="solver", nogil=True)
@@ -191,9 +199,10 @@ def _node2(view, pairs, a, left, memo_keys, memo_values):  # pragma: no cover - 
     if left[0] <= 0:
         return ABORTED
     left[0] -= 1
-    ok, t, risk = _tables(view, a)
-    if not ok:
+    analysis = _analysed(view, a)
+    if not analysis[0]:
         return ABORTED
+    t, risk = _tables(view, analysis, a)
     if not np.isfinite(risk).any():
         value = 1.0  # nothing left in doubt: every safe square is open
     else:
@@ -225,9 +234,10 @@ def _node3(view, pairs, a, left, memo_keys, memo_values):  # pragma: no cover - 
     if left[0] <= 0:
         return ABORTED
     left[0] -= 1
-    ok, t, risk = _tables(view, a)
-    if not ok:
+    analysis = _analysed(view, a)
+    if not analysis[0]:
         return ABORTED
+    t, risk = _tables(view, analysis, a)
     if not np.isfinite(risk).any():
         return 1.0
     done, squares, scores, numbers, chances, safest = _scores(view, t, risk, a, left)
@@ -274,12 +284,13 @@ def survival_value(view, depth, a, nodes):  # pragma: no cover - compiled
     memo_values = np.zeros(_MEMO_SLOTS)
     empty = np.zeros(0, np.int64)
     if depth == 4:
-        ok, t, risk = _tables(view, a)
-        if not ok:
+        analysis = _analysed(view, a)
+        if not analysis[0]:
             return ABORTED
+        t, risk = _tables(view, analysis, a)
         if not np.isfinite(risk).any():
             return 1.0
-        done, squares, scores, numbers, chances, _ = _scores(view, t, risk, a, left)
+        done, squares, _, numbers, chances, _ = _scores(view, t, risk, a, left)
         if not done:
             return ABORTED
         best = 0.0
@@ -317,11 +328,12 @@ def survival_square(  # pragma: no cover - compiled
     memo_keys = np.zeros(_MEMO_SLOTS, np.int64)
     memo_values = np.zeros(_MEMO_SLOTS)
     empty = np.zeros(0, np.int64)
-    ok, t, risk = _tables(view, a)
-    if not ok:
+    analysis = _analysed(view, a)
+    if not analysis[0]:
         return -1
+    t, risk = _tables(view, analysis, a)
     total = a[0]
-    tolerance, opening_weight, cut, most, states = a[6:11]
+    cut, most, states = a[8:11]
     found = candidates(view, risk, own, cut, 1, most)
     revealed, doubtful = _revealed_and_doubtful(view, risk)
     mines_left = total - _count(t.sure)
