@@ -45,9 +45,10 @@ from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
 from ._deduce import play_certain_moves
 from ._endgame import endgame_square, isolated_square
 from ._guesses import forced_square, plain_square
-from ._lookahead import fifty_or_safe, weighed_square, what_if
+from ._lookahead import WEIGHED, fifty_or_safe, weighed_square, what_if
 from ._plain import plain_analysis
 from ._progress import progress_square, window
+from ._survival import survival_square
 from .counting import COUNTING_METHODS, CountingMethods, plain_width
 from .errors import MAX_COEFFICIENTS
 from .guess import PolicyConfig
@@ -96,6 +97,10 @@ class Knobs(NamedTuple):
     structure_floor: float
     states: int
     progress: int
+    #: The survival search (:mod:`._survival`): its depth (0: none), nodes and candidates.
+    survival_depth: int
+    survival_nodes: int
+    survival_candidates: int
     #: log(k!) for k up to the board's squares (:func:`.whatif.log_factorials`).
     log_factorial: npt.NDArray[np.float64]
 
@@ -128,6 +133,9 @@ def knobs(policy: PolicyConfig, squares: int, methods: CountingMethods = COUNTIN
         policy.structure_floor,
         DEFAULT_STATES,
         policy.progress_candidates,
+        policy.survival_depth,
+        policy.survival_nodes,
+        policy.survival_candidates,
         log_factorials(squares),
     )
 
@@ -138,7 +146,7 @@ def play_plain(  # pragma: no cover - compiled
     endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
     max_coefficients, tiny, plain_components, lookahead, cut, interior_count, most, dead_last,
     living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
-    states, progress, log_factorial,
+    states, progress, survival_depth, survival_nodes, survival_candidates, log_factorial,
 ):  # fmt: skip
     """Play on from ``state`` with the policy: ``(outcome, guesses made)``.
 
@@ -195,6 +203,8 @@ def play_plain(  # pragma: no cover - compiled
                 group_start, group_cells, rest, interior, total, tolerance, opening_weight, cut,
                 interior_count, most, dead_last, living_search, long_term, influence_weight,
                 pair_missing, block_missing, structure_floor, states, log_factorial,
+                (wide, max_coefficients, tiny, plain_components, survival_depth, survival_nodes,
+                 survival_candidates),
             )  # fmt: skip
         if guess < 0:
             guess = plain_square(probability, tolerance, opening_weight)
@@ -217,7 +227,7 @@ def _looked_ahead(  # pragma: no cover - compiled
     view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
     group_cells, rest, interior, total, tolerance, opening_weight, cut, interior_count, most,
     dead_last, living_search, long_term, influence_weight, pair_missing, block_missing,
-    structure_floor, states, log_factorial,
+    structure_floor, states, log_factorial, deeper,
 ):  # fmt: skip
     """The lookahead's guess, as :func:`.policy.choose_guess` makes it after the searches.
 
@@ -240,10 +250,25 @@ def _looked_ahead(  # pragma: no cover - compiled
     own = plain_square(probability, tolerance, opening_weight)
     if own < 0:
         return own
-    return weighed_square(
+    how, square, _, _ = weighed_square(
         tables, own, cut, interior_count, most, dead_last, living_search, long_term,
         influence_weight, pair_missing, block_missing, structure_floor, states,
-    )[1]  # fmt: skip
+    )  # fmt: skip
+    wide, max_coefficients, tiny, plain_components, depth, nodes, candidates = deeper
+    if depth >= 3 and how == WEIGHED:
+        # The survival search (off unless asked for) may look further; when
+        # its budget runs out, the lookahead's choice stands.
+        knobs = (
+            total, wide, max_coefficients, tiny, plain_components, log_factorial, tolerance,
+            opening_weight, cut, candidates, states,
+        )  # fmt: skip
+        found = survival_square(
+            view, own, depth, knobs, nodes, dead_last, long_term, influence_weight,
+            pair_missing, block_missing, structure_floor,
+        )  # fmt: skip
+        if found >= 0:
+            return found
+    return square
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
@@ -271,7 +296,7 @@ def play_seed(  # pragma: no cover - compiled
     endgame_log, endgame_squares, endgame_layouts, isolated_log, isolated_layouts, nodes, wide,
     max_coefficients, tiny, plain_components, lookahead, cut, interior_count, most, dead_last,
     living_search, long_term, influence_weight, pair_missing, block_missing, structure_floor,
-    states, progress, log_factorial,
+    states, progress, survival_depth, survival_nodes, survival_candidates, log_factorial,
 ):  # fmt: skip
     """A whole game of one seed: the field laid, the first click, :func:`play_plain`.
 
@@ -295,5 +320,6 @@ def play_seed(  # pragma: no cover - compiled
         tolerance, opening_weight, endgame_log, endgame_squares, endgame_layouts, isolated_log,
         isolated_layouts, nodes, wide, max_coefficients, tiny, plain_components, lookahead, cut,
         interior_count, most, dead_last, living_search, long_term, influence_weight, pair_missing,
-        block_missing, structure_floor, states, progress, log_factorial,
+        block_missing, structure_floor, states, progress, survival_depth, survival_nodes,
+        survival_candidates, log_factorial,
     )  # fmt: skip

@@ -92,6 +92,22 @@ class PolicyConfig:
     #: entropy of the number it shows (Tu et al.'s PSEQ tie-break,
     #: :mod:`._progress`); 0 keeps the plain choice.
     progress_candidates: int = 0
+    #: Look further at guess points with a survival search (:mod:`._survival`)
+    #: of this depth, 3 or 4 clicks (0: none, the lookahead's depth 2 alone):
+    #: the candidate with the best chance of surviving that many clicks
+    #: (times its 50/50 factor) replaces the lookahead's choice,
+    survival_depth: int = 0
+    #: unless the search needs more than this many nodes (analyses and
+    #: questions about one square) at one guess;
+    survival_nodes: int = 2000
+    #: at most this many candidates are searched at each view.
+    survival_candidates: int = 8
+
+    def __post_init__(self) -> None:
+        if self.survival_depth not in (0, 3, 4):
+            raise SettingsError(
+                f"survival_depth must be 0 (no search), 3 or 4, not {self.survival_depth!r}"
+            )
 
     @classmethod
     def preset(cls, name: str) -> PolicyConfig:

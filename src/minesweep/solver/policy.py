@@ -29,6 +29,7 @@ from .guess import DEFAULT_POLICY, Guess, PolicyConfig, check_shape
 from .probability import Analysis
 
 if TYPE_CHECKING:
+    from ._lookahead import WhatIf
     from .whatif import Lookahead
 
 __all__ = [
@@ -187,7 +188,7 @@ def _lookahead_guess(
     ask: Lookahead, analysis: Analysis, own: Guess, config: PolicyConfig
 ) -> Guess | None:
     """:func:`lookahead_guess` with the what-if tables of ``ask``."""
-    from ._lookahead import DEAD, KEEP, LIVING, UNWEIGHED, weighed_square
+    from ._lookahead import DEAD, KEEP, LIVING, UNWEIGHED, WEIGHED, weighed_square
     from .whatif import DEFAULT_STATES
 
     tables = ask.tables()
@@ -211,6 +212,17 @@ def _lookahead_guess(
     )
     if how == UNWEIGHED:
         return None  # the plain choice could not be weighed: keep it
+    deeper = _survival_guess(tables, own.row * cols + own.col, config) if how == WEIGHED else -1
+    if deeper >= 0:
+        r, c = divmod(deeper, cols)
+        if (r, c) == (own.row, own.col):
+            return own
+        return Guess(
+            r,
+            c,
+            float(analysis.probability[r, c]),
+            f"the best chance of surviving the next {config.survival_depth} guesses",
+        )
     r, c = divmod(int(square), cols)
     if how in (KEEP, DEAD) or (r, c) == (own.row, own.col):
         return own
@@ -227,3 +239,47 @@ def _lookahead_guess(
     if weight > 1.0:
         reason += f", weighed {weight:.2f}x for the 50/50s it may settle early"
     return Guess(r, c, chance, reason)
+
+
+def _survival_guess(tables: WhatIf, own: int, config: PolicyConfig) -> int:
+    """:func:`._survival.survival_square` on the lookahead's tables, as the compiled game asks it.
+
+    -1 when the search is off (``config.survival_depth`` 0), out of nodes or
+    without a living candidate: the lookahead's choice stands.
+    """
+    if not config.survival_depth:
+        return -1
+    from ._survival import survival_square
+    from .counting import COUNTING_METHODS, plain_width
+    from .errors import MAX_COEFFICIENTS
+    from .tilted import TINY
+    from .whatif import DEFAULT_STATES
+
+    knobs = (
+        tables.mine_count,
+        plain_width(COUNTING_METHODS),
+        MAX_COEFFICIENTS,
+        TINY,
+        COUNTING_METHODS.plain_components,
+        tables.log_factorial,
+        config.tolerance,
+        config.opening_weight,
+        config.lookahead_cut,
+        config.survival_candidates,
+        DEFAULT_STATES,
+    )
+    return int(
+        entry(survival_square)(
+            tables.glyphs,
+            own,
+            config.survival_depth,
+            knobs,
+            config.survival_nodes,
+            config.dead_last,
+            config.long_term,
+            config.influence_weight,
+            config.pair_missing,
+            config.block_missing,
+            config.structure_floor,
+        )
+    )
