@@ -82,6 +82,9 @@ def test_the_compiled_analysis_is_the_analysis_to_the_bit(game: Game) -> None:
         {"progress_candidates": 10},
         # on exact ties only, few of them, dead squares allowed.
         {"progress_candidates": 3, "tolerance": 1e-9, "dead_last": False},
+        # The survival search after the lookahead, on a small budget (so that
+        # it both answers and runs out).
+        {"lookahead": True, "long_term": True, "survival_depth": 3, "survival_nodes": 300},
     ],
 )
 def test_a_compiled_game_is_the_python_game(
