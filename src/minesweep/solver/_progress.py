@@ -21,11 +21,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
+from ..squares import GLYPH_HIDDEN
 from ._guesses import blank_chance
 from ._lookahead import outcomes
 from ._whatif import ANSWERED
 
-__all__ = ["RELATIVE", "progress_square", "window"]
+__all__ = ["RELATIVE", "interior_class", "progress_square", "window"]
 
 #: Keys within this share of each other are equal, as Tu's ``Largest`` compares them.
 RELATIVE = 1e-8
@@ -62,6 +63,43 @@ def window(probability, tolerance, opening_weight, own, most):  # pragma: no cov
 
 
 @kernel(cache=True, part="solver", nogil=True)
+def interior_class(t, square):  # pragma: no cover - compiled
+    """The class of flat ``square`` among interior squares alike to the what-if, or -1.
+
+    :func:`._whatif.square_outcomes` of a square in no group, none of whose
+    hidden neighbours is in a group either, reads of the board only how many
+    hidden neighbours it has, how many of them are interior, set aside, or
+    certain mines, and whether the square itself is interior (with its
+    risk, compared apart): every other input is the whole analysis's. Two
+    such squares with the same class therefore have the same outcomes, to
+    the bit, and the same cost in states.
+    """
+    rows, cols = t.glyphs.shape
+    row, col = square // cols, square % cols
+    if t.group_at[row, col] >= 0 or t.settled_mask[row, col]:
+        return -1
+    around = 0
+    joining = 0
+    settled = 0
+    known = 0
+    for r in range(max(0, row - 1), min(rows, row + 2)):
+        for c in range(max(0, col - 1), min(cols, col + 2)):
+            if (r == row and c == col) or t.glyphs[r, c] < GLYPH_HIDDEN:
+                continue
+            if t.group_at[r, c] >= 0:
+                return -1
+            around += 1
+            if t.interior_mask[r, c]:
+                joining += 1
+            if t.settled_mask[r, c]:
+                settled += 1
+            if t.sure[r, c]:
+                known += 1
+    own = 1 if t.interior_mask[row, col] else 0
+    return (((around * 9 + joining) * 9 + settled) * 9 + known) * 2 + own
+
+
+@kernel(cache=True, part="solver", nogil=True)
 def progress_square(t, found, dead_last, budget):  # pragma: no cover - compiled
     """The square of ``found`` (flat, the plain choice first) that best makes progress.
 
@@ -73,31 +111,68 @@ def progress_square(t, found, dead_last, budget):  # pragma: no cover - compiled
     over while another can be weighed. A square without a cheap answer is
     left out; when the first cannot be weighed, it is kept. The outcomes
     spend at most ``budget`` states.
+
+    Interior squares of one :func:`interior_class` (and the same risk) are
+    asked once: the later ones reuse the first one's keys and are charged
+    its states, so the budget runs out exactly where asking each would.
     """
     states = budget
     best = found[0]
     best_progress = -1.0
     best_entropy = -1.0
-    for index in range(found.shape[0]):
+    n = found.shape[0]
+    seen_class = np.empty(n, np.int64)
+    seen_risk = np.empty(n)
+    seen_progress = np.empty(n)
+    seen_entropy = np.empty(n)
+    seen_numbers = np.empty(n, np.int64)
+    seen_cost = np.empty(n, np.int64)
+    seen = 0
+    cols = t.glyphs.shape[1]
+    for index in range(n):
         square = found[index]
-        status, _, chances, safest, states = outcomes(t, square, states)
-        if status != ANSWERED:
-            if index == 0:
-                return square
+        kind = interior_class(t, square)
+        risk = t.probability[square // cols, square % cols]
+        hit = -1
+        if kind >= 0:
+            for j in range(seen):
+                if seen_class[j] == kind and seen_risk[j] == risk and seen_cost[j] <= states:
+                    hit = j
+                    break
+        if hit >= 0:
+            states -= seen_cost[hit]
+            numbers = seen_numbers[hit]
+            progress = seen_progress[hit]
+            entropy = seen_entropy[hit]
+        else:
+            before = states
+            status, _, chances, safest, states = outcomes(t, square, states)
+            if status != ANSWERED:
+                if index == 0:
+                    return square
+                continue
+            numbers = chances.shape[0]
+            progress = 0.0
+            alive = 0.0
+            for i in range(numbers):
+                alive += chances[i]
+                if safest[i] >= 1.0 - 1e-12:
+                    progress += chances[i]
+            entropy = 0.0
+            for i in range(numbers):
+                if chances[i] > 0.0:
+                    share = chances[i] / alive
+                    entropy -= share * np.log2(share)
+            if kind >= 0:
+                seen_class[seen] = kind
+                seen_risk[seen] = risk
+                seen_progress[seen] = progress
+                seen_entropy[seen] = entropy
+                seen_numbers[seen] = numbers
+                seen_cost[seen] = before - states
+                seen += 1
+        if dead_last and numbers < 2:
             continue
-        if dead_last and chances.shape[0] < 2:
-            continue
-        progress = 0.0
-        alive = 0.0
-        for i in range(chances.shape[0]):
-            alive += chances[i]
-            if safest[i] >= 1.0 - 1e-12:
-                progress += chances[i]
-        entropy = 0.0
-        for i in range(chances.shape[0]):
-            if chances[i] > 0.0:
-                share = chances[i] / alive
-                entropy -= share * np.log2(share)
         if best_progress < 0.0 or progress > best_progress + RELATIVE * best_progress + 1e-12:
             better = True
         elif progress < best_progress - RELATIVE * best_progress - 1e-12:
