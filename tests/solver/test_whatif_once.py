@@ -32,7 +32,7 @@ def same_outcomes(view: np.ndarray, mines: int, squares: list[int], budget: int)
     assert tables is not None
     answered = 0
     for square in squares:
-        status, numbers, chances, safest, left = outcomes(tables, square, budget)
+        status, numbers, chances, safest, _ = outcomes(tables, square, budget)
         status_once, numbers_once, chances_once, safest_once, left_once = outcomes_once(
             tables, square, budget
         )
