@@ -6,6 +6,8 @@ it once for all of them (:func:`._count_once.count_by_number`). Both answer
 the same question, so on every view and square the numbers must be the
 same and the chances and safeties equal up to rounding. The one pass is
 charged its own states, and is refused exactly when they pass the budget.
+Asked as the tie-break asks (``once`` 2), the best safeties may be lower
+but are 1 exactly where the per-number ones are.
 """
 
 from __future__ import annotations
@@ -45,6 +47,15 @@ def same_outcomes(view: np.ndarray, mines: int, squares: list[int], budget: int)
         assert numbers_once.tolist() == numbers.tolist()
         np.testing.assert_allclose(chances_once, chances, rtol=1e-9, atol=1e-15)
         np.testing.assert_allclose(safest_once, safest, rtol=1e-9, atol=1e-15)
+        # As the tie-break asks: the safeties exact where they are certain.
+        status_sure, numbers_sure, chances_sure, safest_sure, _ = outcomes_once(
+            tables, square, budget, 2
+        )
+        assert status_sure == ANSWERED
+        assert numbers_sure.tolist() == numbers.tolist()
+        np.testing.assert_array_equal(chances_sure, chances_once)
+        assert ((safest_sure >= 1.0 - 1e-12) == (safest >= 1.0 - 1e-12)).all()
+        assert (safest_sure <= safest_once).all()
         answered += 1
     return answered
 

@@ -144,7 +144,7 @@ def square_outcomes(  # pragma: no cover - compiled
     row, col, view, hidden_code, safe_now, sure, settled_mask, interior_mask, group_at,
     group_start, group_cells, witness_start, group_witnesses, targets, component_of,
     component_start, component_groups, lay_start, lay, size_start, sizes, mines_start, mines,
-    mine_count, settled_total, interior_total, log_factorial, states_left, once=False,
+    mine_count, settled_total, interior_total, log_factorial, states_left, once=0,
 ):  # fmt: skip
     """Every number hidden square ``(row, col)`` could show: see the module's docstring.
 
@@ -154,9 +154,12 @@ def square_outcomes(  # pragma: no cover - compiled
     else meaningful) when a count is too wide or beyond float range, or the
     budget of states ran out (``states_left`` is 0 then).
 
-    With ``once``, the merged component is counted in one pass for all the
-    numbers (:func:`._count_once.count_by_number`) rather than once for
-    each: the same outcomes up to rounding, charged that pass's states.
+    With ``once`` 1, the merged component is counted in one pass for all
+    the numbers (:func:`._count_once.count_by_number`) rather than once for
+    each: the same outcomes up to rounding, charged that pass's states. With
+    ``once`` 2, also, the untouched components are searched for the safest
+    square only where one could become certainly safe: so ``safest`` may be
+    lower than the best safety, but is 1 exactly when that is.
     """
     rows, cols = view.shape
     numbers = np.zeros(0, np.int64)
@@ -324,7 +327,29 @@ def square_outcomes(  # pragma: no cover - compiled
     found = 0
     # One pass needs the square's number in the plan (it is not when no
     # group is next to the square: then every number counts alike).
-    by_number = once and is_new.any()
+    by_number = once > 0 and is_new.any()
+    # Where every total of mines in the components leaves the interior a
+    # number it can hold, each untouched component keeps every mine count
+    # its layouts have, whatever the square shows: none of its squares
+    # turns certainly safe unless it was already (no mine in any layout).
+    # (The totals run over the supports of the counts: the merged
+    # component's whole range, the others' mine counts with layouts.)
+    fewest = 0
+    most = length - 1
+    for i in range(untouched_count):
+        k = untouched[i]
+        nonzero = np.flatnonzero(lay[lay_start[k] : lay_start[k + 1]])
+        fewest += nonzero[0]
+        most += nonzero[-1]
+    mines_left = mine_count - settled_total
+    elsewhere = once < 2 or fewest < mines_left - interior or most > mines_left
+    for i in range(untouched_count):
+        k = untouched[i]
+        length_k = lay_start[k + 1] - lay_start[k]
+        for g in range(size_start[k + 1] - size_start[k]):
+            row = mines_start[k] + g * length_k
+            if not mines[row : row + length_k].any():
+                elsewhere = True
     all_layouts = np.zeros((1, 1))
     all_mines = np.zeros((1, 1, 1))
     if by_number:
@@ -375,7 +400,7 @@ def square_outcomes(  # pragma: no cover - compiled
             for m in range(length):
                 inside += layouts[m] * weight_inside[m]
             safest = max(safest, 1.0 - inside / (z * interior))
-        if safest < 1.0:
+        if safest < 1.0 and elsewhere:
             if not apart_made:
                 apart_start, apart = _apart(untouched, prefix, lay_start, lay)
                 apart_made = True
