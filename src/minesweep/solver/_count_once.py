@@ -1,4 +1,4 @@
-"""One count of a merged component for every number a square could show (numba).
+"""The what-if for the progress tie-break: one count for every number a square could show (numba).
 
 The what-if (:func:`._whatif.square_outcomes`) asks, for each number a
 hidden square could show, how its merged component counts when the square
@@ -25,7 +25,7 @@ import numpy as np
 from .._jit import kernel
 from ._count import _grow, _grow_rows, _pascal, _slot
 
-__all__ = ["count_by_number"]
+__all__ = ["count_by_number", "may_turn_certain"]
 
 #: The state's slot that holds the square's number once it has closed.
 _FINAL = 15
@@ -222,3 +222,37 @@ def count_by_number(  # pragma: no cover - compiled
                         if right != 0.0:
                             mines[f, i, a + b + k] += left * right * ways * k
     return layouts, mines, rows
+
+
+@kernel(cache=True, part="solver", nogil=True)
+def may_turn_certain(  # pragma: no cover - compiled
+    untouched, lay_start, lay, size_start, mines_start, mines, length, mines_left, interior
+):  # fmt: skip
+    """Whether a square of the ``untouched`` components could be certainly safe after the
+    what-if's opening, whose merged component spans ``length`` mine counts.
+
+    The what-if's tie-break reads only certainty (:func:`._progress.progress_square`).
+    Where every total of mines the components can hold leaves the
+    ``interior`` squares a number of the ``mines_left`` they can take, each
+    untouched component keeps every mine count its layouts have, whatever
+    the square shows; so none of its squares turns certain unless it was
+    already (no mine in any layout). The totals run over the supports: the
+    merged component's whole range, the untouched ones' counts with layouts.
+    """
+    fewest = 0
+    most = length - 1
+    for i in range(untouched.shape[0]):
+        k = untouched[i]
+        nonzero = np.flatnonzero(lay[lay_start[k] : lay_start[k + 1]])
+        fewest += nonzero[0]
+        most += nonzero[-1]
+    if fewest < mines_left - interior or most > mines_left:
+        return True
+    for i in range(untouched.shape[0]):
+        k = untouched[i]
+        length_k = lay_start[k + 1] - lay_start[k]
+        for g in range(size_start[k + 1] - size_start[k]):
+            row = mines_start[k] + g * length_k
+            if not mines[row : row + length_k].any():
+                return True
+    return False

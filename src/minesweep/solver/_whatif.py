@@ -25,7 +25,7 @@ import numpy as np
 
 from .._jit import kernel
 from ._count import MAX_WIDTH, count_component, plan_component
-from ._count_once import count_by_number
+from ._count_once import count_by_number, may_turn_certain
 
 __all__ = ["ANSWERED", "NO_ANSWER", "square_outcomes"]
 
@@ -328,28 +328,10 @@ def square_outcomes(  # pragma: no cover - compiled
     # One pass needs the square's number in the plan (it is not when no
     # group is next to the square: then every number counts alike).
     by_number = once > 0 and is_new.any()
-    # Where every total of mines in the components leaves the interior a
-    # number it can hold, each untouched component keeps every mine count
-    # its layouts have, whatever the square shows: none of its squares
-    # turns certainly safe unless it was already (no mine in any layout).
-    # (The totals run over the supports of the counts: the merged
-    # component's whole range, the others' mine counts with layouts.)
-    fewest = 0
-    most = length - 1
-    for i in range(untouched_count):
-        k = untouched[i]
-        nonzero = np.flatnonzero(lay[lay_start[k] : lay_start[k + 1]])
-        fewest += nonzero[0]
-        most += nonzero[-1]
-    mines_left = mine_count - settled_total
-    elsewhere = once < 2 or fewest < mines_left - interior or most > mines_left
-    for i in range(untouched_count):
-        k = untouched[i]
-        length_k = lay_start[k + 1] - lay_start[k]
-        for g in range(size_start[k + 1] - size_start[k]):
-            row = mines_start[k] + g * length_k
-            if not mines[row : row + length_k].any():
-                elsewhere = True
+    elsewhere = once < 2 or may_turn_certain(
+        untouched, lay_start, lay, size_start, mines_start, mines, length,
+        mine_count - settled_total, interior,
+    )  # fmt: skip
     all_layouts = np.zeros((1, 1))
     all_mines = np.zeros((1, 1, 1))
     if by_number:
