@@ -25,6 +25,7 @@ import numpy as np
 
 from .._jit import kernel
 from ._count import MAX_WIDTH, count_component, plan_component
+from ._count_once import count_by_number, may_turn_certain
 
 __all__ = ["ANSWERED", "NO_ANSWER", "square_outcomes"]
 
@@ -143,7 +144,7 @@ def square_outcomes(  # pragma: no cover - compiled
     row, col, view, hidden_code, safe_now, sure, settled_mask, interior_mask, group_at,
     group_start, group_cells, witness_start, group_witnesses, targets, component_of,
     component_start, component_groups, lay_start, lay, size_start, sizes, mines_start, mines,
-    mine_count, settled_total, interior_total, log_factorial, states_left,
+    mine_count, settled_total, interior_total, log_factorial, states_left, once=0,
 ):  # fmt: skip
     """Every number hidden square ``(row, col)`` could show: see the module's docstring.
 
@@ -152,6 +153,13 @@ def square_outcomes(  # pragma: no cover - compiled
     safety of any square afterwards; ``status`` :data:`NO_ANSWER` (nothing
     else meaningful) when a count is too wide or beyond float range, or the
     budget of states ran out (``states_left`` is 0 then).
+
+    With ``once`` 1, the merged component is counted in one pass for all
+    the numbers (:func:`._count_once.count_by_number`) rather than once for
+    each: the same outcomes up to rounding, charged that pass's states. With
+    ``once`` 2, also, the untouched components are searched for the safest
+    square only where one could become certainly safe: so ``safest`` may be
+    lower than the best safety, but is 1 exactly when that is.
     """
     rows, cols = view.shape
     numbers = np.zeros(0, np.int64)
@@ -317,17 +325,38 @@ def square_outcomes(  # pragma: no cover - compiled
     found_z = np.empty(n_around + 1)
     found_safest = np.empty(n_around + 1)
     found = 0
-    for number in range(known, n_around + 1):
-        for t in range(is_new.shape[0]):
-            if is_new[t]:
-                touch_target[t] = number - settled
-        layouts, mines_by, _, states = count_component(
+    # One pass needs the square's number in the plan (it is not when no
+    # group is next to the square: then every number counts alike).
+    by_number = once > 0 and is_new.any()
+    elsewhere = once < 2 or may_turn_certain(
+        untouched, lay_start, lay, size_start, mines_start, mines, length,
+        mine_count - settled_total, interior,
+    )  # fmt: skip
+    all_layouts = np.zeros((1, 1))
+    all_mines = np.zeros((1, 1, 1))
+    if by_number:
+        all_layouts, all_mines, states = count_by_number(
             plan_sizes, touch_start, touch_before, touch_after, touch_target, touch_capacity,
-            carry_start, carry_pairs, widths, states_left,
+            carry_start, carry_pairs, is_new, n_around - settled + 1, states_left,
         )  # fmt: skip
         if states < 0:
             return NO_ANSWER, numbers, nothing, nothing, 0
         states_left -= states
+    for number in range(known, n_around + 1):
+        if by_number:
+            layouts = all_layouts[number - settled]
+            mines_by = all_mines[number - settled]
+        else:
+            for t in range(is_new.shape[0]):
+                if is_new[t]:
+                    touch_target[t] = number - settled
+            layouts, mines_by, _, states = count_component(
+                plan_sizes, touch_start, touch_before, touch_after, touch_target, touch_capacity,
+                carry_start, carry_pairs, widths, states_left,
+            )  # fmt: skip
+            if states < 0:
+                return NO_ANSWER, numbers, nothing, nothing, 0
+            states_left -= states
         if not (np.isfinite(layouts).all() and np.isfinite(mines_by).all()):
             return NO_ANSWER, numbers, nothing, nothing, states_left
         # The weight of this number's layouts, and the best safety after it.
@@ -353,7 +382,7 @@ def square_outcomes(  # pragma: no cover - compiled
             for m in range(length):
                 inside += layouts[m] * weight_inside[m]
             safest = max(safest, 1.0 - inside / (z * interior))
-        if safest < 1.0:
+        if safest < 1.0 and elsewhere:
             if not apart_made:
                 apart_start, apart = _apart(untouched, prefix, lay_start, lay)
                 apart_made = True
