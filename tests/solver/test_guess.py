@@ -44,6 +44,8 @@ def test_every_named_strength_is_a_tuning_and_default_is_the_default() -> None:
         DEFAULT_POLICY.tolerance,
     )
     assert 0 < fast.endgame_layouts < DEFAULT_POLICY.endgame_layouts
+    # Without the lookahead, Tu's tie-break weighs the plain choice's window.
+    assert fast.progress_candidates > 0 == DEFAULT_POLICY.progress_candidates
     # strongest: the default's rules, every budget at least the default's.
     strongest = PolicyConfig.preset("strongest")
     assert (strongest.lookahead, strongest.long_term, strongest.dead_last) == (True, True, True)

@@ -527,10 +527,10 @@ def _add_bench(commands: _Commands) -> None:
         "--strength",
         choices=STRENGTHS,
         default="default",
-        help="the player's tuning, from speed to strength: fast (no lookahead: about 8 "
-        "times the games a second, 1.8 points weaker on expert), default (default), or "
-        "strongest (the default's rules with larger searches, about a third of its speed; "
-        "BENCHMARKS.md gives each one's win rate and speed)",
+        help="the player's tuning, from speed to strength: fast (no lookahead, Tu et al.'s "
+        "tie-break: about 4 times the games a second, 1.1 points weaker on expert), "
+        "default (default), or strongest (the default's rules with larger searches, "
+        "about a third of its speed; BENCHMARKS.md gives each one's win rate and speed)",
     )
     play.add_argument("--games", type=positive, default=1000, help="how many games (default 1000)")
     play.add_argument("--seed", type=count, default=0, help="the first seed (default 0)")
