@@ -129,6 +129,25 @@ def what_if(  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="solver", nogil=True)
+def plain_what_if(  # pragma: no cover - compiled
+    view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
+    group_cells, rest, interior, total, log_factorial,
+):  # fmt: skip
+    """:func:`what_if` made from the arrays :func:`._plain.plain_analysis` hands back on its
+    plain path (``rest`` as it packs them): the one way the compiled game, the progress
+    tie-break and the survival search make their tables."""
+    (
+        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
+        ids, e_start, e_mines, settled,
+    ) = rest  # fmt: skip
+    return what_if(
+        view, probability, mine, settled_mask, interior_mask, group_at, group_start, group_cells,
+        witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
+        ids, w_start, layouts, e_start, e_mines, total, settled, interior, log_factorial,
+    )  # fmt: skip
+
+
+@kernel(cache=True, part="solver", nogil=True)
 def outcomes(t, square, states_left):  # pragma: no cover - compiled
     """:func:`._whatif.square_outcomes` of flat ``square`` on ``t``.
 

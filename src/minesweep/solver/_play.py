@@ -45,7 +45,7 @@ from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
 from ._deduce import play_certain_moves
 from ._endgame import endgame_square, isolated_square
 from ._guesses import forced_square, plain_square
-from ._lookahead import WEIGHED, fifty_or_safe, weighed_square, what_if
+from ._lookahead import WEIGHED, fifty_or_safe, plain_what_if, weighed_square
 from ._plain import plain_analysis
 from ._progress import progress_square, window
 from ._survival import survival_square
@@ -235,14 +235,9 @@ def _looked_ahead(  # pragma: no cover - compiled
     candidates; the what-if tables are made from the analysis's own arrays
     (``rest`` as :func:`._plain.plain_analysis` hands it).
     """
-    (
-        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
-        ids, e_start, e_mines, settled,
-    ) = rest  # fmt: skip
-    tables = what_if(
-        view, probability, mine, settled_mask, interior_mask, group_at, group_start, group_cells,
-        witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
-        ids, w_start, layouts, e_start, e_mines, total, settled, interior, log_factorial,
+    tables = plain_what_if(
+        view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
+        group_cells, rest, interior, total, log_factorial,
     )  # fmt: skip
     early = fifty_or_safe(tables, pair_missing, block_missing, states)
     if early >= 0:
@@ -278,14 +273,9 @@ def _progressed(  # pragma: no cover - compiled
 ):  # fmt: skip
     """The plain choice's window ``found`` ordered by progress (:func:`._progress.progress_square`),
     on what-if tables made from the analysis's own arrays, as :func:`_looked_ahead` makes them."""
-    (
-        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
-        ids, e_start, e_mines, settled,
-    ) = rest  # fmt: skip
-    tables = what_if(
-        view, probability, mine, settled_mask, interior_mask, group_at, group_start, group_cells,
-        witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
-        ids, w_start, layouts, e_start, e_mines, total, settled, interior, log_factorial,
+    tables = plain_what_if(
+        view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
+        group_cells, rest, interior, total, log_factorial,
     )  # fmt: skip
     return progress_square(tables, found, dead_last, states)
 

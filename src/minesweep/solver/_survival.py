@@ -50,8 +50,8 @@ from ._lookahead import (
     _revealed_and_doubtful,
     candidates,
     outcomes,
+    plain_what_if,
     risk_map,
-    what_if,
 )
 from ._plain import plain_analysis
 from ._whatif import ANSWERED
@@ -87,14 +87,9 @@ def _tables(view, analysis, a):  # pragma: no cover - compiled
         _ok, probability, _safe, mine, _log_layouts, w_start, layouts, component_start,
         component_groups, group_start, group_cells, interior, rest,
     ) = analysis  # fmt: skip
-    (
-        settled_mask, interior_mask, group_at, witness_start, group_witnesses, targets, ids_start,
-        ids, e_start, e_mines, settled,
-    ) = rest  # fmt: skip
-    t = what_if(
-        view, probability, mine, settled_mask, interior_mask, group_at, group_start, group_cells,
-        witness_start, group_witnesses, targets, component_start, component_groups, ids_start,
-        ids, w_start, layouts, e_start, e_mines, total, settled, interior, log_factorial,
+    t = plain_what_if(
+        view, probability, mine, w_start, layouts, component_start, component_groups, group_start,
+        group_cells, rest, interior, total, log_factorial,
     )  # fmt: skip
     return t, risk_map(view, probability, mine)
 
