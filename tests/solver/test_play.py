@@ -126,3 +126,16 @@ def test_a_compiled_game_is_the_python_game_at_the_strongest_setting(
             python.guesses,
             python.opened,
         ), seed
+
+
+def test_a_runs_tuning_is_made_once_and_is_the_policys() -> None:
+    from minesweep.solver.compiled_game import tuning
+
+    policy = replace(FAST, endgame_layouts=321)
+    made = tuning(policy, 480)
+    assert tuning(replace(FAST, endgame_layouts=321), 480) is made  # an equal policy: the same
+    fresh = knobs(policy, 480)
+    for name, value in fresh._asdict().items():
+        np.testing.assert_array_equal(getattr(made, name), value, err_msg=name)
+    assert tuning(policy, 481) is not made
+    assert tuning(policy, 481).log_factorial.shape == (482,)

@@ -12,6 +12,7 @@ when this module is imported.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -38,8 +39,14 @@ class Played(NamedTuple):
     guesses: int
 
 
+@functools.lru_cache(maxsize=16)
 def tuning(policy: PolicyConfig, squares: int) -> Knobs:
-    """The policy's tuning as the kernels take it, for a board of ``squares``; made once a game."""
+    """The policy's tuning as the kernels take it, for a board of ``squares``.
+
+    Remembered: making it (a table of log k! for the board) cost about 2 %
+    of a ``fast`` game, and a run asks for the same one every game. The
+    kernels only read it.
+    """
     from ._play import knobs
 
     return knobs(policy, squares)
