@@ -20,7 +20,7 @@ __all__ = ["count_by_number_before"]
 _FINAL = 15
 
 
-@numba.njit(cache=False, nogil=True)  # type: ignore[untyped-decorator]
+@numba.njit(cache=False, nogil=True)
 def count_by_number_before(  # type: ignore[no-untyped-def]
     sizes, touch_start, touch_before, touch_after, touch_target, touch_capacity, carry_start,
     carry_pairs, is_new, numbers, max_states,
