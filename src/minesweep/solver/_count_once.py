@@ -68,13 +68,20 @@ def count_by_number(  # pragma: no cover - compiled
     rows = 1
     demand_slots = np.zeros(16, np.int64)
     demand_values = np.zeros(16, np.int64)
+    # One hash table for every layer, emptied between them (rows are
+    # numbered by first appearance, whatever its size).
+    slots = 64
+    table_keys = np.full(slots, -1, np.int64)
+    table_rows = np.zeros(slots, np.int64)
     for i in range(n):
         size = sizes[i]
-        slots = 64
-        while slots < 4 * (layer_start[i + 1] - layer_start[i]):
-            slots *= 2
-        table_keys = np.full(slots, -1, np.int64)
-        table_rows = np.zeros(slots, np.int64)
+        if slots < 4 * (layer_start[i + 1] - layer_start[i]):
+            while slots < 4 * (layer_start[i + 1] - layer_start[i]):
+                slots *= 2
+            table_keys = np.full(slots, -1, np.int64)
+            table_rows = np.zeros(slots, np.int64)
+        else:
+            table_keys[:] = -1
         layer_first = rows
         move_start[i] = moves
         for row in range(layer_start[i], layer_start[i + 1]):
@@ -136,27 +143,29 @@ def count_by_number(  # pragma: no cover - compiled
                         table_rows[place] = target_row
                     if rows > max_states:
                         return np.zeros((1, 1)), np.zeros((1, 1, 1)), -1
-                    polys = _grow_rows(polys, rows)
-                    keys = _grow(keys, rows)
+                    # Grown only when full: a call, or a row taken as an array
+                    # of its own, costs reference counting on every move.
+                    if rows > keys.shape[0]:
+                        polys = _grow_rows(polys, rows)
+                        keys = _grow(keys, rows)
+                        poly_low = _grow(poly_low, rows)
+                        poly_high = _grow(poly_high, rows)
                     keys[target_row] = following
-                    poly_low = _grow(poly_low, rows)
-                    poly_high = _grow(poly_high, rows)
                     poly_low[target_row] = length
                     poly_high[target_row] = -1
                 ways = pascal[size, k]
-                source_poly = polys[row]
-                target_poly = polys[target_row]
                 top = min(poly_high[row], length - 1 - k)
                 for m in range(poly_low[row], top + 1):
-                    value = source_poly[m]
+                    value = polys[row, m]
                     if value != 0.0:
-                        target_poly[m + k] += value * ways
+                        polys[target_row, m + k] += value * ways
                 if poly_low[row] <= top:
                     poly_low[target_row] = min(poly_low[target_row], poly_low[row] + k)
                     poly_high[target_row] = max(poly_high[target_row], top + k)
-                move_from = _grow(move_from, moves + 1)
-                move_to = _grow(move_to, moves + 1)
-                move_k = _grow(move_k, moves + 1)
+                if moves == move_from.shape[0]:
+                    move_from = _grow(move_from, moves + 1)
+                    move_to = _grow(move_to, moves + 1)
+                    move_k = _grow(move_k, moves + 1)
                 move_from[moves] = row
                 move_to[moves] = target_row
                 move_k[moves] = k
@@ -196,17 +205,15 @@ def count_by_number(  # pragma: no cover - compiled
             target = move_to[move]
             k = move_k[move]
             ways = pascal[size, k]
-            before = polys[source]
             for f in range(end_low[target], end_high[target] + 1):
                 there = block[target] + f - end_low[target]
                 if rest_high[there] < 0:
                     continue
                 here_row = block[source] + f - end_low[source]
-                rest = completions[there]
-                here = completions[here_row]
                 for m in range(rest_low[there], min(rest_high[there] + 1, length - k)):
-                    if rest[m] != 0.0:
-                        here[m + k] += rest[m] * ways
+                    value = completions[there, m]
+                    if value != 0.0:
+                        completions[here_row, m + k] += value * ways
                 rest_low[here_row] = min(rest_low[here_row], rest_low[there] + k)
                 rest_high[here_row] = max(
                     rest_high[here_row], min(rest_high[there] + k, length - 1)
@@ -214,11 +221,11 @@ def count_by_number(  # pragma: no cover - compiled
                 if size == 0 or k == 0:
                     continue
                 for a in range(poly_low[source], poly_high[source] + 1):
-                    left = before[a]
+                    left = polys[source, a]
                     if left == 0.0:
                         continue
                     for b in range(rest_low[there], min(rest_high[there] + 1, length - a - k)):
-                        right = rest[b]
+                        right = completions[there, b]
                         if right != 0.0:
                             mines[f, i, a + b + k] += left * right * ways * k
     return layouts, mines, rows
