@@ -43,6 +43,7 @@ __all__ = [
     "UNDECIDED",
     "one_number",
     "play_certain_moves",
+    "resume_certain_moves",
     "settle_one_number",
 ]
 
@@ -277,6 +278,29 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
     caller knows the field; squares are opened by their numbers alone, and
     no decision reads where the mines are.
     """
+    return _certain_moves(numbers, total_mines, state, opens, mines, True)
+
+
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
+def resume_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no cover
+    """:func:`play_certain_moves` from a position it left stuck, with new ``opens`` and ``mines``.
+
+    Where no rule applies anywhere in ``state`` (as :func:`play_certain_moves`
+    leaves it when it returns more than 0), a number can only say something
+    new once a square around it changes; so only the numbers around the
+    squares opened and marked here are looked at, not every number on the
+    board. The rules reach the same fixpoint whatever order they run in (each
+    makes only sound deductions, and knowing more never stops one from
+    firing), so the position is the one :func:`play_certain_moves` reaches.
+    The compiled game (:mod:`._play`) calls it after each analysis and guess.
+    """
+    return _certain_moves(numbers, total_mines, state, opens, mines, False)
+
+
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
+def _certain_moves(numbers, total_mines, state, opens, mines, every):  # pragma: no cover
+    """The two above: ``every`` queues every open number first, else only those
+    around the squares that change."""
     rows, cols = numbers.shape
     cells = rows * cols
     queued = np.zeros(cells, np.bool_)
@@ -291,7 +315,7 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
             s = state[r, c]
             if s == _MINE:
                 known_mines += 1
-            elif s == _OPEN and numbers[r, c] > 0:
+            elif s == _OPEN and numbers[r, c] > 0 and every:
                 queued[r * cols + c] = True
                 queue[tail % cells] = r * cols + c
                 tail += 1
