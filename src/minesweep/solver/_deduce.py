@@ -205,9 +205,8 @@ def _two_numbers(
         for c2 in range(max(c - 2, 0), min(c + 3, cols)):
             if (r2 == r and c2 == c) or state[r2, c2] != _OPEN or numbers[r2, c2] == 0:
                 continue
-            unknown2, found2 = _tally(state, r2, c2)
-            if unknown2 == 0:
-                continue
+            # The squares both see first: far pairs share one or two, often
+            # none unknown, and then the other number's tally is not needed.
             shared = 0
             for rr in range(max(r - 1, r2 - 1, 0), min(r + 2, r2 + 2, rows)):
                 for cc in range(max(c - 1, c2 - 1, 0), min(c + 2, c2 + 2, cols)):
@@ -215,6 +214,7 @@ def _two_numbers(
                         shared += 1
             if shared == 0:
                 continue
+            unknown2, found2 = _tally(state, r2, c2)
             verdict = _pair_verdict(unknown, left, unknown2, numbers[r2, c2] - found2, shared)
             if verdict == 0:
                 continue  # this pair decides nothing
