@@ -55,7 +55,9 @@ def test_resuming_a_stuck_position_reaches_the_full_replay(
     # Positions as the compiled game meets them: the rules left stuck, then
     # squares known safe and mines known (from the field, as an analysis or
     # a lucky guess would know them) played on, a few times over. Resuming
-    # must reach the position the full replay of every number reaches.
+    # must reach the position the full replay of every number reaches, even
+    # the mines marked when the last safe square opens (the rules stop there,
+    # wherever their queue was: seed 182 on beginner showed it).
     rows, cols, mines = size
     field = generate_field(rows, cols, mines, first_click=(0, 0), seed=seed)
     state = np.zeros(field.shape, np.uint8)
@@ -78,8 +80,4 @@ def test_resuming_a_stuck_position_reaches_the_full_replay(
         expected = play_certain_moves(field.numbers, mines, replayed, opens, sure)
         left = resume_certain_moves(field.numbers, mines, state, opens, sure)
         assert left == expected
-        # Once every safe square is open the rules stop, wherever their queue
-        # was: the mines marked by then may differ, the squares open may not.
-        np.testing.assert_array_equal(state == 1, replayed == 1)
-        if left > 0:
-            np.testing.assert_array_equal(state, replayed)
+        np.testing.assert_array_equal(state, replayed)

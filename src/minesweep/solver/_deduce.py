@@ -292,9 +292,18 @@ def resume_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: 
     board. The rules reach the same fixpoint whatever order they run in (each
     makes only sound deductions, and knowing more never stops one from
     firing), so the position is the one :func:`play_certain_moves` reaches.
+    Except at the end: both stop as soon as every safe square is open, and
+    the mines marked by then depend on the order; so when this one opens the
+    last safe square, the position before it is played again by
+    :func:`play_certain_moves` (once a game), and even the marks are its.
     The compiled game (:mod:`._play`) calls it after each analysis and guess.
     """
-    return _certain_moves(numbers, total_mines, state, opens, mines, False)
+    before = state.copy()
+    left = _certain_moves(numbers, total_mines, state, opens, mines, False)
+    if left == 0:
+        state[:] = before
+        left = _certain_moves(numbers, total_mines, state, opens, mines, True)
+    return left
 
 
 @kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")

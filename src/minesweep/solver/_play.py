@@ -6,7 +6,8 @@ several times and builds Python objects around the kernels' arrays;
 measured, four fifths of a fast game was that glue. Here the whole loop
 runs inside one kernel, made of the solver's own kernels, none copied:
 
-- certain moves: :func:`._deduce.play_certain_moves`;
+- certain moves: :func:`._deduce.play_certain_moves`, then, from the position
+  it left stuck, :func:`._deduce.resume_certain_moves`;
 - the analysis: :func:`._frontier.frontier_arrays`, then
   :func:`._batch.count_components` for every component, then
   :func:`._combine.combine`, the calls :func:`minesweep.solver.analyze`
