@@ -43,6 +43,7 @@ __all__ = [
     "UNDECIDED",
     "one_number",
     "play_certain_moves",
+    "resume_certain_moves",
     "settle_one_number",
 ]
 
@@ -204,9 +205,8 @@ def _two_numbers(
         for c2 in range(max(c - 2, 0), min(c + 3, cols)):
             if (r2 == r and c2 == c) or state[r2, c2] != _OPEN or numbers[r2, c2] == 0:
                 continue
-            unknown2, found2 = _tally(state, r2, c2)
-            if unknown2 == 0:
-                continue
+            # The squares both see first: far pairs share one or two, often
+            # none unknown, and then the other number's tally is not needed.
             shared = 0
             for rr in range(max(r - 1, r2 - 1, 0), min(r + 2, r2 + 2, rows)):
                 for cc in range(max(c - 1, c2 - 1, 0), min(c + 2, c2 + 2, cols)):
@@ -214,6 +214,7 @@ def _two_numbers(
                         shared += 1
             if shared == 0:
                 continue
+            unknown2, found2 = _tally(state, r2, c2)
             verdict = _pair_verdict(unknown, left, unknown2, numbers[r2, c2] - found2, shared)
             if verdict == 0:
                 continue  # this pair decides nothing
@@ -277,6 +278,38 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
     caller knows the field; squares are opened by their numbers alone, and
     no decision reads where the mines are.
     """
+    return _certain_moves(numbers, total_mines, state, opens, mines, True)
+
+
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
+def resume_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no cover
+    """:func:`play_certain_moves` from a position it left stuck, with new ``opens`` and ``mines``.
+
+    Where no rule applies anywhere in ``state`` (as :func:`play_certain_moves`
+    leaves it when it returns more than 0), a number can only say something
+    new once a square around it changes; so only the numbers around the
+    squares opened and marked here are looked at, not every number on the
+    board. The rules reach the same fixpoint whatever order they run in (each
+    makes only sound deductions, and knowing more never stops one from
+    firing), so the position is the one :func:`play_certain_moves` reaches.
+    Except at the end: both stop as soon as every safe square is open, and
+    the mines marked by then depend on the order; so when this one opens the
+    last safe square, the position before it is played again by
+    :func:`play_certain_moves` (once a game), and even the marks are its.
+    The compiled game (:mod:`._play`) calls it after each analysis and guess.
+    """
+    before = state.copy()
+    left = _certain_moves(numbers, total_mines, state, opens, mines, False)
+    if left == 0:
+        state[:] = before
+        left = _certain_moves(numbers, total_mines, state, opens, mines, True)
+    return left
+
+
+@kernel(cache=True, part="autoplay", nogil=True, error_model="numpy")
+def _certain_moves(numbers, total_mines, state, opens, mines, every):  # pragma: no cover
+    """The two above: ``every`` queues every open number first, else only those
+    around the squares that change."""
     rows, cols = numbers.shape
     cells = rows * cols
     queued = np.zeros(cells, np.bool_)
@@ -291,7 +324,7 @@ def play_certain_moves(numbers, total_mines, state, opens, mines):  # pragma: no
             s = state[r, c]
             if s == _MINE:
                 known_mines += 1
-            elif s == _OPEN and numbers[r, c] > 0:
+            elif s == _OPEN and numbers[r, c] > 0 and every:
                 queued[r * cols + c] = True
                 queue[tail % cells] = r * cols + c
                 tail += 1

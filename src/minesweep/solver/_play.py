@@ -6,7 +6,8 @@ several times and builds Python objects around the kernels' arrays;
 measured, four fifths of a fast game was that glue. Here the whole loop
 runs inside one kernel, made of the solver's own kernels, none copied:
 
-- certain moves: :func:`._deduce.play_certain_moves`;
+- certain moves: :func:`._deduce.play_certain_moves`, then, from the position
+  it left stuck, :func:`._deduce.resume_certain_moves`;
 - the analysis: :func:`._frontier.frontier_arrays`, then
   :func:`._batch.count_components` for every component, then
   :func:`._combine.combine`, the calls :func:`minesweep.solver.analyze`
@@ -42,7 +43,7 @@ import numpy.typing as npt
 from .._jit import kernel
 from ..rules.lay import lay_field
 from ..squares import GLYPH_HIDDEN, KNOWN_OPEN
-from ._deduce import play_certain_moves
+from ._deduce import play_certain_moves, resume_certain_moves
 from ._endgame import endgame_square, isolated_square
 from ._guesses import forced_square, plain_square
 from ._lookahead import WEIGHED, fifty_or_safe, plain_what_if, weighed_square
@@ -162,8 +163,12 @@ def play_plain(  # pragma: no cover - compiled
     """
     rows, cols = numbers.shape
     guesses = 0
+    # The first call looks at every number (the caller's position may be any);
+    # after that the position is one the rules left stuck, and only what the
+    # analysis or the guess changed needs looking at.
+    left = play_certain_moves(numbers, total, state, opens, sure)
     while True:
-        if play_certain_moves(numbers, total, state, opens, sure) == 0:
+        if left == 0:
             return WON, guesses
         view = np.full((rows, cols), GLYPH_HIDDEN, np.uint8)
         for r in range(rows):
@@ -182,7 +187,7 @@ def play_plain(  # pragma: no cover - compiled
         sure = np.flatnonzero(mine.ravel())
         safe_now = np.flatnonzero(safe.ravel())
         if safe_now.shape[0]:
-            opens = safe_now
+            left = resume_certain_moves(numbers, total, state, safe_now, sure)
             continue
         # choose_guess's order: the endgame search, a forced 50/50, an
         # isolated part's search, the lowest risk.
@@ -219,7 +224,7 @@ def play_plain(  # pragma: no cover - compiled
         guesses += 1
         if mines[guess // cols, guess % cols]:
             return LOST, guesses
-        opens = np.full(1, guess, np.int64)
+        left = resume_certain_moves(numbers, total, state, np.full(1, guess, np.int64), sure)
 
 
 @kernel(cache=True, part="autoplay", nogil=True)
