@@ -161,10 +161,12 @@ def play_ours(start: int, games: int, strength: str) -> Result:
     """Seeds ``start`` to ``start + games - 1`` in this process, timed after a warm-up game."""
     from minesweep.autoplay import PlayConfig, play_games
     from minesweep.solver.guess import PolicyConfig
+    from paired_policy import changed_policy
 
+    name, *changes = strength.split(",")
     config = dataclasses.replace(
         PlayConfig.preset("expert", rule="safe", first_click="corner"),
-        policy=PolicyConfig.preset(strength),
+        policy=changed_policy(PolicyConfig.preset(name), changes),
     )
     play_games(config, [WARMUP_SEED], workers=1)  # numba's kernels loaded here, untimed
     started = time.perf_counter()
@@ -240,7 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=2000, help="games a side a round")
     parser.add_argument("--core", type=int, default=0, help="the core both are pinned to")
-    parser.add_argument("--strength", default="default", choices=STRENGTHS)
+    parser.add_argument(
+        "--strength",
+        default="default",
+        help=f"one of {', '.join(STRENGTHS)}, with any PolicyConfig changes after a comma "
+        "(fast,endgame_layouts=350), as pair_strength.py takes them",
+    )
     parser.add_argument(
         "--build-dir",
         type=Path,
@@ -249,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ours", type=int, metavar="START", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.strength.split(",")[0] not in STRENGTHS:
+        parser.error(f"--strength must start with one of {', '.join(STRENGTHS)}")
 
     if args.ours is not None:  # the child process of run_ours
         print(json.dumps(play_ours(args.ours, args.games, args.strength)))
