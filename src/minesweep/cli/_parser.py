@@ -528,7 +528,7 @@ def _add_bench(commands: _Commands) -> None:
         choices=STRENGTHS,
         default="default",
         help="the player's tuning, from speed to strength: fast (no lookahead, Tu et al.'s "
-        "tie-break: about 4 times the games a second, 1.1 points weaker on expert), "
+        "tie-break: about 3 times the games a second, 1.2 points weaker on expert), "
         "default (default), or strongest (the default's rules with larger searches, "
         "about a third of its speed; BENCHMARKS.md gives each one's win rate and speed)",
     )

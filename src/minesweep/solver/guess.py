@@ -117,7 +117,7 @@ class PolicyConfig:
         small searches, and drops what costs most for least: the lookahead
         (each candidate's possible numbers and the analysis after each), the
         50/50 weighing that rides on it, and endgame searches of more than
-        500 layouts; it breaks near ties of the plain choice as Tu et al.'s
+        300 layouts; it breaks near ties of the plain choice as Tu et al.'s
         PSEQ does (``progress_candidates``). ``strongest`` plays the
         default's rules with larger budgets: exact endgame searches of up to
         80 squares, 5,000 layouts and a million positions, isolated searches
@@ -141,9 +141,11 @@ _PRESETS: Final = {
     # endgame_layouts 500: half the time of 2,000 for a tenth of a point
     # (paired on 20,000 seeds, BENCHMARKS.md). progress_candidates 10 (Tu's
     # tie-break): +0.675 points on 100,000 seeds (39.14 % -> 39.82 %, above
-    # Tu's 39.6 %) at about 0.73x the games a second.
+    # Tu's 39.6 %) at about 0.73x the games a second. endgame_layouts 300
+    # (stop 60): about 8 % more games a second for 0.027 points (27 games of
+    # 100,000, 2.1 SE: 39.79 %), which brings fast to 1.5x Tu's C++.
     "fast": PolicyConfig(
-        lookahead=False, long_term=False, endgame_layouts=500, progress_candidates=10
+        lookahead=False, long_term=False, endgame_layouts=300, progress_candidates=10
     ),
     "default": DEFAULT_POLICY,
     # strongest: the default's rules with larger budgets: exact endgame and
