@@ -3,9 +3,9 @@
 :func:`interior_class` claims that two squares of one class (and one risk)
 have the same what-if outcomes, to the bit, at the same cost in states, so
 that :func:`progress_square` may ask once per class. Checked here against
-the what-if itself (:func:`._lookahead.outcomes`, and the one-pass
-:func:`._progress.outcomes_once` the tie-break asks), square by square, on
-boards large enough to hold interior squares away from every number.
+the what-if itself (:func:`._lookahead.outcomes`, counting per number and
+in one pass, as the tie-break asks), square by square, on boards large
+enough to hold interior squares away from every number.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from minesweep import Glyph, Minefield
 from minesweep.solver import analyze
 from minesweep.solver._lookahead import outcomes
-from minesweep.solver._progress import interior_class, outcomes_once
+from minesweep.solver._progress import interior_class
 from minesweep.solver.whatif import DEFAULT_STATES, Lookahead
 
 
@@ -65,10 +65,10 @@ def test_squares_of_one_class_have_the_same_outcomes(position: tuple[np.ndarray,
     alike = [squares for squares in by_class.values() if len(squares) > 1]
     assume(alike)
     # The tie-break asks the one-pass what-if; the claim holds for both.
-    for ask, squares in ((ask, squares) for ask in (outcomes, outcomes_once) for squares in alike):
-        first = ask(tables, squares[0], DEFAULT_STATES)
+    for once, squares in ((once, squares) for once in (0, 1) for squares in alike):
+        first = outcomes(tables, squares[0], DEFAULT_STATES, once)
         for other in squares[1:]:
-            again = ask(tables, other, DEFAULT_STATES)
+            again = outcomes(tables, other, DEFAULT_STATES, once)
             assert again[0] == first[0]
             assert again[4] == first[4]  # the same states spent
             for a, b in zip(again[1:4], first[1:4], strict=True):

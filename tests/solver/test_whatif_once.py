@@ -1,8 +1,8 @@
-"""The one-pass what-if (:func:`._progress.outcomes_once`) against the per-number one.
+"""The what-if counted in one pass (:func:`._lookahead.outcomes`, ``once``) and per number.
 
 :func:`._lookahead.outcomes` counts a square's merged component once for
-each number the square could show; :func:`._progress.outcomes_once` counts
-it once for all of them (:func:`._count_once.count_by_number`). Both answer
+each number the square could show; asked with ``once`` 1, as the lookahead
+asks, it counts it once for all of them (:func:`._count_once.count_by_number`). Both answer
 the same question, so on every view and square the numbers must be the
 same and the chances and safeties equal up to rounding. The one pass is
 charged its own states, and is refused exactly when they pass the budget.
@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from minesweep import Game
 from minesweep.solver import analyze
 from minesweep.solver._lookahead import outcomes
-from minesweep.solver._progress import outcomes_once
 from minesweep.solver._whatif import ANSWERED, NO_ANSWER
 from minesweep.solver.whatif import DEFAULT_STATES, Lookahead
 
@@ -35,8 +34,8 @@ def same_outcomes(view: np.ndarray, mines: int, squares: list[int], budget: int)
     answered = 0
     for square in squares:
         status, numbers, chances, safest, _ = outcomes(tables, square, budget)
-        status_once, numbers_once, chances_once, safest_once, left_once = outcomes_once(
-            tables, square, budget
+        status_once, numbers_once, chances_once, safest_once, left_once = outcomes(
+            tables, square, budget, 1
         )
         if status != ANSWERED:
             continue  # too wide, or the counts one by one spent the budget
@@ -48,7 +47,7 @@ def same_outcomes(view: np.ndarray, mines: int, squares: list[int], budget: int)
         np.testing.assert_allclose(chances_once, chances, rtol=1e-9, atol=1e-15)
         np.testing.assert_allclose(safest_once, safest, rtol=1e-9, atol=1e-15)
         # As the tie-break asks: the safeties exact where they are certain.
-        status_sure, numbers_sure, chances_sure, safest_sure, _ = outcomes_once(
+        status_sure, numbers_sure, chances_sure, safest_sure, _ = outcomes(
             tables, square, budget, 2
         )
         assert status_sure == ANSWERED
@@ -101,14 +100,14 @@ def test_a_spent_budget_is_no_answer_with_nothing_left(game: Game, data: st.Data
     tables = Lookahead(analyze_in_budget(view, game.mine_count)).tables()
     assume(tables is not None)
     assert tables is not None
-    status, _, _, _, left = outcomes_once(tables, square, DEFAULT_STATES)
+    status, _, _, _, left = outcomes(tables, square, DEFAULT_STATES, 1)
     spent = DEFAULT_STATES - left
     # A pass that dies at its first group makes no state but the first, which
     # the budget (as count_component's) does not check: spent 1, never refused.
     assume(status == ANSWERED and spent > 1)
     # Exactly the states it spends are enough; one fewer is not.
-    assert outcomes_once(tables, square, spent)[0] == ANSWERED
-    short = outcomes_once(tables, square, spent - 1)
+    assert outcomes(tables, square, spent, 1)[0] == ANSWERED
+    short = outcomes(tables, square, spent - 1, 1)
     assert short[0] == NO_ANSWER
     assert short[4] == 0
 
@@ -119,6 +118,6 @@ def test_a_square_with_no_safe_outcome_has_none() -> None:
     analysis = analyze(parse_view("1##\n"), 1)
     tables = Lookahead(analysis).tables()
     assert tables is not None
-    status, numbers, _, _, _ = outcomes_once(tables, 1, DEFAULT_STATES)
+    status, numbers, _, _, _ = outcomes(tables, 1, DEFAULT_STATES, 1)
     assert status == ANSWERED
     assert numbers.size == 0

@@ -148,11 +148,17 @@ def plain_what_if(  # pragma: no cover - compiled
 
 
 @kernel(cache=True, part="solver", nogil=True)
-def outcomes(t, square, states_left):  # pragma: no cover - compiled
+def outcomes(t, square, states_left, once=0):  # pragma: no cover - compiled
     """:func:`._whatif.square_outcomes` of flat ``square`` on ``t``.
 
     Returns ``(status, numbers, chances, safest, states_left)``; a mine the
-    frontier set aside shows nothing (answered, no outcome).
+    frontier set aside shows nothing (answered, no outcome). ``once`` is
+    :func:`._whatif.square_outcomes`'s: with 1, the square's numbers are
+    counted in one pass (the same outcomes up to rounding, the sums run in
+    another order, at the cost of one count of the merged component
+    instead of one for each number; the states charged are that pass's),
+    which is how the lookahead asks; with 2, as the progress tie-break
+    asks, the best safeties are exact only where they are 1.
     """
     cols = t.glyphs.shape[1]
     row, col = square // cols, square % cols
@@ -163,7 +169,7 @@ def outcomes(t, square, states_left):  # pragma: no cover - compiled
         t.interior_mask, t.group_at, t.group_start, t.group_cells, t.witness_start,
         t.group_witnesses, t.targets, t.component_of, t.component_start, t.component_groups,
         t.lay_start, t.lay, t.size_start, t.sizes, t.mines_start, t.mines, t.mine_count,
-        t.settled, t.interior, t.log_factorial, states_left,
+        t.settled, t.interior, t.log_factorial, states_left, once,
     )  # fmt: skip
 
 
@@ -505,7 +511,7 @@ def weighed_square(  # pragma: no cover - compiled
             )
             if best_square >= 0 and safe * factor < best - same:
                 continue
-        status, _, chances, safest, outcome_states = outcomes(t, square, outcome_states)
+        status, _, chances, safest, outcome_states = outcomes(t, square, outcome_states, 1)
         if status != ANSWERED:
             if index == 0:
                 return UNWEIGHED, own, 0.0, 1.0
@@ -543,7 +549,7 @@ def weighed_square(  # pragma: no cover - compiled
     order = order[np.argsort(by_risk[order], kind="mergesort")]
     for i in range(min(living_search, order.shape[0])):
         square = rest[order[i]]
-        status, _, chances, _, outcome_states = outcomes(t, square, outcome_states)
+        status, _, chances, _, outcome_states = outcomes(t, square, outcome_states, 1)
         if status == ANSWERED and chances.shape[0] > 1:
             return LIVING, square, 0.0, 1.0
     return DEAD, own, 0.0, 1.0

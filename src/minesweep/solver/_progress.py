@@ -23,35 +23,13 @@ import numpy as np
 from .._jit import kernel
 from ..squares import GLYPH_HIDDEN
 from ._guesses import blank_chance
-from ._whatif import ANSWERED, square_outcomes
+from ._lookahead import outcomes
+from ._whatif import ANSWERED
 
-__all__ = ["RELATIVE", "interior_class", "outcomes_once", "progress_square", "window"]
+__all__ = ["RELATIVE", "interior_class", "progress_square", "window"]
 
 #: Keys within this share of each other are equal, as Tu's ``Largest`` compares them.
 RELATIVE = 1e-8
-
-
-@kernel(cache=True, part="solver", nogil=True)
-def outcomes_once(t, square, states_left, once=1):  # pragma: no cover - compiled
-    """:func:`._lookahead.outcomes`, with the square's numbers counted in one pass.
-
-    The same outcomes up to rounding (the sums run in another order), at
-    the cost of one count of the merged component instead of one for each
-    number: the states charged are that pass's. With ``once`` 2, the best
-    safeties are exact only where they are 1, which is all the tie-break
-    reads (see :func:`._whatif.square_outcomes`).
-    """
-    cols = t.glyphs.shape[1]
-    row, col = square // cols, square % cols
-    if t.settled_mask[row, col]:
-        return ANSWERED, np.zeros(0, np.int64), np.zeros(0), np.zeros(0), states_left
-    return square_outcomes(
-        row, col, t.glyphs, GLYPH_HIDDEN, 1.0 - t.probability[row, col], t.sure, t.settled_mask,
-        t.interior_mask, t.group_at, t.group_start, t.group_cells, t.witness_start,
-        t.group_witnesses, t.targets, t.component_of, t.component_start, t.component_groups,
-        t.lay_start, t.lay, t.size_start, t.sizes, t.mines_start, t.mines, t.mine_count,
-        t.settled, t.interior, t.log_factorial, states_left, once,
-    )  # fmt: skip
 
 
 @kernel(cache=True, part="solver", nogil=True)
@@ -168,7 +146,7 @@ def progress_square(t, found, dead_last, budget):  # pragma: no cover - compiled
             entropy = seen_entropy[hit]
         else:
             before = states
-            status, _, chances, safest, states = outcomes_once(t, square, states, 2)
+            status, _, chances, safest, states = outcomes(t, square, states, 2)
             if status != ANSWERED:
                 if index == 0:
                     return square
