@@ -63,6 +63,9 @@ def test_every_named_strength_is_a_tuning_and_default_is_the_default() -> None:
     for name in budgets:
         assert getattr(strongest, name) >= getattr(DEFAULT_POLICY, name), name
     assert strongest.lookahead_cut <= DEFAULT_POLICY.lookahead_cut
+    # ... and it looks further at guess points: a survival search the default leaves off.
+    assert strongest.survival_depth == 3
+    assert DEFAULT_POLICY.survival_depth == 0
     assert strongest != DEFAULT_POLICY
 
 

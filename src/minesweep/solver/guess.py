@@ -122,7 +122,9 @@ class PolicyConfig:
         default's rules with larger budgets: exact endgame searches of up to
         80 squares, 5,000 layouts and a million positions, isolated searches
         of 1,000 layouts, twice the lookahead candidates (down to 80 % of
-        the best safety) and a longer search for a living square.
+        the best safety) and a longer search for a living square, and at
+        each guess the lookahead weighs, a survival search of depth 3
+        (``survival_depth``).
         BENCHMARKS.md gives each setting's win rate and speed on the same
         seeds. An unknown name is a SettingsError.
         """
@@ -152,7 +154,10 @@ _PRESETS: Final = {
     # isolated searches of more squares, layouts and positions, and more
     # lookahead candidates. Paired with the default on seeds 5,000-24,999:
     # the candidates alone +0 games, the searches alone +8, both +15, at
-    # about 10 ms a game; on fresh seeds 25,000-44,999, -2 (BENCHMARKS.md).
+    # about 10 ms a game; on fresh seeds 25,000-44,999, -2; on 0-99,999, +8
+    # (BENCHMARKS.md). The survival search of depth 3 on top (stop 61):
+    # +165 games of 100,000 against the default (+1.3 SE), at about a
+    # third of the games a second.
     "strongest": PolicyConfig(
         endgame_squares=80,
         endgame_layouts=5000,
@@ -162,6 +167,7 @@ _PRESETS: Final = {
         lookahead_interior=6,
         lookahead_candidates=20,
         living_search=60,
+        survival_depth=3,
     ),
 }
 
