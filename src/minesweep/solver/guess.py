@@ -156,7 +156,7 @@ _PRESETS: Final = {
     # the candidates alone +0 games, the searches alone +8, both +15, at
     # about 10 ms a game; on fresh seeds 25,000-44,999, -2; on 0-99,999, +8
     # (BENCHMARKS.md). The survival search of depth 3 on top (stop 61):
-    # +165 games of 100,000 against the default (+1.3 SE), at about a
+    # +527 games of 300,000 against the default (+2.4 SE), at about a
     # third of the games a second.
     "strongest": PolicyConfig(
         endgame_squares=80,
