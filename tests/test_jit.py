@@ -151,43 +151,6 @@ def test_a_part_switches_to_compiled_once_its_mark_is_written(
     assert part.ready
 
 
-def test_a_survival_search_compiles_in_place_while_its_parts_are_cold(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    # Interpreted, one game of the survival search takes minutes: while the
-    # warmer has not written the parts' marks, such a game compiles in place.
-    monkeypatch.setenv("MINESWEEP_JIT", "auto")
-    for name in ("solver", "autoplay"):
-        part = _jit._imported(name)
-        monkeypatch.setattr(part, "ready", False)
-        monkeypatch.setattr(part, "next_check", 0.0)
-    monkeypatch.setattr(type(part), "mark_path", lambda self: tmp_path / "never.ready")
-    monkeypatch.setattr(_jit, "_start_warmer", lambda folder, *, first: None)
-    seen: list[bool] = []
-
-    def tracer(analysis: object, guess: Guess) -> None:
-        seen.append(_jit.part_ready("solver"))
-
-    deep = PlayConfig.preset("beginner", strength="strongest")
-    play_game(deep, 1, on_guess=tracer)
-    assert seen
-    assert all(seen)  # every guess was made with the kernels compiled
-    seen.clear()
-    with _jit.compiled_now("solver"):
-        assert _jit.part_ready("solver")
-    with _jit.interpreting(), _jit.compiled_now("solver"):
-        assert not _jit.part_ready("solver")  # an open block decides, as before
-    plain = PlayConfig.preset("beginner")
-    play_game(plain, 1, on_guess=tracer)
-    assert seen
-    assert not any(seen)  # without the search, interpreted until the warmer is done
-    monkeypatch.setenv("MINESWEEP_JIT", "interpret")
-    seen.clear()
-    play_game(deep, 1, on_guess=tracer)
-    assert seen
-    assert not any(seen)  # MINESWEEP_JIT=interpret is kept
-
-
 def test_processes_that_first_meet_different_parts_start_one_warmer(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -59,7 +59,6 @@ __all__ = [
     "PART_MODULES",
     "Kernel",
     "compile_declared",
-    "compiled_now",
     "compiling",
     "entry",
     "interpreting",
@@ -262,20 +261,6 @@ def _forcing(how: str) -> Iterator[None]:
 def compiling() -> contextlib.AbstractContextManager[None]:
     """Within the block, every kernel runs compiled (what :func:`minesweep.warm.warm` does)."""
     return _forcing("compile")
-
-
-def compiled_now(*parts: str) -> contextlib.AbstractContextManager[None]:
-    """Within the block, every kernel runs compiled if ``parts`` are not ready yet.
-
-    For work whose interpreted form is too slow to wait through while the
-    warmer compiles (the survival search: minutes a game): its first call
-    compiles in place, as ``MINESWEEP_JIT=compile`` does. Parts already
-    ready, an open :func:`compiling` or :func:`interpreting` block, and
-    ``MINESWEEP_JIT`` other than ``auto`` are left as they are.
-    """
-    if _override or mode() != "auto" or all(part_ready(part) for part in parts):
-        return contextlib.nullcontext()
-    return compiling()
 
 
 def interpreting() -> contextlib.AbstractContextManager[None]:

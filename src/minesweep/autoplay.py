@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ._jit import compiled_now
 from .errors import SettingsError
 from .generate import check_fits, check_seed, generate_field
 from .grid import check_position, middle
@@ -185,25 +184,7 @@ def play_game(
     is told what the solver knew of every square when the game ended
     (KNOWN_OPEN where open; read-only), unless the first click hit a mine and
     the solver saw nothing. benchmarks/fingerprint.py traces games with both.
-
-    A policy with a survival search compiles its kernels in place if the
-    background warmer has not finished (:func:`minesweep._jit.compiled_now`):
-    interpreted, one such game can take minutes.
     """
-    if config.policy.survival_depth:
-        with compiled_now("solver", "autoplay"):
-            return _play_game(config, seed, on_guess, on_end, compiled)
-    return _play_game(config, seed, on_guess, on_end, compiled)
-
-
-def _play_game(
-    config: PlayConfig,
-    seed: int,
-    on_guess: GuessHook | None,
-    on_end: EndHook | None,
-    compiled: bool,
-) -> GameRecord:
-    """:func:`play_game`'s game."""
     started = time.perf_counter()
     row, col = config.first_click
     cols = config.cols
