@@ -380,3 +380,30 @@ def test_endgame_search_checks_the_known_mines() -> None:
 
 def test_endgame_search_declines_large_positions() -> None:
     assert endgame_guess(np.full((5, 5), Glyph.HIDDEN, np.uint8), 5) is None
+
+
+def test_an_enclosed_box_is_searched_as_a_part() -> None:
+    # David Hill's enclosed 2x2 box: its mines lie on one diagonal or the
+    # other, every number around it sees one of each diagonal (the two
+    # squares under its corners, which see only one, are certain mines),
+    # so nothing but opening a square of the box can tell. Our isolated
+    # search needs no rule of its own for it: the box is a part whose two
+    # layouts hold two mines each. To the right, a hidden block wide enough
+    # (3,640 layouts in all) that the whole board is not searched.
+    mines = {(0, 1), (1, 2), (2, 0), (2, 3), (0, 10), (2, 11), (3, 9), (1, 8)}
+    box = {(0, 1), (0, 2), (1, 1), (1, 2)}
+    hidden = box | {(2, 0), (2, 3)} | set(itertools.product(range(4), range(7, 12)))
+    view = np.full((4, 12), Glyph.HIDDEN, np.uint8)
+    for r, c in itertools.product(range(4), range(12)):
+        if (r, c) not in hidden:
+            view[r, c] = sum(n in mines for n in _around(4, 12, r, c))
+    assert to_view(view[:, :7]) == "1##1...\n2##21..\n#22#1..\n11111..\n"
+    analysis = analyze(view, len(mines))
+    assert analysis.log_layouts > math.log(DEFAULT_POLICY.endgame_layouts)
+    assert sorted(map(tuple, analysis.mines.tolist())) == [(2, 0), (2, 3)]
+    guess = isolated_guess(analysis, view)
+    assert guess is not None
+    assert (guess.row, guess.col) in box
+    assert guess.probability == pytest.approx(0.5)
+    assert "search of the 2 layouts of a part" in guess.reason
+    assert choose_guess(analysis, view, len(mines)) == guess
