@@ -67,6 +67,39 @@ def test_bench_play_plays_at_every_strength(
     assert out.splitlines()[1].startswith("wins       ")
 
 
+@pytest.mark.parametrize(("strength", "told"), [("strongest", True), ("default", False)])
+def test_a_survival_search_on_a_cold_cache_says_why_it_is_slow(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    strength: str,
+    told: bool,
+) -> None:
+    # As right after an install: the autoplayer's kernels are not compiled
+    # yet, and its games run uncompiled until the background compile is done.
+    # (Pretended here: no compile starts, and the game runs as it may.)
+    from minesweep.cli import _commands, main
+
+    monkeypatch.setattr(_commands, "is_compiled", lambda part: False)
+    monkeypatch.delenv("MINESWEEP_JIT", raising=False)
+    argv = ["bench", "play", "--preset", "beginner", "--strength", strength, "--games", "1"]
+    argv += ["--workers", "1", "--quiet"]
+    # The runner's helpers drop lines that begin as this one does (the
+    # first-use notices of a fresh clone): read stderr as it is.
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("beginner 9x9/10, ")
+    notice = (
+        "minesweep: loading the autoplayer's kernels in the background (a few minutes after an "
+        "install; `minesweep warm` does it ahead): until then strongest's survival search runs "
+        "uncompiled, and its first games are slow\n"
+    )
+    assert (notice in err) is told
+    # Told to interpret, nothing compiles in the background: nothing to say.
+    monkeypatch.setenv("MINESWEEP_JIT", "interpret")
+    assert main(argv) == 0
+    assert "survival search" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

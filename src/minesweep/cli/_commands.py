@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from .._jit import mode as jit_mode
 from ..errors import StorageError
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
@@ -326,6 +327,12 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     if is_compiled("autoplay"):
         with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
             warm_parts(["autoplay"])
+    elif config.policy.survival_depth and jit_mode() != "interpret":
+        # Uncompiled, a survival search takes seconds to minutes a game: say
+        # why the first games crawl, and what spares it the next time (a
+        # run told to interpret, MINESWEEP_JIT=interpret, compiles nothing).
+        sys.stderr.write(_SURVIVAL_UNCOMPILED.format(strength=arguments.strength))
+        sys.stderr.flush()
     started = progress.started = time.perf_counter()
     records = play_games(
         config,
@@ -358,6 +365,14 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
 _COMPILING = (
     "minesweep: loading {what} (compiled the first time after an install: up to a minute "
     "on a small machine; `minesweep warm` does it ahead)"
+)
+
+
+#: What bench play says when a survival search must start uncompiled.
+_SURVIVAL_UNCOMPILED = (
+    "minesweep: loading the autoplayer's kernels in the background (a few minutes after an "
+    "install; `minesweep warm` does it ahead): until then {strength}'s survival search runs "
+    "uncompiled, and its first games are slow\n"
 )
 
 
