@@ -127,3 +127,25 @@ def test_the_depth_is_three_or_four_or_none() -> None:
     assert PolicyConfig(survival_depth=3).survival_depth == 3
     with pytest.raises(SettingsError, match="survival_depth"):
         PolicyConfig(survival_depth=2)
+
+
+def test_a_hint_says_the_survival_search_chose_it_even_when_it_is_the_plain_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Expert, a 1 in the corner and nothing else open. Whatever square the
+    # search hands back, the plain choice among them, the reason is the
+    # search's: it is why that square was played.
+    from minesweep.solver import analyze, policy
+    from minesweep.solver.policy import choose_guess
+
+    view = np.full((16, 30), GLYPH_HIDDEN, np.uint8)
+    view[0, 0] = 1
+    analysis = analyze(view, 99)
+    strongest = PolicyConfig.preset("strongest")
+    plain = choose_guess(analysis, view, 99, config=PolicyConfig(lookahead=False))
+    for row, col in [(plain.row, plain.col), (0, 2)]:
+        monkeypatch.setattr(policy, "_survival_guess", lambda *_, at=row * 30 + col: at)
+        guess = choose_guess(analysis, view, 99, config=strongest)
+        assert (guess.row, guess.col) == (row, col)
+        assert guess.probability == pytest.approx(float(analysis.probability[row, col]))
+        assert guess.reason == "the best chance of surviving the next 3 guesses"

@@ -214,9 +214,9 @@ def _lookahead_guess(
         return None  # the plain choice could not be weighed: keep it
     deeper = _survival_guess(tables, own.row * cols + own.col, config) if how == WEIGHED else -1
     if deeper >= 0:
+        # Named for the search even when it picks the plain choice: that is
+        # why the square was played, and a hint's reason says why.
         r, c = divmod(deeper, cols)
-        if (r, c) == (own.row, own.col):
-            return own
         return Guess(
             r,
             c,
