@@ -143,7 +143,7 @@ def test_bad_masks_are_rejected(mask: object, message: str) -> None:
     ("text", "message"),
     [
         ("", "empty"),
-        ("..\n.\n", "row 1 has 1 squares; expected 2"),
+        ("..\n.\n", "row 2 has 1 square; expected 2 like row 1"),
         (".x.\n", "square row 1, column 2 is 'x'"),
     ],
 )

@@ -99,7 +99,13 @@ def test_views_are_written_and_read_in_the_one_alphabet() -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "empty"), ("##\n#\n", "row 1 has 1 squares"), ("#9\n", "square row 1, column 2 is '9'")],
+    [
+        ("", "empty"),
+        # Rows and squares are named from 1, as everywhere.
+        ("##\n#\n", "^view row 2 has 1 square; expected 2 like row 1$"),
+        ("#\n##\n", "^view row 2 has 2 squares; expected 1 like row 1$"),
+        ("#9\n", "square row 1, column 2 is '9'"),
+    ],
 )
 def test_malformed_view_is_refused(text: str, message: str) -> None:
     with pytest.raises(ParseError, match=message):

@@ -238,11 +238,32 @@ BAD_INPUTS: list[tuple[str, object, object, type[MinesweepError], str, bool]] = 
     ("board-tuple", (["E"],), [0, 0], InvalidBoardError, "tuple", True),
     ("board-string", "EEE", [0, 0], InvalidBoardError, "str", True),
     ("board-empty", [], [0, 0], InvalidBoardError, "empty", True),
-    ("first-row-empty", [[]], [0, 0], InvalidBoardError, "row 0 is empty", True),
-    ("later-row-empty", [["E", "E"], []], [0, 0], InvalidBoardError, "row 1 has 0", True),
-    ("ragged-row", grid("EEE", "EE"), [0, 0], InvalidBoardError, "row 1 has 2", True),
-    ("row-string", [["E", "E"], "EE"], [0, 0], InvalidBoardError, "row 1 must be a list", True),
-    ("row-tuple", [("E", "E")], [0, 0], InvalidBoardError, "row 0 must be a list", True),
+    ("first-row-empty", [[]], [0, 0], InvalidBoardError, "board row 1 is empty", True),
+    (
+        "later-row-empty",
+        [["E", "E"], []],
+        [0, 0],
+        InvalidBoardError,
+        "board row 2 has 0 cells; expected 2 like row 1",
+        True,
+    ),
+    (
+        "ragged-row",
+        grid("EEE", "EE"),
+        [0, 0],
+        InvalidBoardError,
+        "board row 2 has 2 cells; expected 3 like row 1",
+        True,
+    ),
+    (
+        "row-string",
+        [["E", "E"], "EE"],
+        [0, 0],
+        InvalidBoardError,
+        "board row 2 must be a list",
+        True,
+    ),
+    ("row-tuple", [("E", "E")], [0, 0], InvalidBoardError, "board row 1 must be a list", True),
     ("cell-none", [["E", None]], [0, 0], InvalidBoardError, "row 1, column 2 is None", False),
     ("cell-int", [["E"], [1]], [0, 0], InvalidBoardError, "row 2, column 1 is 1", False),
     ("cell-two-chars", [["E", "EE"]], [0, 0], InvalidBoardError, "row 1, column 2 is 'EE'", False),
@@ -336,7 +357,7 @@ def test_check_false_rolls_back_when_the_flood_reaches_a_ragged_row() -> None:
     board = [["E"] * 5 for _ in range(40)]
     board[30] = ["E"] * 4
     before = copy.deepcopy(board)
-    with pytest.raises(InvalidBoardError, match="row 30 has 4 cells"):
+    with pytest.raises(InvalidBoardError, match="board row 31 has 4 cells; expected 5 like row 1"):
         update_board(board, (0, 0), check=False)
     assert board == before
 
@@ -349,7 +370,7 @@ def test_check_false_ignores_rows_the_click_never_reaches() -> None:
 
 def test_check_false_refuses_a_ragged_clicked_row() -> None:
     board = [["E", "E"], ["E"]]
-    with pytest.raises(InvalidBoardError, match="row 1 has 1 cells"):
+    with pytest.raises(InvalidBoardError, match="board row 2 has 1 cell; expected 2 like row 1"):
         update_board(board, (1, 0), check=False)
 
 

@@ -62,7 +62,7 @@ def test_json_object_carries_board_and_click() -> None:
         ('"EEE"', 'got "EEE"'),
         ('{"click": [0, 0]}', "no 'board'"),
         ('{"board": [["E"]], "size": 1}', "unexpected key 'size'"),
-        ('[["E"], "EE"]', 'row 1 must be a list, got "EE"'),
+        ('[["E"], "EE"]', 'row 2 must be a list, got "EE"'),
         ('[["E", 1]]', "cell at row 1, column 2 must be a one-character string, got 1"),
         ('[["E", "EE"]]', 'cell at row 1, column 2 must be a one-character string, got "EE"'),
         ('{"board": [["E"]], "click": [0]}', "click must be [row, col]"),

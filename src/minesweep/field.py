@@ -93,9 +93,10 @@ class Minefield:
                     "expected '*' or '.'"
                 )
             if len(line) != len(lines[0]):
+                squares = "square" if len(line) == 1 else "squares"
                 raise ParseError(
-                    f"minefield text row {row} has {len(line)} squares; "
-                    f"expected {len(lines[0])} like row 0"
+                    f"minefield text row {row + 1} has {len(line)} {squares}; "
+                    f"expected {len(lines[0])} like row 1"
                 )
         codes = np.frombuffer("".join(lines).encode("ascii"), np.uint8)
         return cls((codes == ord(MINE_SYMBOL)).reshape(len(lines), len(lines[0])))

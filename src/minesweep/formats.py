@@ -250,7 +250,10 @@ def parse_view(text: str) -> npt.NDArray[np.uint8]:
         )
     if ragged < len(lines):
         length = len(lines[ragged])
-        raise ParseError(f"view row {ragged} has {length} squares; expected {width} like row 0")
+        raise ParseError(
+            f"view row {ragged + 1} has {length} square{'' if length == 1 else 's'}; "
+            f"expected {width} like row 1"
+        )
     return codes.reshape(len(lines), width)
 
 

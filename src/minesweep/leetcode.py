@@ -128,9 +128,9 @@ def _board_dimensions(board: object) -> tuple[int, int]:
         raise InvalidBoardError("board is empty; expected at least one row")
     first = board[0]
     if not isinstance(first, list):
-        raise InvalidBoardError(f"board row 0 must be a list, got {_typed(first)}")
+        raise InvalidBoardError(f"board row 1 must be a list, got {_typed(first)}")
     if not first:
-        raise InvalidBoardError("board row 0 is empty; expected at least one column")
+        raise InvalidBoardError("board row 1 is empty; expected at least one column")
     return len(board), len(first)
 
 
@@ -149,10 +149,11 @@ def _check_row(board: LeetCodeBoard, row: int, cols: int) -> None:
     """Raise unless ``board[row]`` is a list of ``cols`` cells."""
     line: object = board[row]
     if not isinstance(line, list):
-        raise InvalidBoardError(f"board row {row} must be a list, got {_typed(line)}")
+        raise InvalidBoardError(f"board row {row + 1} must be a list, got {_typed(line)}")
     if len(line) != cols:
+        cells = "cell" if len(line) == 1 else "cells"
         raise InvalidBoardError(
-            f"board row {row} has {len(line)} cells; expected {cols} like row 0"
+            f"board row {row + 1} has {len(line)} {cells}; expected {cols} like row 1"
         )
 
 

@@ -80,7 +80,7 @@ def parse_leetcode_json(text: str) -> tuple[LeetCodeBoard, tuple[int, int] | Non
         raise ParseError(f"JSON board must be a non-empty list of rows, got {_brief(data)}")
     for index, row in enumerate(data):
         if not isinstance(row, list):
-            raise ParseError(f"JSON board row {index} must be a list, got {_brief(row)}")
+            raise ParseError(f"JSON board row {index + 1} must be a list, got {_brief(row)}")
         for col, cell in enumerate(row):
             if not isinstance(cell, str) or len(cell) != 1:
                 raise ParseError(

@@ -77,7 +77,7 @@ def test_reveal_grid_file_as_json(
         (["reveal", "--click=-1,0"], "EEE\n", "click row -1 is outside the board"),
         (["new", "--first-click", "-3,2"], "", "row -3 is outside the board"),
         (["reveal", "--click", "0,1"], "E3\n", "revealed square '3'"),
-        (["reveal", "--click", "0,0"], "EE\nE\n", "board row 1 has 1 cells"),
+        (["reveal", "--click", "0,0"], "EE\nE\n", "board row 2 has 1 cell; expected 2 like row 1"),
         (["reveal", "--click", "0,0"], "Eq\n", "board cell at row 1, column 2 is 'q'"),
         (["reveal", "--click", "0,0"], "[[", "invalid JSON"),
         (["reveal", "--click", "0,0"], "\n", "text grid is empty"),

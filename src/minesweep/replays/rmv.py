@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..squares import square_name
 from ._bytes import ByteReader, Utf8Rule
 from ._common import check_times, event_arrays, field_from_cells
 from .model import Claims, Replay
@@ -122,7 +123,8 @@ def read_rmv(data: bytes, where: str) -> Replay:
         for col, row in preflags:
             if col >= cols or row >= rows:
                 raise reader.error(
-                    f"pre-flag at column {col}, row {row} is off the board", flags_at
+                    f"pre-flag at {square_name(row, col)} is off the {rows}x{cols} board",
+                    flags_at,
                 )
 
     section = _section(reader, sizes["properties"])
