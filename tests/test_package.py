@@ -348,3 +348,16 @@ def test_the_private_reach_test_sees_one() -> None:
     assert "minesweep.cli._commands" in graph["minesweep.cli._parser"]
     assert "minesweep._jit" in graph["minesweep.solver.certain"]
     assert "minesweep.solver._play" in graph["minesweep.solver.compiled_game"]
+
+
+def test_the_rl_package_without_its_extra_says_which_to_install() -> None:
+    # As without pip install 'minesweep[rl]': gymnasium cannot be imported.
+    code = "import sys; sys.modules['gymnasium'] = None; import minesweep.rl"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        "ModuleNotFoundError: minesweep.rl needs the optional extra: pip install 'minesweep[rl]' ("
+    ), done.stderr

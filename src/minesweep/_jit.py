@@ -306,8 +306,9 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     os.write(descriptor, f"{warmer.pid}\n".encode())  # who holds it
     os.close(descriptor)
     logging.getLogger("minesweep").warning(
-        "minesweep: compiling the solver's kernels in the background (once after an "
-        "install, a minute or two); until then they run uncompiled"
+        "minesweep: compiling the solver's kernels in the background, then the rest (once "
+        "after an install: about a minute for the solver, several for all on a small "
+        "machine); until then they run uncompiled"
     )
 
 

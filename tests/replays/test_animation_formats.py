@@ -150,6 +150,8 @@ def test_a_bad_output_path_is_one_line_and_status_2(
         (["--webp", "a.webp", "--format", "json"], "--webp takes one replay file"),
         (["--gif", "a.gif", "--svg", "pictures"], "without --clicks, --format or --svg"),
         (["--webp", "a.webp", "--clicks", "--svg", "pictures"], "--webp takes one replay file"),
+        (["--speed", "2"], "--speed sets an animation's pace: give it with --gif, --apng or"),
+        (["--svg", "pictures", "--speed", "0.5"], "--speed sets an animation's pace"),
     ],
 )
 def test_an_animation_with_another_output_is_refused_on_one_line(

@@ -357,9 +357,10 @@ def _add_warm(commands: _Commands) -> None:
         ),
         description=(
             "Compile the compiled kernels ahead of their first use, part by part, with a "
-            "line for each: the first solve, hint, bench play or RL step after an install "
-            "compiles what it needs (tens of seconds on a small machine); after warm, each "
-            "loads them from numba's cache in about a second."
+            "line for each. Without it, the first solve, hint, bench play or RL step after "
+            "an install runs uncompiled while one background process compiles every part "
+            "(several minutes on a small machine); after warm, each loads them from numba's "
+            "cache in about a second."
         ),
     )
     warm.add_argument(

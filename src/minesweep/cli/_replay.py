@@ -305,6 +305,11 @@ def replay(arguments: argparse.Namespace) -> None:
         )
     if len(animations) > 1:
         raise SettingsError("--gif, --apng and --webp write one animation: give one of them")
+    if not animations and arguments.speed != 1.0:
+        # Nothing else plays in time: a pace given to nothing is a slip to say.
+        raise SettingsError(
+            "--speed sets an animation's pace: give it with --gif, --apng or --webp"
+        )
     if animations:
         _animation(arguments, animations[0])
         return

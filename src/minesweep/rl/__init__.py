@@ -30,6 +30,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+try:
+    import gymnasium  # noqa: F401  (the extra's one library: say so if it is missing)
+except ModuleNotFoundError as missing:
+    raise ModuleNotFoundError(
+        f"minesweep.rl needs the optional extra: pip install 'minesweep[rl]' ({missing})",
+        name=missing.name,
+    ) from missing
+
 from .env import (
     OBSERVATION_HIGH,
     InvalidActionError,
