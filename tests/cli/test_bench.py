@@ -113,6 +113,11 @@ def test_a_survival_search_on_a_cold_cache_says_why_it_is_slow(
             "argument --games: expected a whole number of at least 1",
         ),
         (["bench", "play", "--workers", "0"], "--workers: expected a whole number of at least 1"),
+        # A word no option takes: the command it was given to says so.
+        (
+            ["bench", "play", "--size", "9x9"],
+            "minesweep bench play: unrecognized arguments: --size 9x9 (see --help)",
+        ),
         (["bench", "play", "--dask-timeout", "0"], "expected a positive number of seconds"),
         (["bench", "play", "--dask-timeout", "nan"], "expected a positive number of seconds"),
         (

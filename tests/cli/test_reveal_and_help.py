@@ -96,6 +96,7 @@ def test_reveal_grid_file_as_json(
         (["serve", "--expire-after", "0"], "", "positive number of seconds, got '0'"),
         (["serve", "--no-guess-workers", "two"], "", "non-negative whole number, got 'two'"),
         (["serve", "--log-level", "loud"], "", "invalid choice"),
+        (["reveal", "--click", "0,0", "--bogus"], "EEE\n", "minesweep reveal: unrecognized"),
         (["bogus"], "", "invalid choice"),
         ([], "", "required"),
     ],

@@ -87,6 +87,17 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         fail(f"{self.prog}: {message} (see --help)")
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # A word no option takes is refused by the command that was given it,
+        # so that the message names that command ("minesweep reveal: ..."),
+        # not only the program, whose parser would otherwise say it last.
+        arguments, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return arguments, extra
+
 
 #: A whole number as the command line takes one: ASCII digits only, where
 #: ``int`` and ``str.isdigit`` take any script's digits too ("５").
