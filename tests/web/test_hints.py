@@ -27,7 +27,7 @@ def zero_based_replaced(hint: Hint) -> str:
         (
             "none",
             "nothing is revealed yet, and with no first-click rule every square is a mine "
-            "with probability 0.123",
+            "with probability 12.3%",
         ),
     ],
 )

@@ -73,12 +73,12 @@ class Hint:
             case HintReason.LOWEST_PROBABILITY:
                 return (
                     f"no square is certainly safe; {here} holds a mine with probability "
-                    f"{self.probability:.3f}, the lowest on the board"
+                    f"{_percent(self.probability)}, the lowest on the board"
                 )
             case HintReason.FIRST_CLICK_UNIFORM:
                 return (
                     "nothing is revealed yet, and with no first-click rule every square is a "
-                    f"mine with probability {self.probability:.3f}"
+                    f"mine with probability {_percent(self.probability)}"
                 )
             case HintReason.FIRST_CLICK_SAFE:
                 return f"the first click is safe: the {self.rule!r} rule keeps it clear of mines"
@@ -87,6 +87,19 @@ class Hint:
     def reason(self) -> str:
         """:meth:`words`: the hint in a sentence, squares named from 1 ("row 3, column 6")."""
         return self.words()
+
+
+def _percent(probability: float) -> str:
+    """A probability as a person reads it, in percent, as ``solve``'s table gives it:
+    three significant figures, so that a small one does not read as 0.
+
+    >>> _percent(0.05), _percent(0.12345), _percent(0.00012), _percent(1e-9)
+    ('5%', '12.3%', '0.012%', 'under 0.001%')
+    """
+    value = 100 * probability
+    if 0 < value < 0.001:
+        return "under 0.001%"  # not "1e-07%"
+    return f"{value:.3g}%"
 
 
 def hint(
