@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import pathlib
 import sys
 from typing import Any
@@ -228,6 +229,42 @@ def test_new_does_not_write_mbf_to_a_terminal(
     assert made == (0, "", "")
     assert path.read_bytes()[:4] == bytes([9, 9, 0, 10])
     assert run(capsys, monkeypatch, "new", "--preset", "beginner", "--seed", "1")[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "given", "written"),
+    [
+        ("board.mbf", [], "mbf"),
+        ("BOARD.MBF", [], "mbf"),
+        ("game.json", [], "json"),
+        ("board.txt", [], "text"),
+        ("board", [], "text"),
+        ("board.mbf", ["--format", "text"], "text"),  # said outright, it wins
+    ],
+)
+def test_new_writes_the_format_the_file_name_says(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: pathlib.Path,
+    name: str,
+    given: list[str],
+    written: str,
+) -> None:
+    from minesweep.formats import parse_mbf
+
+    path = tmp_path / name
+    argv = ["new", "--preset", "beginner", "--seed", "3", "-o", str(path), *given]
+    assert run(capsys, monkeypatch, *argv) == (0, "", "")
+    data = path.read_bytes()
+    text = run(capsys, monkeypatch, "new", "--preset", "beginner", "--seed", "3")[1]
+    if written == "mbf":
+        assert parse_mbf(data).to_text() == text
+    elif written == "json":
+        game = json.loads(data)
+        assert game["format"] == "minesweep-game"
+        assert "\n".join(game["field"]) + "\n" == text
+    else:
+        assert data.decode() == text
 
 
 def test_new_writes_mbf_to_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -50,6 +50,10 @@ def reveal(arguments: argparse.Namespace) -> None:
 def new(arguments: argparse.Namespace) -> None:
     from ..formats import to_game_json, to_mbf
 
+    if arguments.format is None:
+        # A file named board.mbf is meant to be MBF: the name says the format.
+        suffix = (arguments.output or "").lower().rsplit(".", 1)[-1]
+        arguments.format = {"mbf": "mbf", "json": "json"}.get(suffix, "text")
     if arguments.format == "mbf" and arguments.output is None and sys.stdout.isatty():
         # As curl does with binary output: the bytes would garble the terminal.
         fail(

@@ -158,9 +158,9 @@ def _add_new(commands: _Commands) -> None:
     new.add_argument(
         "--format",
         choices=("text", "leetcode", "json", "mbf"),
-        default="text",
         help="text: '*' and '.'; leetcode: LeetCode JSON; json: a game file; mbf: binary "
-        "(to a file: -o FILE)",
+        "(to a file: -o FILE). Default: mbf for -o FILE.mbf, json for -o FILE.json, "
+        "else text",
     )
     new.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the screen")
     new.set_defaults(run=run.new)
