@@ -328,7 +328,8 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     # mark whose cache is gone) is not run in every worker at once. On a cold
     # cache is_compiled starts the background compile instead, and the first
     # games run uncompiled (minesweep/_jit.py).
-    if is_compiled("autoplay"):
+    compiled = is_compiled("autoplay")
+    if compiled:
         with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
             warm_parts(["autoplay"])
     elif config.policy.survival_depth and jit_mode() != "interpret":
@@ -361,6 +362,8 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
         f"per game   median {summary.median_game * 1e3:.1f} ms, "
         f"p99 {summary.p99_game * 1e3:.1f} ms\n"
     )
+    if not compiled and jit_mode() != "interpret":
+        sys.stderr.write(_RAN_UNCOMPILED)
 
 
 #: What an answer that waits on numba says, once it has waited two seconds:
@@ -371,6 +374,12 @@ _COMPILING = (
     "on a small machine; `minesweep warm` does it ahead)"
 )
 
+
+#: What bench play says after a run that began before the kernels were compiled.
+_RAN_UNCOMPILED = (
+    "minesweep: loading the autoplayer's kernels took part of this run: its first games ran "
+    "uncompiled, so the speed above is low; after `minesweep warm` it is the compiled speed\n"
+)
 
 #: What bench play says when a survival search must start uncompiled.
 _SURVIVAL_UNCOMPILED = (
