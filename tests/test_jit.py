@@ -376,3 +376,30 @@ def test_a_ctrl_c_while_compiling_is_raised_once_the_compile_is_done() -> None:
         compile_a_while()
     assert said == ["ran on, interrupted: True"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_running_warmer_is_found_by_its_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The lock beside the first part's cache, as _start_warmer writes it.
+    class Part:
+        def mark_path(self) -> Path:
+            return tmp_path / "solver.ready"
+
+    monkeypatch.setattr(_jit, "_imported", lambda name: Part())
+    lock = tmp_path / "minesweep-warming.lock"
+    assert _jit.warmer_running() is None  # no lock
+    lock.write_text("")
+    assert _jit.warmer_running() is None  # its writer has not written its id yet
+    lock.write_text(f"{os.getpid()}\n")
+    assert _jit.warmer_running() == os.getpid()
+    # A process that has ended holds no lock, whatever the file says.
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    lock.write_text(f"{gone.pid}\n")
+    assert _jit.warmer_running() is None
+    # Nor does a lock older than any warmer runs.
+    lock.write_text(f"{os.getpid()}\n")
+    old = lock.stat().st_mtime - 16 * 60
+    os.utime(lock, (old, old))
+    assert _jit.warmer_running() is None

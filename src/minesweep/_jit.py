@@ -67,6 +67,7 @@ __all__ = [
     "mode",
     "part_ready",
     "plain",
+    "warmer_running",
 ]
 
 #: The values ``MINESWEEP_JIT`` may take.
@@ -107,6 +108,8 @@ BACKGROUND_PARTS: Final = ("solver", "autoplay", "vector", "replays")
 
 #: How often an interpreted call looks for the ready mark again, in seconds.
 _CHECK_EVERY: Final = 1.0
+#: The one warmer's lock file, in :func:`_warming_folder`; it holds the warmer's process id.
+_LOCK_NAME: Final = "minesweep-warming.lock"
 #: A warmer's lock older than this is taken for a dead warmer's.
 _LOCK_STALE: Final = 15 * 60.0
 
@@ -226,6 +229,35 @@ def _warming_folder(fallback: Path) -> Path:
     return fallback if first is None else first.parent
 
 
+def warmer_running() -> int | None:
+    """The process id of a background warmer compiling now, or None.
+
+    Its lock file (:func:`_start_warmer`) names it; a lock older than a
+    warmer can take, or whose process is gone, is a dead warmer's. What
+    ``minesweep warm`` asks, so as to wait for that compile rather than run
+    a second beside it on the same cores.
+    """
+    first = _imported(BACKGROUND_PARTS[0]).mark_path()
+    if first is None:
+        return None  # no cache to compile into: no warmer either
+    lock = first.parent / _LOCK_NAME
+    try:
+        age = time.time() - lock.stat().st_mtime
+        words = lock.read_text().split()
+    except OSError:
+        return None
+    if age > _LOCK_STALE or not words or not words[0].isdigit():
+        return None  # stale, or its writer has not written its id yet
+    pid = int(words[0])
+    try:
+        os.kill(pid, 0)  # no signal: only whether the process is there
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass  # there, and another user's
+    return pid
+
+
 def compile_declared(name: str) -> None:
     """Compile (or load) the kernels of ``name`` declared with signatures.
 
@@ -279,7 +311,7 @@ def _start_warmer(folder: Path, *, first: str) -> None:
     import subprocess
 
     _warmer_started = True
-    lock = folder / "minesweep-warming.lock"
+    lock = folder / _LOCK_NAME
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):

@@ -51,3 +51,23 @@ def test_a_first_solve_after_an_install_says_it_is_compiling(tmp_path: os.PathLi
     assert "`minesweep warm` does it ahead" in done.stderr
     assert done.stderr.count("\n") == 1
     assert done.stdout.splitlines()[-1].startswith("hint: ")  # the answer follows, on stdout
+
+
+def test_warm_waits_for_the_background_compile_instead_of_compiling_beside_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from minesweep import _jit
+    from minesweep.cli import _commands
+
+    # A warmer that a first use started, seen twice more, then done.
+    seen = iter([4242, 4242, 4242, None])
+    monkeypatch.setattr(_jit, "warmer_running", lambda: next(seen))
+    monkeypatch.setattr(_commands, "_WAIT_STEP", 0.0)
+    status, out, err = run(capsys, monkeypatch, "warm", "engine")
+    assert status == 0
+    assert out.startswith("warm: engine ready in ")
+    first, *rest = err.splitlines()
+    assert first.startswith("waiting for the background compile (process 4242) ... ")
+    assert first.endswith(" s")
+    assert [line.split(" ... ")[0] for line in rest] == ["engine"]
+    assert next(seen, "spent") == "spent"  # asked until it was done, and no more

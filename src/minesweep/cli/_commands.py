@@ -375,6 +375,29 @@ _COMPILING = (
 )
 
 
+def _wait_for_the_background_compile() -> None:
+    """Wait while a background warmer compiles (a first use started it): a second
+    compile beside it, on the same cores, would take both twice as long."""
+    import time
+
+    from .._jit import warmer_running
+
+    pid = warmer_running()
+    if pid is None:
+        return
+    started = time.perf_counter()
+    sys.stderr.write(f"waiting for the background compile (process {pid}) ... ")
+    sys.stderr.flush()
+    while warmer_running() == pid:
+        time.sleep(_WAIT_STEP)
+    sys.stderr.write(f"{time.perf_counter() - started:.1f} s\n")
+    sys.stderr.flush()
+
+
+#: How often warm looks again whether the background compile is done, in seconds.
+_WAIT_STEP = 0.5
+
+
 #: What bench play says after a run that began before the kernels were compiled.
 _RAN_UNCOMPILED = (
     "minesweep: loading the autoplayer's kernels took part of this run: its first games ran "
@@ -403,6 +426,7 @@ def warm(arguments: argparse.Namespace) -> None:
             sys.stderr.write(f"{seconds:.1f} s\n")
         sys.stderr.flush()
 
+    _wait_for_the_background_compile()
     seconds = warm_parts(arguments.parts or list(PARTS), progress=progress)
     sys.stdout.write(f"warm: {', '.join(seconds)} ready in {sum(seconds.values()):.1f} s\n")
 
