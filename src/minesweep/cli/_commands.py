@@ -305,7 +305,7 @@ def bench_play(arguments: argparse.Namespace) -> None:
         done = progress.done if played is None else len(played)
         games = arguments.games
         interrupted(
-            f"minesweep bench play: interrupted after {done} of {games} "
+            f"minesweep bench play: interrupted after {done:,} of {games:,} "
             f"game{'s' if games != 1 else ''}",
             after_progress=progress.shown and progress.done > 0,
         )
