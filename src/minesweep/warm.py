@@ -24,7 +24,15 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Final, TextIO
 
-__all__ = ["PARTS", "is_compiled", "notice_when_slow", "warm", "warm_in_background"]
+__all__ = [
+    "PARTS",
+    "compile_under_way",
+    "is_compiled",
+    "never_compiles",
+    "notice_when_slow",
+    "warm",
+    "warm_in_background",
+]
 
 
 def _engine() -> None:
@@ -156,6 +164,24 @@ def is_compiled(part: str) -> bool:
     if part not in PARTS:
         raise SettingsError(f"no part {part!r} to warm; expected one of {', '.join(PARTS)}")
     return part_ready(part)
+
+
+def compile_under_way() -> int | None:
+    """The process id of the background compile under way (a first use started it), or None.
+
+    ``minesweep warm`` waits for it rather than compile the same kernels
+    beside it (:func:`minesweep._jit.warmer_running`).
+    """
+    from ._jit import warmer_running
+
+    return warmer_running()
+
+
+def never_compiles() -> bool:
+    """Whether this process was told never to compile its kernels (``MINESWEEP_JIT=interpret``)."""
+    from ._jit import mode
+
+    return mode() == "interpret"
 
 
 def warm_in_background(lock: str, first: str) -> None:

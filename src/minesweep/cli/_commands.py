@@ -6,13 +6,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .._jit import mode as jit_mode
 from ..errors import StorageError
 from ..leetcode import check_leetcode_board, update_board
 from ..notation import parse_board, to_leetcode_json, to_text_grid
 from ..presets import FirstClickRule
 from ..squares import square_name
-from ..warm import is_compiled, notice_when_slow
+from ..warm import compile_under_way, is_compiled, never_compiles, notice_when_slow
 from ..warm import warm as warm_parts
 from ._args import fail, interrupted, settings_from
 from ._input import load_field_or_game, load_view, read_text
@@ -332,7 +331,7 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     if compiled:
         with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
             warm_parts(["autoplay"])
-    elif config.policy.survival_depth and jit_mode() != "interpret":
+    elif config.policy.survival_depth and not never_compiles():
         # Uncompiled, a survival search takes seconds to minutes a game: say
         # why the first games crawl, and what spares it the next time (a
         # run told to interpret, MINESWEEP_JIT=interpret, compiles nothing).
@@ -362,7 +361,7 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
         f"per game   median {summary.median_game * 1e3:.1f} ms, "
         f"p99 {summary.p99_game * 1e3:.1f} ms\n"
     )
-    if not compiled and jit_mode() != "interpret":
+    if not compiled and not never_compiles():
         sys.stderr.write(_RAN_UNCOMPILED)
 
 
@@ -380,15 +379,13 @@ def _wait_for_the_background_compile() -> None:
     compile beside it, on the same cores, would take both twice as long."""
     import time
 
-    from .._jit import warmer_running
-
-    pid = warmer_running()
+    pid = compile_under_way()
     if pid is None:
         return
     started = time.perf_counter()
     sys.stderr.write(f"waiting for the background compile (process {pid}) ... ")
     sys.stderr.flush()
-    while warmer_running() == pid:
+    while compile_under_way() == pid:
         time.sleep(_WAIT_STEP)
     sys.stderr.write(f"{time.perf_counter() - started:.1f} s\n")
     sys.stderr.flush()
