@@ -16,6 +16,18 @@ FIRST_USE_NOTICE = "minesweep: loading "
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent.parent / "examples"
 
 
+def without_first_use_notice(err: str) -> str:
+    """``err`` without the lines of a slow kernel load ("minesweep: loading ...").
+
+    They depend on numba's cache and the machine's load (a fresh clone
+    compiles; a busy one loads slowly), not on the command:
+    tests/cli/test_warm.py and tests/cli/test_bench.py test them.
+    """
+    return "".join(
+        line for line in err.splitlines(keepends=True) if not line.startswith(FIRST_USE_NOTICE)
+    )
+
+
 def run(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -29,12 +41,7 @@ def run(
     except SystemExit as exit_:
         status = int(exit_.code or 0)
     out, err = capsys.readouterr()
-    # The first-use notice depends on numba's cache on this machine (a fresh
-    # clone compiles), not on the command: tests/cli/test_warm.py tests it.
-    err = "".join(
-        line for line in err.splitlines(keepends=True) if not line.startswith(FIRST_USE_NOTICE)
-    )
-    return status, out, err
+    return status, out, without_first_use_notice(err)
 
 
 def assert_usage_error(result: tuple[int, str, str], message: str) -> None:
@@ -54,9 +61,4 @@ def run_raw(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     except SystemExit as exit_:
         status = int(exit_.code or 0)
     out, err = capsys.readouterr()
-    # The first-use notice depends on numba's cache on this machine (a fresh
-    # clone compiles), not on the command: tests/cli/test_warm.py tests it.
-    err = "".join(
-        line for line in err.splitlines(keepends=True) if not line.startswith(FIRST_USE_NOTICE)
-    )
-    return status, out, err
+    return status, out, without_first_use_notice(err)

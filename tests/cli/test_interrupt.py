@@ -20,7 +20,7 @@ import pytest
 
 from minesweep.autoplay import GameRecord, PlayInterrupted
 
-from .runner import FIRST_USE_NOTICE, run
+from .runner import run, without_first_use_notice
 
 PROC = pathlib.Path("/proc")
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -32,15 +32,6 @@ STOP_SECONDS = 2.0
 needs_proc = pytest.mark.skipif(
     not (PROC / "self" / "stat").exists(), reason="reads processes from /proc (Linux)"
 )
-
-
-def _without_first_use_notice(err: str) -> str:
-    """``err`` without the line a slow kernel load adds (over two seconds, as on a
-    loaded machine or a fresh clone; tests/cli/test_warm.py tests it): not the
-    interrupt's business."""
-    return "".join(
-        line for line in err.splitlines(keepends=True) if not line.startswith(FIRST_USE_NOTICE)
-    )
 
 
 def stat(pid: int) -> list[str] | None:
@@ -189,7 +180,7 @@ def test_one_ctrl_c_stops_bench_play_with_one_line_and_status_130(
         sent = time.monotonic()
         out, err = process.communicate(timeout=STOP_SECONDS)
         assert time.monotonic() - sent < STOP_SECONDS
-        err = _without_first_use_notice(err)
+        err = without_first_use_notice(err)
         assert process.returncode == 130, err
         assert out == ""
         assert "Traceback" not in err
@@ -395,7 +386,7 @@ def test_sigint_stops_a_long_command_with_one_line_and_status_130(
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
     command = " ".join(argv[:2] if argv[0] == "bench" else argv[:1])
-    err = _without_first_use_notice(err)
+    err = without_first_use_notice(err)
     assert (process.returncode, out) == (130, ""), err
     assert "Traceback" not in err
     assert err.count("\n") == 1, err

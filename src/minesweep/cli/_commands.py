@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StorageError
@@ -51,8 +52,8 @@ def new(arguments: argparse.Namespace) -> None:
 
     if arguments.format is None:
         # A file named board.mbf is meant to be MBF: the name says the format.
-        suffix = (arguments.output or "").lower().rsplit(".", 1)[-1]
-        arguments.format = {"mbf": "mbf", "json": "json"}.get(suffix, "text")
+        suffix = Path(arguments.output or "").suffix.lower()
+        arguments.format = {".mbf": "mbf", ".json": "json"}.get(suffix, "text")
     if arguments.format == "mbf" and arguments.output is None and sys.stdout.isatty():
         # As curl does with binary output: the bytes would garble the terminal.
         fail(
@@ -328,13 +329,14 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
     # cache is_compiled starts the background compile instead, and the first
     # games run uncompiled (minesweep/_jit.py).
     compiled = is_compiled("autoplay")
+    # Told to interpret (MINESWEEP_JIT=interpret), nothing compiles: no notice.
+    compiling = not compiled and not never_compiles()
     if compiled:
         with notice_when_slow(_COMPILING.format(what="the autoplayer's kernels"), after=2.0):
             warm_parts(["autoplay"])
-    elif config.policy.survival_depth and not never_compiles():
+    elif compiling and config.policy.survival_depth:
         # Uncompiled, a survival search takes seconds to minutes a game: say
-        # why the first games crawl, and what spares it the next time (a
-        # run told to interpret, MINESWEEP_JIT=interpret, compiles nothing).
+        # why the first games crawl, and what spares it the next time.
         sys.stderr.write(_SURVIVAL_UNCOMPILED.format(strength=arguments.strength))
         sys.stderr.flush()
     started = progress.started = time.perf_counter()
@@ -361,7 +363,7 @@ def _bench_play(arguments: argparse.Namespace, progress: _Progress) -> None:
         f"per game   median {summary.median_game * 1e3:.1f} ms, "
         f"p99 {summary.p99_game * 1e3:.1f} ms\n"
     )
-    if not compiled and not never_compiles():
+    if compiling:
         sys.stderr.write(_RAN_UNCOMPILED)
 
 
